@@ -1,0 +1,52 @@
+package dev.baton.core.conversation;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Persistence of sessions, messages, tool calls and usage. Every read takes the caller's user id and
+ * finds nothing that belongs to someone else.
+ */
+public interface ConversationStore {
+
+    void createSession(Session session);
+
+    Optional<Session> findSession(String userId, String sessionId);
+
+    SessionPage listSessions(String userId, SessionQuery query);
+
+    /**
+     * Appends a user message (committed before the model is called), assigning its {@code seq}, bumping the
+     * session's message count and last activity.
+     *
+     * @return the message as stored, with its seq
+     */
+    Message appendUserMessage(Message message);
+
+    /**
+     * The newest {@code limit} messages of a session, returned oldest first. A bounded query: its cost does
+     * not grow with the length of the conversation.
+     */
+    List<Message> recentMessages(String userId, String sessionId, int limit);
+
+    /** Messages older than {@code beforeSeq} (all when null), newest {@code limit} of them, oldest first. */
+    List<Message> listMessages(String userId, String sessionId, Long beforeSeq, int limit);
+
+    /** Tool calls of the given assistant messages, for history display. */
+    List<ToolCallRecord> toolCallsOf(String userId, String sessionId, List<String> messageIds);
+
+    /**
+     * Writes a turn's assistant message, its tool calls and usage rows atomically, and bumps the session's
+     * message and tool-call counts.
+     *
+     * @return the assistant message as stored, with its seq
+     */
+    Message completeTurn(String userId, TurnRecord turn);
+
+    /** Marks an active session completed. Returns the updated session, empty if not found or not the user's. */
+    Optional<Session> completeSession(String userId, String sessionId, Instant endedAt);
+
+    /** Deletes a session and everything in it. Returns false if not found or not the user's. */
+    boolean deleteSession(String userId, String sessionId);
+}

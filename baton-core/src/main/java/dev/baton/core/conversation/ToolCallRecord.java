@@ -1,0 +1,33 @@
+package dev.baton.core.conversation;
+
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * One tool call of a turn, as persisted.
+ *
+ * @param messageId the assistant message of the turn the call belongs to
+ * @param toolArgs the arguments as the model sent them (JSON text, possibly invalid)
+ * @param toolResult the result as JSON text, null when the call failed
+ */
+public record ToolCallRecord(
+        String id,
+        String sessionId,
+        String messageId,
+        String toolName,
+        String toolArgs,
+        String toolResult,
+        ToolCallState state,
+        String errorMessage,
+        Instant startedAt,
+        Instant completedAt,
+        long durationMs) {
+
+    public ToolCallRecord {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(sessionId, "sessionId");
+        Objects.requireNonNull(toolName, "toolName");
+        Objects.requireNonNull(state, "state");
+        Objects.requireNonNull(startedAt, "startedAt");
+    }
+}

@@ -1,0 +1,36 @@
+package dev.baton.core.turn;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.math.BigDecimal;
+import java.util.List;
+
+/** What a running turn emits, in order. The server turns each into one SSE event. */
+public sealed interface TurnEvent {
+
+    record Started(String turnId, String sessionId, String requestId) implements TurnEvent {}
+
+    record Chunk(String content) implements TurnEvent {}
+
+    record Thinking(String content) implements TurnEvent {}
+
+    /** @param arguments the parsed arguments, or a JSON string node holding the raw text when it did not parse */
+    record ToolCallStarted(String id, String name, JsonNode arguments) implements TurnEvent {}
+
+    /** Either {@code result} (ok) or {@code error} is set. */
+    record ToolCallFinished(String id, String name, boolean ok, JsonNode result, String error, long durationMs)
+            implements TurnEvent {}
+
+    record Blocked(String response) implements TurnEvent {}
+
+    record Done(String messageId, String model, Usage usage, long latencyMs, List<String> toolsCalled)
+            implements TurnEvent {
+        public Done {
+            toolsCalled = List.copyOf(toolsCalled);
+        }
+    }
+
+    record Failed(String code, String message, boolean retryable) implements TurnEvent {}
+
+    /** The turn's total usage. */
+    record Usage(long inputTokens, long outputTokens, BigDecimal costUsd) {}
+}

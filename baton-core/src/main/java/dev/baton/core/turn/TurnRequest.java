@@ -1,0 +1,30 @@
+package dev.baton.core.turn;
+
+import dev.baton.core.agent.AgentDefinition;
+import dev.baton.core.auth.Principal;
+import dev.baton.core.conversation.Session;
+import java.util.Objects;
+
+/**
+ * One user message to run as a turn. The session has already been loaded for this principal and checked
+ * to be active; {@code userContent} has already passed the input rules (length, control characters).
+ */
+public record TurnRequest(
+        String requestId,
+        Principal principal,
+        Session session,
+        AgentDefinition agent,
+        String userContent,
+        Cancellation cancellation) {
+    public TurnRequest {
+        Objects.requireNonNull(requestId, "requestId");
+        Objects.requireNonNull(principal, "principal");
+        Objects.requireNonNull(session, "session");
+        Objects.requireNonNull(agent, "agent");
+        Objects.requireNonNull(userContent, "userContent");
+        Objects.requireNonNull(cancellation, "cancellation");
+        if (!session.userId().equals(principal.userId())) {
+            throw new IllegalArgumentException("session does not belong to the principal");
+        }
+    }
+}
