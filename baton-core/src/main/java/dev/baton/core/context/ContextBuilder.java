@@ -1,0 +1,120 @@
+package dev.baton.core.context;
+
+import dev.baton.core.agent.TurnLimits;
+import dev.baton.core.conversation.ConversationStore;
+import dev.baton.core.conversation.Message;
+import dev.baton.core.conversation.MessageRole;
+import dev.baton.core.conversation.MessageStatus;
+import dev.baton.core.model.ChatMessage;
+import dev.baton.core.model.ToolSpec;
+import dev.baton.core.turn.TokenCounter;
+import java.time.Clock;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Builds what the model reads for a turn: the system prompt, as much recent history as the token budget allows,
+ * and the current user message.
+ *
+ * <p>History comes from one bounded query for the newest {@code historyMessages} messages, so building the context
+ * costs the same in a conversation's first turn as in its thousandth. Those messages are then taken newest first
+ * while they fit in {@code min(historyTokens, maxContextTokens − system − tools − reserve − current)}; the first
+ * message that does not fit ends the history, so what the model sees is always an unbroken recent stretch.
+ */
+public final class ContextBuilder {
+    private static final Logger log = LoggerFactory.getLogger(ContextBuilder.class);
+
+    /** Tokens kept free for the model's answer. */
+    public static final int ANSWER_RESERVE_TOKENS = 1024;
+
+    private final ConversationStore store;
+    private final TokenCounter tokens;
+    private final Clock clock;
+
+    public ContextBuilder(ConversationStore store, TokenCounter tokens, Clock clock) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.tokens = Objects.requireNonNull(tokens, "tokens");
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    public BuiltContext build(ContextRequest request) {
+        TurnLimits limits = request.agent().limits();
+        String system = SystemPrompt.render(
+                request.agent().systemPrompt(), request.sections(), clock.instant(), request.principal().displayName());
+        String current = request.currentMessage().content();
+        List<Message> candidates = candidates(request, limits.historyMessages());
+
+        List<Message> history;
+        int systemTokens = -1;
+        int toolTokens = -1;
+        int currentTokens = -1;
+        int budget = -1;
+        int used = -1;
+        boolean fallback = false;
+        try {
+            systemTokens = tokens.count(system);
+            toolTokens = countTools(request.tools());
+            currentTokens = tokens.count(current);
+            int room = limits.maxContextTokens() - systemTokens - toolTokens - ANSWER_RESERVE_TOKENS - currentTokens;
+            budget = Math.max(0, Math.min(limits.historyTokens(), room));
+            used = 0;
+            Deque<Message> kept = new ArrayDeque<>();
+            for (int i = candidates.size() - 1; i >= 0; i--) {
+                int cost = tokens.count(candidates.get(i).content());
+                if (used + cost > budget) {
+                    break;
+                }
+                used += cost;
+                kept.addFirst(candidates.get(i));
+            }
+            history = List.copyOf(kept);
+        } catch (RuntimeException e) {
+            // a context without a token-exact budget beats no answer: the message cap still bounds it
+            log.warn("token counting failed, using the last {} messages as history: {}", candidates.size(), e.toString());
+            history = candidates;
+            systemTokens = toolTokens = currentTokens = budget = used = -1;
+            fallback = true;
+        }
+
+        List<ChatMessage> messages = new ArrayList<>(history.size() + 2);
+        messages.add(new ChatMessage.System(system));
+        history.forEach(m -> messages.add(toChat(m)));
+        messages.add(new ChatMessage.User(current));
+        return new BuiltContext(messages, systemTokens, toolTokens, currentTokens, budget, used, history.size(), fallback);
+    }
+
+    /** The newest messages that may appear as history, oldest first, at most {@code cap} of them. */
+    private List<Message> candidates(ContextRequest request, int cap) {
+        if (cap == 0) {
+            return List.of();
+        }
+        // one more than the cap: the current message is already stored and is usually the newest of them
+        List<Message> recent = store.recentMessages(request.principal().userId(), request.sessionId(), cap + 1);
+        String currentId = request.currentMessage().id();
+        List<Message> usable = recent.stream()
+                .filter(m -> !m.id().equals(currentId))
+                .filter(m -> m.status() != MessageStatus.BLOCKED)
+                .filter(m -> !m.content().isBlank())
+                .toList();
+        return usable.size() <= cap ? usable : usable.subList(usable.size() - cap, usable.size());
+    }
+
+    private int countTools(List<ToolSpec> specs) {
+        int total = 0;
+        for (ToolSpec spec : specs) {
+            total += tokens.count(spec.name() + "\n" + spec.description() + "\n" + spec.parametersSchema());
+        }
+        return total;
+    }
+
+    private static ChatMessage toChat(Message m) {
+        return m.role() == MessageRole.USER
+                ? new ChatMessage.User(m.content())
+                : new ChatMessage.Assistant(m.content(), List.of());
+    }
+}

@@ -1,0 +1,57 @@
+package dev.baton.core.context;
+
+import java.time.DayOfWeek;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.TextStyle;
+import java.time.temporal.ChronoUnit;
+import java.util.Locale;
+
+/**
+ * Renders the system message: delimited sections in a fixed order (DESIGN §4), then the current date and time and
+ * who the model is talking to.
+ */
+public final class SystemPrompt {
+    public static final String CORE_BEHAVIOR = "## Core Behavior";
+    public static final String ASSIGNMENT_CONTEXT = "## Assignment Context";
+    public static final String CONSTRAINTS = "## Constraints";
+    public static final String ADDITIONAL_GUIDANCE = "## Additional Guidance";
+
+    private SystemPrompt() {}
+
+    /**
+     * @param displayName the user's name from their token; null or blank leaves the line out
+     */
+    public static String render(String behavior, PromptSections sections, Instant now, String displayName) {
+        StringBuilder text = new StringBuilder();
+        section(text, CORE_BEHAVIOR, behavior);
+        section(text, ASSIGNMENT_CONTEXT, sections.assignmentContext());
+        section(text, CONSTRAINTS, sections.constraints());
+        section(text, ADDITIONAL_GUIDANCE, String.join("\n\n", sections.additionalGuidance()));
+        text.append(dateLine(now));
+        if (displayName != null && !displayName.isBlank()) {
+            // the name comes from a token, not from us: keep it on one line so it cannot open a section of its own
+            text.append('\n').append("The user's name is ").append(oneLine(displayName)).append('.');
+        }
+        return text.toString();
+    }
+
+    /** "Current date and time: 2026-11-21T10:15:30Z (Saturday, UTC)". */
+    public static String dateLine(Instant now) {
+        Instant seconds = now.truncatedTo(ChronoUnit.SECONDS);
+        DayOfWeek day = seconds.atOffset(ZoneOffset.UTC).getDayOfWeek();
+        return "Current date and time: " + seconds + " (" + day.getDisplayName(TextStyle.FULL, Locale.ENGLISH) + ", UTC)";
+    }
+
+    private static void section(StringBuilder text, String heading, String body) {
+        if (body == null || body.isBlank()) {
+            return;
+        }
+        text.append(heading).append("\n").append(body.strip()).append("\n\n");
+    }
+
+    private static String oneLine(String s) {
+        String flat = s.replaceAll("[\\r\\n\\t]+", " ").replace("#", "").strip();
+        return flat.length() > 100 ? flat.substring(0, 100) : flat;
+    }
+}

@@ -1,0 +1,29 @@
+package dev.baton.core.tool;
+
+import dev.baton.core.agent.AgentDefinition;
+import dev.baton.core.auth.Principal;
+import dev.baton.core.turn.Cancellation;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Who a batch of tool calls runs for and under which bounds.
+ *
+ * @param agent whose allow-list decides which tools exist
+ * @param principal the caller; tools act as this user and need their permissions
+ * @param defaultTimeout used for tools whose definition sets none (the turn's toolTimeout)
+ * @param cancellation cancelling it interrupts running tools
+ */
+public record ToolCallScope(
+        AgentDefinition agent, Principal principal, String sessionId, Duration defaultTimeout, Cancellation cancellation) {
+    public ToolCallScope {
+        Objects.requireNonNull(agent, "agent");
+        Objects.requireNonNull(principal, "principal");
+        Objects.requireNonNull(sessionId, "sessionId");
+        Objects.requireNonNull(defaultTimeout, "defaultTimeout");
+        Objects.requireNonNull(cancellation, "cancellation");
+        if (defaultTimeout.isNegative() || defaultTimeout.isZero()) {
+            throw new IllegalArgumentException("defaultTimeout must be positive");
+        }
+    }
+}

@@ -1,0 +1,131 @@
+package dev.baton.core.tool;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.NullNode;
+import dev.baton.core.conversation.ToolCallState;
+import dev.baton.core.model.ToolCallRequest;
+import dev.baton.core.turn.Cancellation;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** One tool call running on its own virtual thread, with its timeout and its share of the turn's cancellation. */
+final class ToolRun {
+    private static final Logger log = LoggerFactory.getLogger(ToolRun.class);
+
+    static final ToolError CANCELLED = new ToolError("cancelled", "The turn was cancelled before the tool finished.");
+    private static final ToolError UNEXPECTED = new ToolError("tool_failed", "The tool failed unexpectedly.");
+
+    private final Tool tool;
+    private final ToolCallRequest call;
+    private final JsonNode arguments;
+    private final ToolCallScope scope;
+    private final Duration timeout;
+    private final Clock clock;
+    private final CompletableFuture<ToolCallOutcome> future = new CompletableFuture<>();
+    private Thread thread;
+    private Instant startedAt;
+    private long startedNanos;
+    private ToolCallOutcome outcome;
+
+    ToolRun(Tool tool, ToolCallRequest call, JsonNode arguments, ToolCallScope scope, Duration timeout, Clock clock) {
+        this.tool = tool;
+        this.call = call;
+        this.arguments = arguments;
+        this.scope = scope;
+        this.timeout = timeout;
+        this.clock = clock;
+    }
+
+    /** Starts every run, then waits for each; a cancel of the turn stops the waiting and interrupts the tools. */
+    static void runAll(List<ToolRun> runs, Cancellation cancellation) {
+        runs.forEach(ToolRun::start);
+        AutoCloseable registration = cancellation.onCancel(() -> runs.forEach(ToolRun::cancel));
+        try {
+            runs.forEach(ToolRun::await);
+        } finally {
+            try {
+                registration.close();
+            } catch (Exception ignored) {
+                // unregistering a listener cannot fail in a way that matters here
+            }
+        }
+    }
+
+    ToolCallOutcome outcome() {
+        return outcome;
+    }
+
+    private void start() {
+        startedAt = clock.instant();
+        startedNanos = System.nanoTime();
+        ToolContext context = new ToolContext(scope.principal(), scope.sessionId(), startedAt.plus(timeout), scope.cancellation());
+        thread = Thread.ofVirtual().name("tool-" + call.name()).unstarted(() -> future.complete(invoke(context)));
+        future.orTimeout(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        thread.start();
+    }
+
+    private void cancel() {
+        if (future.completeExceptionally(new CancellationException("turn cancelled"))) {
+            thread.interrupt();
+        }
+    }
+
+    private void await() {
+        try {
+            outcome = future.join();
+        } catch (CancellationException e) {
+            outcome = failed(ToolCallState.CANCELLED, CANCELLED);
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof TimeoutException) {
+                // the tool may still be blocked; an interrupt is the only way to ask it to stop
+                thread.interrupt();
+                log.warn("tool {} timed out after {} ms", call.name(), timeout.toMillis());
+                outcome = failed(ToolCallState.TIMED_OUT, new ToolError(
+                        "timeout", "The tool did not finish within " + describe(timeout) + "."));
+            } else if (e.getCause() instanceof CancellationException) {
+                outcome = failed(ToolCallState.CANCELLED, CANCELLED);
+            } else {
+                log.warn("tool {} failed", call.name(), e.getCause());
+                outcome = failed(ToolCallState.FAILED, UNEXPECTED);
+            }
+        }
+    }
+
+    /** Runs on the tool's virtual thread. */
+    private ToolCallOutcome invoke(ToolContext context) {
+        try {
+            JsonNode result = tool.execute(arguments, context);
+            return finished(ToolCallState.SUCCEEDED, result == null ? NullNode.getInstance() : result, null);
+        } catch (ToolException e) {
+            String code = e.code() == null || e.code().isBlank() ? "tool_error" : e.code();
+            String message = e.getMessage() == null ? "The tool refused the call." : e.getMessage();
+            return finished(ToolCallState.FAILED, null, new ToolError(code, message));
+        } catch (Exception e) {
+            // the real cause stays in the log; the model (and so the user) only learns that the tool failed
+            log.warn("tool {} failed unexpectedly", call.name(), e);
+            return finished(ToolCallState.FAILED, null, UNEXPECTED);
+        }
+    }
+
+    private ToolCallOutcome failed(ToolCallState state, ToolError error) {
+        return finished(state, null, error);
+    }
+
+    private ToolCallOutcome finished(ToolCallState state, JsonNode result, ToolError error) {
+        long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startedNanos);
+        return new ToolCallOutcome(call, state, result, error, startedAt, clock.instant(), millis);
+    }
+
+    private static String describe(Duration d) {
+        return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() + " ms";
+    }
+}

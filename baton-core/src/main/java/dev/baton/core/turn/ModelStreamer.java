@@ -1,0 +1,105 @@
+package dev.baton.core.turn;
+
+import dev.baton.core.model.ModelBinding;
+import dev.baton.core.model.ModelDelta;
+import dev.baton.core.model.ModelFailure;
+import dev.baton.core.model.ModelReply;
+import dev.baton.core.model.ModelRequest;
+import java.time.Duration;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * Makes one streaming model call and turns its deltas into turn events. The gateway runs on a virtual thread of its
+ * own and hands deltas over a queue, so the turn's event sink is only ever called from the thread running the turn,
+ * in order, whatever thread the provider's client delivers on.
+ */
+final class ModelStreamer {
+    /** How long past the call's own timeout we wait for a gateway that fails to enforce it. */
+    private static final Duration GRACE = Duration.ofSeconds(5);
+    private static final Object END = new Object();
+    static final String PARAGRAPH = "\n\n";
+
+    /** A finished call and how long it took. */
+    record ModelCall(ModelReply reply, long latencyMs) {}
+
+    /**
+     * Streams one call. Text deltas are emitted as {@link TurnEvent.Chunk}s and appended to {@code answer} as they
+     * arrive, so on failure {@code answer} holds exactly what the client saw.
+     *
+     * @throws ModelFailure when the call fails, times out or is cancelled
+     */
+    ModelCall stream(ModelBinding binding, ModelRequest request, StringBuilder answer, Consumer<TurnEvent> sink) {
+        BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
+        CompletableFuture<ModelReply> reply = new CompletableFuture<>();
+        long started = System.nanoTime();
+        Thread caller = Thread.ofVirtual().name("model-" + binding.gateway().provider()).start(() -> {
+            try {
+                reply.complete(binding.gateway().stream(request, queue::add));
+            } catch (Throwable e) {
+                reply.completeExceptionally(e);
+            } finally {
+                queue.add(END);
+            }
+        });
+
+        // text from an earlier model call of this turn and text from this one read as separate paragraphs
+        boolean separate = !answer.isEmpty();
+        boolean streamedText = false;
+        long deadline = started + request.timeout().plus(GRACE).toNanos();
+        while (true) {
+            Object item;
+            try {
+                item = queue.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                caller.interrupt();
+                throw new ModelFailure(ModelFailure.Kind.CANCELLED, "interrupted while waiting for the model");
+            }
+            if (item == null) {
+                caller.interrupt();
+                throw new ModelFailure(ModelFailure.Kind.TIMEOUT, "the model did not finish within " + request.timeout());
+            }
+            if (item == END) {
+                break;
+            }
+            switch ((ModelDelta) item) {
+                case ModelDelta.Text text when text.content() != null && !text.content().isEmpty() -> {
+                    if (separate && !streamedText) {
+                        emitText(PARAGRAPH, answer, sink);
+                    }
+                    streamedText = true;
+                    emitText(text.content(), answer, sink);
+                }
+                case ModelDelta.Text ignored -> {}
+                case ModelDelta.Thinking thinking -> sink.accept(new TurnEvent.Thinking(thinking.content()));
+            }
+        }
+        ModelReply finished;
+        try {
+            finished = reply.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException re) {
+                throw re;
+            }
+            throw e;
+        }
+        if (!streamedText && !finished.text().isEmpty()) {
+            // a gateway that does not stream text still answers through chunks
+            if (separate) {
+                emitText(PARAGRAPH, answer, sink);
+            }
+            emitText(finished.text(), answer, sink);
+        }
+        return new ModelCall(finished, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+    }
+
+    static void emitText(String text, StringBuilder answer, Consumer<TurnEvent> sink) {
+        answer.append(text);
+        sink.accept(new TurnEvent.Chunk(text));
+    }
+}

@@ -1,0 +1,33 @@
+package dev.baton.core.turn;
+
+import dev.baton.core.model.ModelFailure;
+
+/** The error codes a failed turn reports (the server maps each to an HTTP status in one place). */
+final class TurnFailures {
+    static final String CANCELLED = "cancelled";
+    static final String INTERNAL = "internal";
+
+    private TurnFailures() {}
+
+    static TurnEvent.Failed of(ModelFailure failure) {
+        return switch (failure.kind()) {
+            case RATE_LIMITED -> new TurnEvent.Failed(
+                    "rate_limited", "The model provider is rate limiting requests. Try again shortly.", false);
+            case UNAVAILABLE -> new TurnEvent.Failed("model_unavailable", "The model is unavailable right now.", true);
+            case TIMEOUT -> new TurnEvent.Failed("model_timeout", "The model did not answer in time.", true);
+            case AUTHENTICATION -> new TurnEvent.Failed(
+                    "model_auth", "The model provider rejected Baton's credentials.", false);
+            case BAD_REQUEST -> new TurnEvent.Failed(
+                    "model_bad_request", "The model provider rejected the request.", false);
+            case CANCELLED -> cancelled();
+        };
+    }
+
+    static TurnEvent.Failed cancelled() {
+        return new TurnEvent.Failed(CANCELLED, "The turn was cancelled.", false);
+    }
+
+    static TurnEvent.Failed internal() {
+        return new TurnEvent.Failed(INTERNAL, "Something went wrong while answering. Please try again.", false);
+    }
+}

@@ -1,0 +1,75 @@
+package dev.baton.core.tool;
+
+import static dev.baton.core.testing.TestTools.agent;
+import static dev.baton.core.testing.TestTools.json;
+import static dev.baton.core.testing.TestTools.limits;
+import static dev.baton.core.testing.TestTools.objectSchema;
+import static dev.baton.core.testing.TestTools.tool;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.baton.core.agent.AgentDefinition;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+
+class ToolCatalogTest {
+
+    private static Tool named(String name) {
+        return tool(name, objectSchema("{}"), Set.of(), null, (args, ctx) -> json("{}"));
+    }
+
+    @Test
+    void an_agent_sees_only_the_tools_its_allow_list_names_in_allow_list_order() {
+        ToolCatalog catalog = new ToolCatalog(List.of(
+                dev.baton.core.testing.TestTools.source(named("add_task"), named("list_tasks"), named("delete_task"))));
+        AgentDefinition agent = agent(List.of("list_tasks", "missing", "add_task"), limits(20, 4000, 128_000));
+
+        assertThat(catalog.visibleTo(agent)).extracting(t -> t.definition().name())
+                .containsExactly("list_tasks", "add_task");
+        assertThat(catalog.specsFor(agent)).extracting(s -> s.name()).containsExactly("list_tasks", "add_task");
+        assertThat(catalog.find(agent, "delete_task")).isEmpty();
+        assertThat(catalog.find(agent, "add_task")).isPresent();
+    }
+
+    @Test
+    void tools_a_source_adds_while_running_become_visible() {
+        List<Tool> offered = new CopyOnWriteArrayList<>(List.of(named("add_task")));
+        ToolSource changing = new ToolSource() {
+            @Override
+            public String name() {
+                return "mcp";
+            }
+
+            @Override
+            public List<Tool> tools() {
+                return List.copyOf(offered);
+            }
+        };
+        ToolCatalog catalog = new ToolCatalog(List.of(changing));
+        AgentDefinition agent = agent(List.of("add_task", "get_current_time"), limits(20, 4000, 128_000));
+        assertThat(catalog.find(agent, "get_current_time")).isEmpty();
+
+        offered.add(named("get_current_time"));
+
+        assertThat(catalog.find(agent, "get_current_time")).isPresent();
+    }
+
+    @Test
+    void a_failing_source_does_not_hide_the_others() {
+        ToolSource broken = new ToolSource() {
+            @Override
+            public String name() {
+                return "broken";
+            }
+
+            @Override
+            public List<Tool> tools() {
+                throw new IllegalStateException("connection refused");
+            }
+        };
+        ToolCatalog catalog = new ToolCatalog(List.of(broken, dev.baton.core.testing.TestTools.source(named("add_task"))));
+
+        assertThat(catalog.visibleTo(agent(List.of("add_task"), limits(20, 4000, 128_000)))).hasSize(1);
+    }
+}

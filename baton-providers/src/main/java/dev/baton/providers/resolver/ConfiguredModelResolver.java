@@ -1,0 +1,175 @@
+package dev.baton.providers.resolver;
+
+import dev.baton.core.model.ModelBinding;
+import dev.baton.core.model.ModelGateway;
+import dev.baton.core.model.ModelResolver;
+import dev.baton.providers.openai.OpenAiCompatibleConfig;
+import dev.baton.providers.openai.OpenAiModelGateway;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Resolves "provider:model" references (DESIGN §8) against the configured endpoints:
+ *
+ * <ul>
+ *   <li>{@code openai:<model>} — OpenAI's API; needs {@link Builder#openAi(OpenAiCompatibleConfig)}.
+ *   <li>{@code compatible:<name>} — the named OpenAI-compatible endpoint with its configured default model;
+ *       {@code compatible:<name>/<model>} picks the model explicitly. The name ends at the first {@code /}, so
+ *       models may contain slashes and colons ({@code compatible:openrouter/meta-llama/llama-3.1-8b},
+ *       {@code compatible:ollama/llama3.1:8b}).
+ *   <li>{@code simulator:<model>} — an OpenAI gateway on the simulator's base URL, which the server passes in
+ *       after starting the simulator.
+ * </ul>
+ *
+ * Gateways are created on first use and cached per endpoint, so every reference to one endpoint shares its
+ * connection pool. Thread-safe. {@link #close()} closes the gateways it created.
+ */
+public final class ConfiguredModelResolver implements ModelResolver, AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(ConfiguredModelResolver.class);
+
+    /**
+     * A named compatible endpoint.
+     *
+     * @param defaultModel the model used for {@code compatible:<name>} without {@code /<model>}; may be null
+     */
+    public record CompatibleEndpoint(OpenAiCompatibleConfig config, String defaultModel) {
+        public CompatibleEndpoint {
+            Objects.requireNonNull(config, "config");
+            defaultModel = defaultModel == null || defaultModel.isBlank() ? null : defaultModel;
+        }
+    }
+
+    private final OpenAiCompatibleConfig openAi;
+    private final Map<String, CompatibleEndpoint> compatible;
+    private final OpenAiCompatibleConfig simulator;
+    private final Map<String, ModelGateway> gateways = new ConcurrentHashMap<>();
+
+    private ConfiguredModelResolver(Builder builder) {
+        this.openAi = builder.openAi;
+        this.compatible = Map.copyOf(builder.compatible);
+        this.simulator = builder.simulator;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    @Override
+    public ModelBinding resolve(String reference) {
+        if (reference == null || reference.isBlank()) {
+            throw new IllegalArgumentException("a model reference is required, as provider:model");
+        }
+        int colon = reference.indexOf(':');
+        if (colon <= 0) {
+            throw new IllegalArgumentException(
+                    "model reference '" + reference + "' is not of the form provider:model (e.g. openai:gpt-4o-mini)");
+        }
+        var provider = reference.substring(0, colon);
+        var rest = reference.substring(colon + 1);
+        return switch (provider) {
+            case "openai" -> bind(reference, "openai", required(openAi, reference, "no OpenAI API key is configured"), model(rest, reference));
+            case "simulator" ->
+                bind(reference, "simulator", required(simulator, reference, "the simulator is not running"), model(rest, reference));
+            case "compatible" -> resolveCompatible(reference, rest);
+            default ->
+                throw new IllegalArgumentException("unknown model provider '" + provider + "' in '" + reference
+                        + "'; known providers: openai, compatible, simulator");
+        };
+    }
+
+    private ModelBinding resolveCompatible(String reference, String rest) {
+        int slash = rest.indexOf('/');
+        var name = slash < 0 ? rest : rest.substring(0, slash);
+        var endpoint = compatible.get(name);
+        if (endpoint == null) {
+            throw new IllegalArgumentException("no compatible endpoint named '" + name + "' is configured for '"
+                    + reference + "'; configured: " + compatible.keySet());
+        }
+        String model;
+        if (slash < 0) {
+            if (endpoint.defaultModel() == null) {
+                throw new IllegalArgumentException("compatible endpoint '" + name
+                        + "' has no default model; name one as compatible:" + name + "/<model>");
+            }
+            model = endpoint.defaultModel();
+        } else {
+            model = model(rest.substring(slash + 1), reference);
+        }
+        return bind(reference, "compatible:" + name, endpoint.config(), model);
+    }
+
+    private ModelBinding bind(String reference, String endpointKey, OpenAiCompatibleConfig config, String model) {
+        var gateway = gateways.computeIfAbsent(endpointKey, key -> {
+            log.info("model gateway {} created for {}", key, config.baseUrl());
+            return new OpenAiModelGateway(config);
+        });
+        return new ModelBinding(reference, gateway, model);
+    }
+
+    private static OpenAiCompatibleConfig required(OpenAiCompatibleConfig config, String reference, String why) {
+        if (config == null) {
+            throw new IllegalArgumentException("cannot resolve '" + reference + "': " + why);
+        }
+        return config;
+    }
+
+    private static String model(String model, String reference) {
+        if (model.isBlank()) {
+            throw new IllegalArgumentException("model reference '" + reference + "' names no model");
+        }
+        return model;
+    }
+
+    @Override
+    public void close() {
+        gateways.values().forEach(gateway -> {
+            if (gateway instanceof AutoCloseable closeable) {
+                try {
+                    closeable.close();
+                } catch (Exception e) {
+                    log.warn("closing model gateway {} failed", gateway.provider(), e);
+                }
+            }
+        });
+        gateways.clear();
+    }
+
+    /** Collects the configured endpoints; all are optional. */
+    public static final class Builder {
+        private OpenAiCompatibleConfig openAi;
+        private final Map<String, CompatibleEndpoint> compatible = new LinkedHashMap<>();
+        private OpenAiCompatibleConfig simulator;
+
+        private Builder() {}
+
+        /** OpenAI's API, usually {@link OpenAiCompatibleConfig#openAi(String)}. */
+        public Builder openAi(OpenAiCompatibleConfig config) {
+            this.openAi = Objects.requireNonNull(config, "config");
+            return this;
+        }
+
+        /** A compatible endpoint reachable as {@code compatible:<name>}; its config's name is its provider name. */
+        public Builder compatible(String name, OpenAiCompatibleConfig config, String defaultModel) {
+            if (name == null || name.isBlank() || name.contains("/") || name.contains(":")) {
+                throw new IllegalArgumentException("a compatible endpoint name is non-blank without '/' or ':', got " + name);
+            }
+            compatible.put(name, new CompatibleEndpoint(config, defaultModel));
+            return this;
+        }
+
+        /** The running simulator, e.g. {@code http://127.0.0.1:PORT/v1}. It needs no key. */
+        public Builder simulator(String baseUrl) {
+            this.simulator = new OpenAiCompatibleConfig("simulator", baseUrl, "simulator", null, null, null);
+            return this;
+        }
+
+        public ConfiguredModelResolver build() {
+            return new ConfiguredModelResolver(this);
+        }
+    }
+}

@@ -1,0 +1,184 @@
+package dev.baton.providers.streaming;
+
+import dev.langchain4j.http.client.HttpClient;
+import dev.langchain4j.http.client.HttpRequest;
+import dev.langchain4j.http.client.SuccessfulHttpResponse;
+import dev.langchain4j.http.client.sse.ServerSentEvent;
+import dev.langchain4j.http.client.sse.ServerSentEventListener;
+import dev.langchain4j.http.client.sse.ServerSentEventParser;
+import java.net.URI;
+import java.net.http.HttpResponse;
+import java.net.http.HttpResponse.BodySubscribers;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Flow;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Predicate;
+
+/**
+ * A LangChain4j {@link HttpClient} for exactly one model call, which can be aborted from another thread at any
+ * point: before the request is sent, while the provider sends nothing, or mid-stream. Aborting cancels the JDK
+ * exchange and the body subscription, which closes the TCP connection, so the provider sees the disconnect and
+ * stops generating (and billing).
+ *
+ * <p>LangChain4j hands its handlers a streaming handle only once the first event arrived, and its stock JDK
+ * client cannot be aborted before that; hence this client. It shares the gateway's {@link java.net.http.HttpClient}
+ * (connection pool, selector thread) and tracks only its own exchange. Streaming bodies are always parsed as
+ * {@code text/event-stream} (the {@link ServerSentEventParser} argument is ignored), because every provider that
+ * speaks a chat-completions protocol streams that way.
+ *
+ * <p>After {@link #abort()} no callback reaches the listener: the caller already knows why the call ended.
+ */
+public final class CancellableHttpClient implements HttpClient {
+
+    private final java.net.http.HttpClient transport;
+    private final Predicate<ServerSentEvent> completionMarker;
+    private final AtomicBoolean aborted = new AtomicBoolean();
+    private final AtomicBoolean finished = new AtomicBoolean();
+    private volatile CompletableFuture<?> inFlight;
+    private volatile Flow.Subscription subscription;
+    private volatile boolean completionMarkerSeen;
+    private volatile ServerSentEventListener listener;
+
+    /**
+     * @param completionMarker recognises the event with which the provider says the stream is complete (for
+     *     OpenAI, {@code data: [DONE]}); a stream that ends without it was cut short
+     */
+    public CancellableHttpClient(java.net.http.HttpClient transport, Predicate<ServerSentEvent> completionMarker) {
+        this.transport = transport;
+        this.completionMarker = completionMarker;
+    }
+
+    @Override
+    public SuccessfulHttpResponse execute(HttpRequest request) {
+        if (aborted.get()) {
+            throw new CancellationException("the call was aborted");
+        }
+        var future = transport.sendAsync(toJdkRequest(request), HttpResponse.BodyHandlers.ofString());
+        track(future);
+        try {
+            var response = future.get();
+            if (response.statusCode() < 200 || response.statusCode() >= 300) {
+                throw new ProviderHttpException(
+                        response.statusCode(), response.body(), response.headers().map());
+            }
+            return SuccessfulHttpResponse.builder()
+                    .statusCode(response.statusCode())
+                    .headers(response.headers().map())
+                    .body(response.body())
+                    .build();
+        } catch (InterruptedException e) {
+            abort();
+            Thread.currentThread().interrupt();
+            throw new CancellationException("interrupted");
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException re ? re : new CompletionException(e.getCause());
+        }
+    }
+
+    @Override
+    public void execute(HttpRequest request, ServerSentEventParser ignored, ServerSentEventListener listener) {
+        this.listener = listener;
+        if (aborted.get()) {
+            return;
+        }
+        var sse = new SseLineSubscriber(this, listener);
+        var future = transport.sendAsync(toJdkRequest(request), info -> {
+            if (info.statusCode() >= 200 && info.statusCode() < 300) {
+                listener.onOpen(SuccessfulHttpResponse.builder()
+                        .statusCode(info.statusCode())
+                        .headers(info.headers().map())
+                        .build());
+                return BodySubscribers.fromLineSubscriber(sse, s -> null, StandardCharsets.UTF_8, null);
+            }
+            var headers = info.headers().map();
+            return BodySubscribers.mapping(BodySubscribers.ofString(StandardCharsets.UTF_8), body -> {
+                finishWithError(new ProviderHttpException(info.statusCode(), body, headers));
+                return null;
+            });
+        });
+        future.whenComplete((response, error) -> {
+            if (error != null) {
+                finishWithError(error instanceof CompletionException && error.getCause() != null
+                        ? error.getCause()
+                        : error);
+            }
+        });
+        track(future);
+    }
+
+    /** Closes the connection of the call, whatever stage it is in. Idempotent; safe from any thread. */
+    public void abort() {
+        if (!aborted.compareAndSet(false, true)) {
+            return;
+        }
+        finished.set(true);
+        var s = subscription;
+        if (s != null) {
+            s.cancel();
+        }
+        var f = inFlight;
+        if (f != null) {
+            f.cancel(true);
+        }
+    }
+
+    public boolean isAborted() {
+        return aborted.get();
+    }
+
+    /** Whether the provider sent its end-of-stream marker, i.e. the stream was not cut short. */
+    public boolean completionMarkerSeen() {
+        return completionMarkerSeen;
+    }
+
+    private void track(CompletableFuture<?> future) {
+        inFlight = future;
+        // abort() may have run between the aborted check and the assignment above
+        if (aborted.get()) {
+            future.cancel(true);
+        }
+    }
+
+    void attach(Flow.Subscription s) {
+        subscription = s;
+        if (aborted.get()) {
+            s.cancel();
+        }
+    }
+
+    void observe(ServerSentEvent event) {
+        if (completionMarker.test(event)) {
+            completionMarkerSeen = true;
+        }
+    }
+
+    void finishNormally(ServerSentEventListener target) {
+        if (finished.compareAndSet(false, true)) {
+            target.onClose();
+        }
+    }
+
+    void finishWithError(Throwable error) {
+        var target = listener;
+        if (target != null && finished.compareAndSet(false, true)) {
+            target.onError(error);
+        }
+    }
+
+    private static java.net.http.HttpRequest toJdkRequest(HttpRequest request) {
+        var builder = java.net.http.HttpRequest.newBuilder(URI.create(request.url()));
+        request.headers().forEach((name, values) -> {
+            if (values != null) {
+                values.forEach(value -> builder.header(name, value));
+            }
+        });
+        var body = request.body() == null
+                ? java.net.http.HttpRequest.BodyPublishers.noBody()
+                : java.net.http.HttpRequest.BodyPublishers.ofString(request.body(), StandardCharsets.UTF_8);
+        return builder.method(request.method().name(), body).build();
+    }
+}

@@ -1,0 +1,325 @@
+package dev.baton.providers.contract;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.baton.core.model.ChatMessage;
+import dev.baton.core.model.ModelDelta;
+import dev.baton.core.model.ModelFailure;
+import dev.baton.core.model.ModelFailure.Kind;
+import dev.baton.core.model.ModelGateway;
+import dev.baton.core.model.ModelReply;
+import dev.baton.core.model.ModelRequest;
+import dev.baton.core.model.ToolSpec;
+import dev.baton.core.turn.Cancellation;
+import dev.baton.testkit.sim.Fault;
+import dev.baton.testkit.sim.LlmSimulator;
+import dev.baton.testkit.sim.Reply;
+import dev.baton.testkit.sim.SimulatorScript;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * What every {@link ModelGateway} must do, checked over real HTTP against the LLM simulator. A provider's
+ * suite extends this class and says how to build its gateway on a simulator; provider-specific wire
+ * assertions belong in the subclass.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+public abstract class ModelGatewayContract {
+
+    protected static final ObjectMapper JSON = new ObjectMapper();
+    protected static final Duration GENEROUS = Duration.ofSeconds(20);
+    /** How soon a cancelled or timed-out call must return. */
+    protected static final Duration PROMPTLY = Duration.ofSeconds(3);
+
+    private LlmSimulator simulator;
+    private ModelGateway gateway;
+
+    /** A gateway talking to {@code simulator}, in the wire protocol the simulator speaks for this provider. */
+    protected abstract ModelGateway gatewayOn(LlmSimulator simulator);
+
+    /** Releases what {@link #gatewayOn} created. */
+    protected void release(ModelGateway gateway) throws Exception {
+        if (gateway instanceof AutoCloseable closeable) {
+            closeable.close();
+        }
+    }
+
+    protected final LlmSimulator simulator() {
+        return simulator;
+    }
+
+    protected final ModelGateway start(SimulatorScript script) {
+        simulator = LlmSimulator.start(script);
+        gateway = gatewayOn(simulator);
+        return gateway;
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        if (gateway != null) {
+            release(gateway);
+        }
+        if (simulator != null) {
+            simulator.close();
+        }
+    }
+
+    protected static ModelRequest ask(String userText) {
+        return ask(userText, List.of(), new Cancellation(), GENEROUS);
+    }
+
+    protected static ModelRequest ask(String userText, List<ToolSpec> tools, Cancellation cancellation, Duration timeout) {
+        return new ModelRequest(
+                "test-model",
+                List.of(new ChatMessage.System("You are terse."), new ChatMessage.User(userText)),
+                tools,
+                timeout,
+                cancellation);
+    }
+
+    protected static ToolSpec weatherTool() {
+        try {
+            return new ToolSpec("get_weather", "Current weather for a city", JSON.readTree("""
+                    {"type":"object","properties":{"city":{"type":"string"}},"required":["city"],
+                     "additionalProperties":false}"""));
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
+    void streamed_text_arrives_as_several_deltas_that_reassemble_into_the_reply() {
+        var text = "The quick brown fox jumps over the lazy dog near the river bank";
+        var gateway = start(SimulatorScript.replyingWith(text));
+        var deltas = new CopyOnWriteArrayList<String>();
+
+        var reply = gateway.stream(ask("tell me something"), delta -> {
+            if (delta instanceof ModelDelta.Text t) {
+                deltas.add(t.content());
+            }
+        });
+
+        assertThat(deltas).hasSizeGreaterThan(3);
+        assertThat(String.join("", deltas)).isEqualTo(text);
+        assertThat(reply.text()).isEqualTo(text);
+        assertThat(reply.toolCalls()).isEmpty();
+        assertThat(reply.finishReason()).isEqualTo("stop");
+        assertThat(reply.model()).isNotBlank();
+    }
+
+    @Test
+    void a_tool_call_whose_arguments_span_many_chunks_comes_back_whole() throws Exception {
+        var arguments = "{\"city\":\"Reykjavik\",\"units\":\"metric\",\"days\":[1,2,3],\"note\":\"a fairly long note\"}";
+        var gateway = start(SimulatorScript.builder()
+                .whenUserSays("weather", Reply.toolCall("get_weather", arguments))
+                .build());
+
+        var reply = gateway.stream(ask("weather please", List.of(weatherTool()), new Cancellation(), GENEROUS), d -> {});
+
+        assertThat(reply.toolCalls()).singleElement().satisfies(call -> {
+            assertThat(call.id()).isNotBlank();
+            assertThat(call.name()).isEqualTo("get_weather");
+            assertThat(JSON.readTree(call.argumentsJson())).isEqualTo(JSON.readTree(arguments));
+        });
+        assertThat(reply.wantsTools()).isTrue();
+        assertThat(reply.finishReason()).isEqualTo("tool_calls");
+    }
+
+    @Test
+    void two_tool_calls_in_one_response_come_back_in_order_with_distinct_ids() throws Exception {
+        var gateway = start(SimulatorScript.builder()
+                .whenUserSays("compare", Reply.toolCalls(
+                        new Reply.ToolCall("get_weather", "{\"city\":\"Oslo\"}"),
+                        new Reply.ToolCall("get_weather", "{\"city\":\"Lima\"}")))
+                .build());
+
+        var reply = gateway.stream(ask("compare Oslo and Lima", List.of(weatherTool()), new Cancellation(), GENEROUS), d -> {});
+
+        assertThat(reply.toolCalls()).hasSize(2);
+        assertThat(reply.toolCalls().get(0).id()).isNotEqualTo(reply.toolCalls().get(1).id());
+        assertThat(JSON.readTree(reply.toolCalls().get(0).argumentsJson()).path("city").asText()).isEqualTo("Oslo");
+        assertThat(JSON.readTree(reply.toolCalls().get(1).argumentsJson()).path("city").asText()).isEqualTo("Lima");
+    }
+
+    @Test
+    void token_usage_is_reported() {
+        var gateway = start(SimulatorScript.builder()
+                .always(Reply.text("Counted answer").withUsage(42, 7))
+                .build());
+
+        ModelReply reply = gateway.stream(ask("count"), d -> {});
+
+        assertThat(reply.usage().inputTokens()).isEqualTo(42);
+        assertThat(reply.usage().outputTokens()).isEqualTo(7);
+    }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource({
+        "500, UNAVAILABLE", "502, UNAVAILABLE", "503, UNAVAILABLE", "504, UNAVAILABLE",
+        "401, AUTHENTICATION", "403, AUTHENTICATION",
+        "400, BAD_REQUEST", "404, BAD_REQUEST", "413, BAD_REQUEST", "422, BAD_REQUEST"
+    })
+    void an_error_status_maps_to_its_failure_kind(int status, Kind expected) {
+        var gateway = start(SimulatorScript.replyingWith("never sent"));
+        simulator().enqueueFault(new Fault.HttpError(status, "simulated", null, "simulated " + status));
+
+        var failure = catchThrowableOfType(ModelFailure.class, () -> gateway.stream(ask("hi"), d -> {}));
+
+        assertThat(failure).isNotNull();
+        assertThat(failure.kind()).isEqualTo(expected);
+        assertThat(failure.retryAfter()).isNull();
+    }
+
+    @Test
+    void a_429_is_rate_limited_and_carries_retry_after() {
+        var gateway = start(SimulatorScript.replyingWith("never sent"));
+        simulator().enqueueFault(Fault.rateLimited(7));
+
+        var failure = catchThrowableOfType(ModelFailure.class, () -> gateway.stream(ask("hi"), d -> {}));
+
+        assertThat(failure.kind()).isEqualTo(Kind.RATE_LIMITED);
+        assertThat(failure.retryAfter()).isEqualTo(Duration.ofSeconds(7));
+    }
+
+    @Test
+    void a_stream_dropped_before_completion_is_unavailable_after_the_partial_deltas() {
+        var gateway = start(SimulatorScript.replyingWith("one two three four five six seven eight"));
+        simulator().enqueueFault(Fault.disconnectAfter(2));
+        var deltas = new CopyOnWriteArrayList<ModelDelta>();
+
+        var failure = catchThrowableOfType(ModelFailure.class, () -> gateway.stream(ask("hi"), deltas::add));
+
+        assertThat(failure.kind()).isEqualTo(Kind.UNAVAILABLE);
+        assertThat(deltas).hasSize(2);
+    }
+
+    @Test
+    void a_malformed_chunk_is_unavailable() {
+        var gateway = start(SimulatorScript.replyingWith("one two three four five six"));
+        simulator().enqueueFault(Fault.malformedChunk(1));
+
+        var failure = catchThrowableOfType(ModelFailure.class, () -> gateway.stream(ask("hi"), d -> {}));
+
+        assertThat(failure.kind()).isEqualTo(Kind.UNAVAILABLE);
+    }
+
+    @Test
+    void a_refused_connection_is_unavailable() {
+        var closed = LlmSimulator.start(SimulatorScript.replyingWith("gone"));
+        closed.close();
+        var gateway = gatewayOn(closed);
+        try {
+            var failure = catchThrowableOfType(ModelFailure.class, () -> gateway.stream(ask("hi"), d -> {}));
+            assertThat(failure.kind()).isEqualTo(Kind.UNAVAILABLE);
+        } finally {
+            try {
+                release(gateway);
+            } catch (Exception ignored) {
+                // nothing to release on a gateway that never connected
+            }
+        }
+    }
+
+    @Test
+    void cancelling_while_the_provider_hangs_returns_promptly_and_closes_the_connection() throws Exception {
+        var gateway = start(SimulatorScript.replyingWith("never sent"));
+        simulator().enqueueFault(Fault.hang());
+        var cancellation = new Cancellation();
+
+        try (var canceller = Executors.newVirtualThreadPerTaskExecutor()) {
+            canceller.submit(() -> {
+                simulator().awaitRequest(0, GENEROUS);
+                cancellation.cancel();
+                return null;
+            });
+            long started = System.nanoTime();
+            var failure = catchThrowableOfType(
+                    ModelFailure.class, () -> gateway.stream(ask("hi", List.of(), cancellation, GENEROUS), d -> {}));
+
+            assertThat(failure.kind()).isEqualTo(Kind.CANCELLED);
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(PROMPTLY.plusSeconds(2));
+        }
+        assertThat(simulator().awaitClientDisconnect(PROMPTLY)).isTrue();
+    }
+
+    @Test
+    void cancelling_mid_stream_returns_promptly_after_some_deltas_and_closes_the_connection() throws Exception {
+        var longText = String.join(" ", java.util.Collections.nCopies(400, "word"));
+        var gateway = start(SimulatorScript.builder().tokensPerSecond(50).fallback(longText).build());
+        var cancellation = new Cancellation();
+        var threeDeltas = new CountDownLatch(3);
+        var deltas = new CopyOnWriteArrayList<ModelDelta>();
+
+        try (var canceller = Executors.newVirtualThreadPerTaskExecutor()) {
+            canceller.submit(() -> {
+                threeDeltas.await();
+                cancellation.cancel();
+                return null;
+            });
+            var failure = catchThrowableOfType(
+                    ModelFailure.class,
+                    () -> gateway.stream(ask("hi", List.of(), cancellation, GENEROUS), delta -> {
+                        deltas.add(delta);
+                        threeDeltas.countDown();
+                    }));
+            long cancelledAt = System.nanoTime();
+
+            assertThat(failure.kind()).isEqualTo(Kind.CANCELLED);
+            assertThat(deltas).hasSizeGreaterThanOrEqualTo(3).hasSizeLessThan(400);
+            assertThat(Duration.ofNanos(System.nanoTime() - cancelledAt)).isLessThan(PROMPTLY);
+        }
+        assertThat(simulator().awaitClientDisconnect(PROMPTLY)).isTrue();
+    }
+
+    @Test
+    void a_call_that_outlives_its_timeout_fails_with_timeout_and_closes_the_connection() {
+        var gateway = start(SimulatorScript.replyingWith("never sent"));
+        simulator().enqueueFault(Fault.hang());
+        var timeout = Duration.ofMillis(700);
+
+        long started = System.nanoTime();
+        var failure = catchThrowableOfType(
+                ModelFailure.class, () -> gateway.stream(ask("hi", List.of(), new Cancellation(), timeout), d -> {}));
+        var elapsed = Duration.ofNanos(System.nanoTime() - started);
+
+        assertThat(failure.kind()).isEqualTo(Kind.TIMEOUT);
+        assertThat(elapsed).isGreaterThanOrEqualTo(timeout).isLessThan(timeout.plus(PROMPTLY));
+        assertThat(simulator().awaitClientDisconnect(PROMPTLY)).isTrue();
+    }
+
+    @Test
+    void an_already_cancelled_request_fails_without_calling_the_provider() {
+        var gateway = start(SimulatorScript.replyingWith("never sent"));
+        var cancellation = new Cancellation();
+        cancellation.cancel();
+
+        assertThatThrownBy(() -> gateway.stream(ask("hi", List.of(), cancellation, GENEROUS), d -> {}))
+                .isInstanceOfSatisfying(ModelFailure.class, f -> assertThat(f.kind()).isEqualTo(Kind.CANCELLED));
+        assertThat(simulator().requests()).isEmpty();
+    }
+
+    @Test
+    void the_gateway_serves_the_next_call_after_a_cancelled_one() {
+        var gateway = start(SimulatorScript.replyingWith("fresh answer"));
+        simulator().enqueueFault(Fault.hang());
+        var timeout = Duration.ofMillis(300);
+        catchThrowableOfType(
+                ModelFailure.class, () -> gateway.stream(ask("hi", List.of(), new Cancellation(), timeout), d -> {}));
+
+        var reply = gateway.stream(ask("again"), d -> {});
+
+        assertThat(reply.text()).isEqualTo("fresh answer");
+    }
+}

@@ -1,0 +1,190 @@
+package dev.baton.server.api;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.core.agent.AgentDefinition;
+import dev.baton.core.auth.Principal;
+import dev.baton.core.conversation.IdempotencyStore;
+import dev.baton.core.conversation.Session;
+import dev.baton.core.turn.TurnEvent;
+import dev.baton.core.turn.TurnOutcome;
+import dev.baton.core.turn.TurnRequest;
+import dev.baton.server.agent.AgentRegistry;
+import dev.baton.server.http.ApiException;
+import dev.baton.server.http.Caller;
+import dev.baton.server.http.Json;
+import dev.baton.server.http.MessageContent;
+import dev.baton.server.http.RequestBody;
+import dev.baton.server.http.RequestIds;
+import dev.baton.server.http.SseEvents;
+import dev.baton.server.http.SseWriter;
+import dev.baton.server.turn.TurnDispatcher;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.Optional;
+
+/**
+ * {@code POST /v1/sessions/{id}/messages} and the one-shot {@code POST /v1/chat}: validate, run the turn, and
+ * answer as SSE ({@code Accept: text/event-stream}) or as one JSON document.
+ */
+public final class MessageRoutes {
+
+    private final SessionRoutes sessions;
+    private final AgentRegistry agents;
+    private final TurnDispatcher dispatcher;
+    private final IdempotencyStore idempotency;
+    private final Clock clock;
+    private final int maxBodyBytes;
+    private final Duration heartbeat;
+
+    public MessageRoutes(
+            SessionRoutes sessions,
+            AgentRegistry agents,
+            TurnDispatcher dispatcher,
+            IdempotencyStore idempotency,
+            Clock clock,
+            int maxBodyBytes,
+            Duration heartbeat) {
+        this.sessions = sessions;
+        this.agents = agents;
+        this.dispatcher = dispatcher;
+        this.idempotency = idempotency;
+        this.clock = clock;
+        this.maxBodyBytes = maxBodyBytes;
+        this.heartbeat = heartbeat;
+    }
+
+    record SendMessage(String content) {}
+
+    record ChatRequest(String message, String conversationId, String agentId, Boolean stream) {}
+
+    public void register(RoutesConfig routes) {
+        routes.post("/v1/sessions/{id}/messages", this::send);
+        routes.post("/v1/chat", this::chat);
+    }
+
+    private void send(Context ctx) throws IOException {
+        Principal p = Caller.with(ctx, SessionRoutes.WRITE);
+        String raw = RequestBody.readUtf8(ctx.req().getInputStream(), ctx.req().getContentLengthLong(), maxBodyBytes);
+        SendMessage body = RequestBody.bind(RequestBody.parseObject(raw), SendMessage.class);
+        Session session = sessions.owned(ctx, p);
+        String content = MessageContent.normalize(body.content());
+        String key = ctx.header("Idempotency-Key");
+        if (key != null && replayed(ctx, p, key, raw)) return;
+        boolean sse = wantsSse(ctx);
+        runTurn(ctx, p, session, content, sse, key == null ? null : new IdemKey(key, hash(raw)), false);
+    }
+
+    private void chat(Context ctx) throws IOException {
+        Principal p = Caller.with(ctx, SessionRoutes.WRITE);
+        ChatRequest body = RequestBody.bind(RequestBody.jsonObject(ctx, maxBodyBytes), ChatRequest.class);
+        String content = MessageContent.normalize(body.message());
+        Session session;
+        if (body.conversationId() != null) {
+            session = sessions.find(p, body.conversationId()).orElseThrow(() -> ApiException.notFound("conversation"));
+        } else {
+            String agentId = body.agentId() != null ? body.agentId() : defaultAgent();
+            session = sessions.start(p, agentId, null);
+        }
+        boolean sse = body.stream() != null ? body.stream() : wantsSse(ctx);
+        runTurn(ctx, p, session, content, sse, null, true);
+    }
+
+    private record IdemKey(String key, String requestHash) {}
+
+    private void runTurn(Context ctx, Principal p, Session session, String content, boolean sse, IdemKey idem, boolean chatShape)
+            throws IOException {
+        if (!session.isActive()) throw ApiException.conflict("session_completed", "this session is completed; start a new one");
+        AgentDefinition agent = agents.find(session.agentId())
+                .orElseThrow(() -> ApiException.conflict("agent_unavailable", "this session's agent is no longer configured"));
+        String requestId = ctx.attribute(RequestIds.ATTRIBUTE);
+        Duration timeout = agent.limits().requestTimeout();
+        if (sse) {
+            ctx.status(200);
+            ctx.contentType("text/event-stream; charset=utf-8");
+            ctx.header("Cache-Control", "no-cache");
+            ctx.header("X-Accel-Buffering", "no");
+            var out = ctx.res().getOutputStream();
+            SseWriterHolder holder = new SseWriterHolder();
+            dispatcher.run(session.id(), timeout, cancellation -> {
+                holder.writer = new SseWriter(out, heartbeat, cancellation::cancel);
+                return new TurnRequest(requestId, p, session, agent, content, cancellation);
+            }, event -> SseEvents.send(holder.writer, event));
+            holder.writer.close();
+            return;
+        }
+        TurnOutcome outcome = dispatcher.run(session.id(), timeout,
+                cancellation -> new TurnRequest(requestId, p, session, agent, content, cancellation), event -> {});
+        if (outcome.terminal() instanceof TurnEvent.Failed f) throw TurnFailures.toApiException(f);
+        ObjectNode json = chatShape ? chatResponse(session, outcome) : messageResponse(outcome);
+        if (idem != null) {
+            idempotency.save(p.userId(), idem.key(),
+                    new IdempotencyStore.StoredResponse(idem.requestHash(), 200, json.toString(), clock.instant()));
+        }
+        ctx.json(json);
+    }
+
+    /** Holds the writer created once the turn's cancellation switch exists. */
+    private static final class SseWriterHolder {
+        SseWriter writer;
+    }
+
+    private static ObjectNode messageResponse(TurnOutcome o) {
+        ObjectNode n = Json.MAPPER.createObjectNode()
+                .put("messageId", o.assistantMessage().id())
+                .put("answer", o.assistantMessage().content());
+        ArrayNode calls = n.putArray("toolCalls");
+        o.toolCalls().forEach(c -> calls.add(Views.toolCall(c)));
+        n.set("usage", SseEvents.usage(o.usage()));
+        n.put("model", o.model());
+        return n;
+    }
+
+    private static ObjectNode chatResponse(Session s, TurnOutcome o) {
+        ObjectNode n = Json.MAPPER.createObjectNode()
+                .put("conversationId", s.id())
+                .put("turnId", o.assistantMessage().id())
+                .put("answer", o.assistantMessage().content());
+        ArrayNode calls = n.putArray("toolCalls");
+        o.toolCalls().forEach(c -> calls.add(Views.toolCall(c)));
+        n.set("usage", SseEvents.usage(o.usage()));
+        return n;
+    }
+
+    private boolean replayed(Context ctx, Principal p, String key, String raw) {
+        if (key.isBlank() || key.length() > 200) throw ApiException.badRequest("Idempotency-Key must be 1-200 characters");
+        Optional<IdempotencyStore.StoredResponse> stored = idempotency.find(p.userId(), key);
+        if (stored.isEmpty()) return false;
+        if (!stored.get().requestHash().equals(hash(raw))) {
+            throw new ApiException(422, "idempotency_key_reused", "this Idempotency-Key was used with a different request");
+        }
+        ctx.header("Idempotent-Replayed", "true");
+        ctx.status(stored.get().status()).contentType("application/json").result(stored.get().body());
+        return true;
+    }
+
+    private String defaultAgent() {
+        return agents.all().stream().findFirst().map(AgentDefinition::id)
+                .orElseThrow(() -> ApiException.badRequest("field 'agentId' is required"));
+    }
+
+    private static boolean wantsSse(Context ctx) {
+        String accept = ctx.header("Accept");
+        return accept != null && accept.contains("text/event-stream");
+    }
+
+    private static String hash(String raw) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(raw.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

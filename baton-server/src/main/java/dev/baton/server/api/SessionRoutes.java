@@ -1,0 +1,174 @@
+package dev.baton.server.api;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.core.agent.AgentDefinition;
+import dev.baton.core.auth.Principal;
+import dev.baton.core.conversation.ConversationStore;
+import dev.baton.core.conversation.Message;
+import dev.baton.core.conversation.MessageRole;
+import dev.baton.core.conversation.Session;
+import dev.baton.core.conversation.SessionPage;
+import dev.baton.core.conversation.SessionQuery;
+import dev.baton.core.conversation.SessionState;
+import dev.baton.core.conversation.ToolCallRecord;
+import dev.baton.core.id.Ids;
+import dev.baton.server.agent.AgentRegistry;
+import dev.baton.server.http.ApiException;
+import dev.baton.server.http.Caller;
+import dev.baton.server.http.Json;
+import dev.baton.server.http.RequestBody;
+import dev.baton.server.turn.RunningTurns;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/** Session endpoints except sending a message (see {@link MessageRoutes}). */
+public final class SessionRoutes {
+
+    public static final String READ = "sessions:read:self";
+    public static final String WRITE = "sessions:write:self";
+
+    private final ConversationStore store;
+    private final AgentRegistry agents;
+    private final RunningTurns running;
+    private final Clock clock;
+    private final int maxBodyBytes;
+
+    public SessionRoutes(ConversationStore store, AgentRegistry agents, RunningTurns running, Clock clock, int maxBodyBytes) {
+        this.store = store;
+        this.agents = agents;
+        this.running = running;
+        this.clock = clock;
+        this.maxBodyBytes = maxBodyBytes;
+    }
+
+    record CreateSession(String agentId, String assignmentId) {}
+
+    public void register(RoutesConfig routes) {
+        routes.post("/v1/sessions", this::create);
+        routes.get("/v1/sessions", this::list);
+        routes.get("/v1/sessions/{id}", ctx -> ctx.json(Views.session(owned(ctx, READ))));
+        routes.get("/v1/sessions/{id}/messages", this::messages);
+        routes.post("/v1/sessions/{id}/complete", this::complete);
+        routes.post("/v1/sessions/{id}/cancel", this::cancel);
+        routes.delete("/v1/sessions/{id}", this::delete);
+    }
+
+    private void create(Context ctx) {
+        Principal p = Caller.with(ctx, WRITE);
+        CreateSession body = RequestBody.bind(RequestBody.jsonObject(ctx, maxBodyBytes), CreateSession.class);
+        Session s = start(p, body.agentId(), body.assignmentId());
+        ctx.status(201).json(Views.session(s));
+    }
+
+    /** Starts a session for the principal with an agent it may use; shared with the one-shot chat endpoint. */
+    Session start(Principal p, String agentId, String assignmentId) {
+        if (agentId == null || agentId.isBlank()) throw ApiException.badRequest("field 'agentId' is required");
+        AgentDefinition agent = agents.find(agentId).orElseThrow(() -> ApiException.notFound("agent"));
+        if (agents.usableBy(agent.id(), p).isEmpty()) throw ApiException.forbidden("your role may not use this agent");
+        if (assignmentId != null) throw ApiException.notFound("assignment");
+        Session s = Session.start(Ids.newId(), p.tenantId(), p.userId(), agent.id(), null, clock.instant());
+        store.createSession(s);
+        return s;
+    }
+
+    private void list(Context ctx) {
+        Principal p = Caller.with(ctx, READ);
+        String state = ctx.queryParam("state");
+        SessionState st;
+        try {
+            st = state == null ? null : SessionState.fromWire(state);
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badRequest("state must be 'active' or 'completed'");
+        }
+        int limit = intParam(ctx, "limit", 20, 1, 100);
+        SessionPage page = store.listSessions(p.userId(), new SessionQuery(ctx.queryParam("agentId"), st, limit, ctx.queryParam("cursor")));
+        ObjectNode out = Json.MAPPER.createObjectNode();
+        ArrayNode arr = out.putArray("sessions");
+        page.sessions().forEach(s -> arr.add(Views.session(s)));
+        out.put("nextCursor", page.nextCursor());
+        ctx.json(out);
+    }
+
+    private void messages(Context ctx) {
+        Principal p = Caller.with(ctx, READ);
+        Session s = owned(ctx, p);
+        int limit = intParam(ctx, "limit", 50, 1, 200);
+        String before = ctx.queryParam("before");
+        Long beforeSeq;
+        try {
+            beforeSeq = before == null ? null : Long.parseLong(before);
+        } catch (NumberFormatException e) {
+            throw ApiException.badRequest("before must be a message seq number");
+        }
+        List<Message> msgs = store.listMessages(p.userId(), s.id(), beforeSeq, limit);
+        List<String> assistantIds =
+                msgs.stream().filter(m -> m.role() == MessageRole.ASSISTANT).map(Message::id).toList();
+        // one query for the page's tool calls, never one per message
+        Map<String, List<ToolCallRecord>> calls = assistantIds.isEmpty()
+                ? Map.of()
+                : store.toolCallsOf(p.userId(), s.id(), assistantIds).stream()
+                        .filter(c -> c.messageId() != null)
+                        .collect(Collectors.groupingBy(ToolCallRecord::messageId));
+        ObjectNode out = Json.MAPPER.createObjectNode();
+        ArrayNode arr = out.putArray("messages");
+        msgs.forEach(m -> arr.add(Views.message(m, calls.getOrDefault(m.id(), List.of()))));
+        ctx.json(out);
+    }
+
+    private void complete(Context ctx) {
+        Principal p = Caller.with(ctx, WRITE);
+        Session s = owned(ctx, p);
+        if (!s.isActive()) throw ApiException.conflict("session_completed", "session is already completed");
+        Session done = store.completeSession(p.userId(), s.id(), clock.instant())
+                .orElseThrow(() -> ApiException.notFound("session"));
+        ctx.json(Json.MAPPER.createObjectNode()
+                .put("id", done.id())
+                .put("state", done.state().wireName())
+                .put("endedAt", done.endedAt().toString()));
+    }
+
+    private void cancel(Context ctx) {
+        Principal p = Caller.with(ctx, WRITE);
+        Session s = owned(ctx, p);
+        ctx.json(Json.MAPPER.createObjectNode().put("cancelled", running.cancel(s.id())));
+    }
+
+    private void delete(Context ctx) {
+        Principal p = Caller.with(ctx, WRITE);
+        Session s = owned(ctx, p);
+        running.cancel(s.id());
+        if (!store.deleteSession(p.userId(), s.id())) throw ApiException.notFound("session");
+        ctx.status(204);
+    }
+
+    private Session owned(Context ctx, String permission) {
+        return owned(ctx, Caller.with(ctx, permission));
+    }
+
+    /** The path's session if it is the caller's; another user's session is indistinguishable from none (404). */
+    Session owned(Context ctx, Principal p) {
+        return store.findSession(p.userId(), ctx.pathParam("id")).orElseThrow(() -> ApiException.notFound("session"));
+    }
+
+    /** The caller's session by id, if it exists and is theirs. */
+    java.util.Optional<Session> find(Principal p, String sessionId) {
+        return store.findSession(p.userId(), sessionId);
+    }
+
+    static int intParam(Context ctx, String name, int fallback, int min, int max) {
+        String v = ctx.queryParam(name);
+        if (v == null) return fallback;
+        try {
+            int n = Integer.parseInt(v);
+            if (n < min || n > max) throw new NumberFormatException();
+            return n;
+        } catch (NumberFormatException e) {
+            throw ApiException.badRequest(name + " must be a number from " + min + " to " + max);
+        }
+    }
+}

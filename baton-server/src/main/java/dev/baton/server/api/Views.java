@@ -1,0 +1,68 @@
+package dev.baton.server.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.core.conversation.Message;
+import dev.baton.core.conversation.MessageStatus;
+import dev.baton.core.conversation.Session;
+import dev.baton.core.conversation.ToolCallRecord;
+import dev.baton.server.http.Json;
+import java.io.IOException;
+import java.util.List;
+
+/** JSON shapes of the API's resources (DESIGN §5). Core records carry no wire annotations; mapping is here. */
+public final class Views {
+
+    private Views() {}
+
+    public static ObjectNode session(Session s) {
+        ObjectNode n = Json.MAPPER.createObjectNode()
+                .put("id", s.id())
+                .put("agentId", s.agentId())
+                .put("state", s.state().wireName())
+                .put("startedAt", s.startedAt().toString());
+        if (s.assignmentId() != null) n.put("assignmentId", s.assignmentId());
+        n.put("endedAt", s.endedAt() == null ? null : s.endedAt().toString());
+        n.put("messageCount", s.messageCount());
+        return n;
+    }
+
+    public static ObjectNode message(Message m, List<ToolCallRecord> toolCalls) {
+        ObjectNode n = Json.MAPPER.createObjectNode()
+                .put("id", m.id())
+                .put("seq", m.seq())
+                .put("role", m.role().wireName())
+                .put("content", m.status() == MessageStatus.BLOCKED ? "[blocked]" : m.content())
+                .put("status", m.status().wireName())
+                .put("createdAt", m.createdAt().toString());
+        if (m.model() != null) n.put("model", m.model());
+        if (!toolCalls.isEmpty()) {
+            ArrayNode calls = n.putArray("toolCalls");
+            toolCalls.forEach(c -> calls.add(toolCall(c)));
+        }
+        return n;
+    }
+
+    public static ObjectNode toolCall(ToolCallRecord c) {
+        ObjectNode n = Json.MAPPER.createObjectNode()
+                .put("id", c.id())
+                .put("name", c.toolName())
+                .put("state", c.state().wireName())
+                .put("durationMs", c.durationMs());
+        n.set("arguments", parseOrText(c.toolArgs()));
+        if (c.toolResult() != null) n.set("result", parseOrText(c.toolResult()));
+        if (c.errorMessage() != null) n.put("error", c.errorMessage());
+        return n;
+    }
+
+    /** Stored JSON text back as JSON; anything that does not parse (a model's broken arguments) as a string. */
+    public static JsonNode parseOrText(String text) {
+        if (text == null) return Json.MAPPER.nullNode();
+        try {
+            return Json.MAPPER.readTree(text);
+        } catch (IOException e) {
+            return Json.MAPPER.getNodeFactory().textNode(text);
+        }
+    }
+}

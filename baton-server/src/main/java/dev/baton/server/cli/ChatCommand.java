@@ -1,0 +1,124 @@
+package dev.baton.server.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.server.http.Json;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.Iterator;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** A terminal client: resumes (or starts) a session, streams each answer and shows tool calls as they run. */
+@Command(name = "chat", mixinStandardHelpOptions = true, description = "Chat with an agent in the terminal.")
+final class ChatCommand implements Callable<Integer> {
+
+    @Option(names = "--url", defaultValue = "http://localhost:8080", description = "Server URL (default: ${DEFAULT-VALUE}).")
+    String url;
+
+    @Option(names = "--token", description = "Bearer token (default: $BATON_TOKEN).")
+    String token;
+
+    @Option(names = "--agent", defaultValue = "tasks", description = "Agent id (default: ${DEFAULT-VALUE}).")
+    String agent;
+
+    @Option(names = "--new", description = "Start a new session instead of resuming the newest active one.")
+    boolean fresh;
+
+    private final HttpClient http = HttpClient.newHttpClient();
+    private final PrintStream out = System.out;
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+        if (token == null) token = System.getenv("BATON_TOKEN");
+        if (token == null || token.isBlank()) {
+            System.err.println("baton chat: no token. Pass --token or export BATON_TOKEN (baton serve prints one).");
+            return 2;
+        }
+        String sessionId = fresh ? null : resume();
+        if (sessionId == null) sessionId = start();
+        out.println("Session " + sessionId + " with agent '" + agent + "'. Type a message; Ctrl-D to quit.");
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        while (true) {
+            out.print("\nyou> ");
+            out.flush();
+            String line = in.readLine();
+            if (line == null) return 0;
+            if (line.isBlank()) continue;
+            send(sessionId, line);
+        }
+    }
+
+    private String resume() throws IOException, InterruptedException {
+        JsonNode body = call(HttpRequest.newBuilder(URI.create(url + "/v1/sessions?state=active&limit=1&agentId=" + agent)).GET());
+        JsonNode first = body.path("sessions").path(0);
+        return first.isMissingNode() ? null : first.path("id").asText();
+    }
+
+    private String start() throws IOException, InterruptedException {
+        String json = Json.MAPPER.createObjectNode().put("agentId", agent).toString();
+        return call(HttpRequest.newBuilder(URI.create(url + "/v1/sessions"))
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(json)))
+                .path("id")
+                .asText();
+    }
+
+    private JsonNode call(HttpRequest.Builder req) throws IOException, InterruptedException {
+        HttpResponse<String> r = http.send(
+                req.header("Authorization", "Bearer " + token).build(), HttpResponse.BodyHandlers.ofString());
+        JsonNode body = Json.MAPPER.readTree(r.body());
+        if (r.statusCode() >= 400) {
+            throw new IOException("HTTP " + r.statusCode() + ": " + body.path("error").path("message").asText(r.body()));
+        }
+        return body;
+    }
+
+    private void send(String sessionId, String text) throws IOException, InterruptedException {
+        String json = Json.MAPPER.createObjectNode().put("content", text).toString();
+        HttpRequest req = HttpRequest.newBuilder(URI.create(url + "/v1/sessions/" + sessionId + "/messages"))
+                .header("Authorization", "Bearer " + token)
+                .header("Content-Type", "application/json")
+                .header("Accept", "text/event-stream")
+                .POST(HttpRequest.BodyPublishers.ofString(json))
+                .build();
+        HttpResponse<Stream<String>> r = http.send(req, HttpResponse.BodyHandlers.ofLines());
+        if (r.statusCode() >= 400) {
+            String body = String.join("\n", r.body().toList());
+            out.println("error: HTTP " + r.statusCode() + " " + body);
+            return;
+        }
+        out.print("baton> ");
+        Iterator<String> lines = r.body().iterator();
+        while (lines.hasNext()) {
+            String line = lines.next();
+            if (!line.startsWith("data: ")) continue;
+            render(Json.MAPPER.readTree(line.substring(6)));
+        }
+        out.println();
+    }
+
+    private void render(JsonNode e) {
+        switch (e.path("type").asText()) {
+            case "chunk" -> out.print(e.path("content").asText());
+            case "tool_call" -> out.print("\n  [tool] " + e.path("name").asText() + " " + e.path("arguments") + "\n");
+            case "tool_result" -> out.print("  [" + (e.path("ok").asBoolean() ? "ok" : "failed") + "] "
+                    + e.path("name").asText() + " in " + e.path("durationMs").asLong() + " ms\nbaton> ");
+            case "blocked" -> out.print(e.path("response").asText());
+            case "error" -> out.print("\n  [error] " + e.path("message").asText());
+            case "done" -> out.print("\n  (" + e.path("model").asText() + ", "
+                    + e.path("usage").path("inputTokens").asLong() + " in / "
+                    + e.path("usage").path("outputTokens").asLong() + " out tokens)");
+            default -> {}
+        }
+        out.flush();
+    }
+}

@@ -1,0 +1,60 @@
+package dev.baton.server.cli;
+
+import dev.baton.server.auth.JwtSecret;
+import dev.baton.server.auth.TokenMinter;
+import dev.baton.server.config.ConfigLoader;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(
+        name = "token",
+        mixinStandardHelpOptions = true,
+        description = "Mint a development token (HS256, signed with BATON_JWT_SECRET).")
+final class TokenCommand implements Callable<Integer> {
+
+    @Option(names = "--user", required = true, description = "User id (the token subject).")
+    String user;
+
+    @Option(names = "--role", description = "Role; repeat for several (default: student).")
+    List<String> roles = new ArrayList<>();
+
+    @Option(names = "--name", description = "Display name.")
+    String name;
+
+    @Option(names = "--email", description = "E-mail address.")
+    String email;
+
+    @Option(names = "--tenant", description = "Tenant (organisation).")
+    String tenant;
+
+    @Option(names = "--class", description = "Class or group; repeat for several.")
+    List<String> classes = new ArrayList<>();
+
+    @Option(names = "--ttl", defaultValue = "12h", description = "Lifetime, e.g. 30m, 12h, 7d (default: ${DEFAULT-VALUE}).")
+    String ttl;
+
+    @Option(names = "--config", description = "Path to baton.yaml, to read auth.jwtSecret from.")
+    Path config;
+
+    @Override
+    public Integer call() {
+        String secret = ConfigLoader.load(config, System.getenv()).jwtSecret();
+        if (secret == null) {
+            System.err.println("baton token: no secret. Set BATON_JWT_SECRET to the secret the server uses "
+                    + "(at least 32 characters), e.g. export BATON_JWT_SECRET=$(openssl rand -base64 32)");
+            return 2;
+        }
+        Duration lifetime = ConfigLoader.duration(
+                dev.baton.server.http.Json.MAPPER.getNodeFactory().textNode(ttl), Duration.ofHours(12));
+        TokenMinter.Claims claims = new TokenMinter.Claims(
+                user, name, email, roles.isEmpty() ? List.of("student") : roles, tenant, classes);
+        System.out.println(new TokenMinter(JwtSecret.of(secret)).mint(claims, Clock.systemUTC().instant(), lifetime));
+        return 0;
+    }
+}

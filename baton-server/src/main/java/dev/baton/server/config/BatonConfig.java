@@ -1,0 +1,60 @@
+package dev.baton.server.config;
+
+import dev.baton.core.agent.TurnLimits;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The server's whole configuration, after baton.yaml and environment overrides were applied.
+ *
+ * @param jwtSecret null when none is configured: {@code baton serve} then generates one for the run
+ * @param rolePermissions what each role may do; a principal's permissions are the union over its roles
+ * @param agentDirs extra folders with agents/*.yaml besides the built-in agents on the classpath
+ */
+public record BatonConfig(
+        int port,
+        String databaseUrl,
+        String jwtSecret,
+        ModelSettings models,
+        TurnLimits limits,
+        Map<String, Set<String>> rolePermissions,
+        List<Path> agentDirs,
+        int maxBodyBytes) {
+
+    public static final int DEFAULT_PORT = 8080;
+    public static final String DEFAULT_DATABASE_URL = "jdbc:sqlite:data/baton.db";
+    public static final int DEFAULT_MAX_BODY_BYTES = 256 * 1024;
+
+    public BatonConfig {
+        if (port < 0 || port > 65535) throw new IllegalArgumentException("port must be 0..65535");
+        Objects.requireNonNull(databaseUrl, "databaseUrl");
+        Objects.requireNonNull(models, "models");
+        Objects.requireNonNull(limits, "limits");
+        rolePermissions = Map.copyOf(rolePermissions);
+        agentDirs = List.copyOf(agentDirs);
+        if (maxBodyBytes < 1024) throw new IllegalArgumentException("maxBodyBytes must be >= 1024");
+    }
+
+    public BatonConfig withPort(int newPort) {
+        return new BatonConfig(newPort, databaseUrl, jwtSecret, models, limits, rolePermissions, agentDirs, maxBodyBytes);
+    }
+
+    public BatonConfig withJwtSecret(String secret) {
+        return new BatonConfig(port, databaseUrl, secret, models, limits, rolePermissions, agentDirs, maxBodyBytes);
+    }
+
+    public BatonConfig withDatabaseUrl(String url) {
+        return new BatonConfig(port, url, jwtSecret, models, limits, rolePermissions, agentDirs, maxBodyBytes);
+    }
+
+    public BatonConfig withModels(ModelSettings newModels) {
+        return new BatonConfig(port, databaseUrl, jwtSecret, newModels, limits, rolePermissions, agentDirs, maxBodyBytes);
+    }
+
+    public BatonConfig withLimits(TurnLimits newLimits) {
+        return new BatonConfig(port, databaseUrl, jwtSecret, models, newLimits, rolePermissions, agentDirs, maxBodyBytes);
+    }
+}

@@ -1,0 +1,55 @@
+package dev.baton.server.http;
+
+import dev.baton.server.auth.JwtAuthenticator;
+import io.javalin.Javalin;
+import io.javalin.compression.CompressionStrategy;
+import io.javalin.config.RoutesConfig;
+import io.javalin.json.JavalinJackson;
+import java.util.List;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+
+/**
+ * The Javalin application: request ids, authentication of everything under /v1, access log, error mapping,
+ * and the routes handed in. Handlers run on virtual threads, so blocking on the model or the database is fine.
+ */
+public final class HttpApi {
+    private static final Logger access = LoggerFactory.getLogger("baton.access");
+
+    private HttpApi() {}
+
+    public static Javalin create(String host, int port, JwtAuthenticator auth, List<Consumer<RoutesConfig>> routeGroups) {
+        return Javalin.create(config -> {
+            config.jetty.host = host;
+            config.jetty.port = port;
+            config.concurrency.useVirtualThreads = true;
+            // compression would buffer the SSE stream
+            config.http.compressionStrategy = CompressionStrategy.NONE;
+            config.jsonMapper(new JavalinJackson(Json.MAPPER, true));
+            config.startup.showJavalinBanner = false;
+            RoutesConfig routes = config.routes;
+            routes.before(ctx -> {
+                String requestId = RequestIds.accept(ctx.header(RequestIds.HEADER));
+                ctx.attribute(RequestIds.ATTRIBUTE, requestId);
+                ctx.attribute("baton.startNanos", System.nanoTime());
+                ctx.header(RequestIds.HEADER, requestId);
+                MDC.put("requestId", requestId);
+            });
+            routes.before("/v1/*", ctx -> {
+                var principal = auth.authenticate(ctx.header("Authorization"));
+                Caller.set(ctx, principal);
+                MDC.put("userId", principal.userId());
+            });
+            routes.after(ctx -> {
+                Long start = ctx.attribute("baton.startNanos");
+                long ms = start == null ? -1 : (System.nanoTime() - start) / 1_000_000;
+                access.info("{} {} {} {}ms", ctx.method(), ctx.path(), ctx.statusCode(), ms);
+                MDC.clear();
+            });
+            ErrorResponses.register(routes);
+            routeGroups.forEach(g -> g.accept(routes));
+        });
+    }
+}

@@ -1,0 +1,35 @@
+package dev.baton.server.http;
+
+/**
+ * The input rules for a user message (DESIGN §5): control characters other than \n \r \t are stripped,
+ * NUL is rejected outright, and what remains must be 1 to 10,000 characters.
+ */
+public final class MessageContent {
+
+    public static final int MAX_CHARS = 10_000;
+
+    private MessageContent() {}
+
+    public static String normalize(String raw) {
+        if (raw == null) throw new ApiException(400, "invalid_request", "field 'content' is required");
+        if (raw.indexOf('\0') >= 0) {
+            throw new ApiException(400, "invalid_content", "message must not contain NUL characters");
+        }
+        StringBuilder sb = new StringBuilder(raw.length());
+        raw.codePoints().filter(MessageContent::allowed).forEach(sb::appendCodePoint);
+        String cleaned = sb.toString();
+        if (cleaned.isBlank()) throw new ApiException(400, "invalid_content", "message must not be empty");
+        int length = cleaned.codePointCount(0, cleaned.length());
+        if (length > MAX_CHARS) {
+            throw new ApiException(
+                    400, "message_too_long", "message is " + length + " characters; the limit is " + MAX_CHARS);
+        }
+        return cleaned;
+    }
+
+    private static boolean allowed(int cp) {
+        if (cp == '\n' || cp == '\r' || cp == '\t') return true;
+        // C0 and C1 controls and DEL carry no text; they are stripped rather than rejected
+        return !(cp < 0x20 || (cp >= 0x7f && cp <= 0x9f));
+    }
+}

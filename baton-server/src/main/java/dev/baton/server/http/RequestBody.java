@@ -1,0 +1,89 @@
+package dev.baton.server.http;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Reads a request body under the input rules: at most {@code maxBytes} (413 beyond, checked while reading so
+ * a lying or absent Content-Length cannot get more through), valid UTF-8, no NUL bytes, well-formed JSON.
+ */
+public final class RequestBody {
+
+    private RequestBody() {}
+
+    public static String readUtf8(InputStream in, long declaredLength, int maxBytes) {
+        if (declaredLength > maxBytes) throw tooLarge(maxBytes);
+        byte[] bytes;
+        try {
+            bytes = in.readNBytes(maxBytes + 1);
+        } catch (IOException e) {
+            throw ApiException.badRequest("could not read the request body");
+        }
+        if (bytes.length > maxBytes) throw tooLarge(maxBytes);
+        String text;
+        try {
+            text = StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes))
+                    .toString();
+        } catch (CharacterCodingException e) {
+            throw new ApiException(400, "invalid_encoding", "request body is not valid UTF-8");
+        }
+        if (text.indexOf('\0') >= 0) {
+            throw new ApiException(400, "invalid_content", "request body must not contain NUL characters");
+        }
+        return text;
+    }
+
+    /** Reads and parses the request's JSON object body under the input rules. */
+    public static JsonNode jsonObject(io.javalin.http.Context ctx, int maxBytes) {
+        try {
+            return parseObject(readUtf8(ctx.req().getInputStream(), ctx.req().getContentLengthLong(), maxBytes));
+        } catch (IOException e) {
+            throw ApiException.badRequest("could not read the request body");
+        }
+    }
+
+    /** Parses a JSON object body; an empty body is an error. */
+    public static JsonNode parseObject(String text) {
+        if (text.isBlank()) throw new ApiException(400, "invalid_json", "request body must be a JSON object");
+        JsonNode node;
+        try {
+            node = Json.MAPPER.readTree(text);
+        } catch (JsonProcessingException e) {
+            throw new ApiException(400, "invalid_json", "malformed JSON: " + e.getOriginalMessage());
+        }
+        if (node == null || !node.isObject()) {
+            throw new ApiException(400, "invalid_json", "request body must be a JSON object");
+        }
+        return node;
+    }
+
+    /** Binds a JSON object to a record; unknown fields and wrong types are 400s naming the field. */
+    public static <T> T bind(JsonNode node, Class<T> type) {
+        try {
+            return Json.MAPPER.treeToValue(node, type);
+        } catch (UnrecognizedPropertyException e) {
+            throw new ApiException(400, "unknown_field", "unknown field '" + e.getPropertyName() + "'");
+        } catch (JsonProcessingException e) {
+            String field = e instanceof com.fasterxml.jackson.databind.JsonMappingException m && !m.getPath().isEmpty()
+                    ? m.getPath().get(m.getPath().size() - 1).getFieldName()
+                    : null;
+            throw new ApiException(
+                    400, "invalid_request", field == null ? "invalid request body" : "field '" + field + "' has the wrong type");
+        }
+    }
+
+    private static ApiException tooLarge(int maxBytes) {
+        return new ApiException(413, "payload_too_large", "request body exceeds " + maxBytes + " bytes");
+    }
+}

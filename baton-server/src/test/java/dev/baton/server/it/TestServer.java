@@ -1,0 +1,81 @@
+package dev.baton.server.it;
+
+import dev.baton.core.agent.TurnLimits;
+import dev.baton.server.app.BatonServer;
+import dev.baton.server.auth.JwtSecret;
+import dev.baton.server.auth.TokenMinter;
+import dev.baton.server.config.BatonConfig;
+import dev.baton.server.config.ModelSettings;
+import dev.baton.testkit.sim.LlmSimulator;
+import dev.baton.testkit.sim.SimulatorScript;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A real Baton server on a free port over a real database, with the LLM simulator as its model peer.
+ * Tests talk to it over HTTP only.
+ */
+final class TestServer implements AutoCloseable {
+
+    static final String SECRET = "test-secret-test-secret-test-secret-0123456789";
+    static final Map<String, Set<String>> ROLES = Map.of(
+            "student", Set.of("tasks:read:self", "tasks:write:self", "sessions:read:self", "sessions:write:self"),
+            // can chat and read tasks, but not change them: the model must not be able to either
+            "viewer", Set.of("tasks:read:self", "sessions:read:self", "sessions:write:self"),
+            "admin", Set.of("tasks:read:self", "tasks:write:self", "sessions:read:self", "sessions:write:self", "admin:audit"));
+
+    final LlmSimulator simulator;
+    final BatonServer server;
+    final ApiClient api;
+    final String databaseUrl;
+    private final boolean ownsSimulator;
+
+    private TestServer(LlmSimulator simulator, boolean ownsSimulator, BatonServer server, String databaseUrl) {
+        this.simulator = simulator;
+        this.ownsSimulator = ownsSimulator;
+        this.server = server;
+        this.databaseUrl = databaseUrl;
+        this.api = new ApiClient("http://127.0.0.1:" + server.port());
+    }
+
+    static TestServer start(Path dir, SimulatorScript script) {
+        return start(sqliteUrl(dir), TurnLimits.DEFAULTS, LlmSimulator.start(script), true);
+    }
+
+    static TestServer start(String databaseUrl, TurnLimits limits, LlmSimulator simulator, boolean ownsSimulator) {
+        BatonConfig config = new BatonConfig(
+                0,
+                databaseUrl,
+                SECRET,
+                new ModelSettings("simulator:default", null, null, Map.of()),
+                limits,
+                ROLES,
+                List.of(),
+                BatonConfig.DEFAULT_MAX_BODY_BYTES);
+        BatonServer server = BatonServer.start(
+                config,
+                new BatonServer.Options("127.0.0.1", Clock.systemUTC(), Duration.ofMillis(100), simulator.baseUrl()));
+        return new TestServer(simulator, ownsSimulator, server, databaseUrl);
+    }
+
+    static String sqliteUrl(Path dir) {
+        return "jdbc:sqlite:" + dir.resolve("baton.db");
+    }
+
+    static String token(String user, String... roles) {
+        return new TokenMinter(JwtSecret.of(SECRET))
+                .mint(TokenMinter.Claims.user(user, roles.length == 0 ? new String[] {"student"} : roles),
+                        Instant.now(), Duration.ofHours(1));
+    }
+
+    @Override
+    public void close() {
+        server.close();
+        if (ownsSimulator) simulator.close();
+    }
+}

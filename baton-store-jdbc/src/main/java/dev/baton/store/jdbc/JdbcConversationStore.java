@@ -1,0 +1,196 @@
+package dev.baton.store.jdbc;
+
+import dev.baton.core.conversation.ConversationStore;
+import dev.baton.core.conversation.Message;
+import dev.baton.core.conversation.MessageRole;
+import dev.baton.core.conversation.Session;
+import dev.baton.core.conversation.SessionPage;
+import dev.baton.core.conversation.SessionQuery;
+import dev.baton.core.conversation.SessionState;
+import dev.baton.core.conversation.ToolCallRecord;
+import dev.baton.core.conversation.TurnRecord;
+import dev.baton.core.conversation.UsageRecord;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * {@link ConversationStore} on SQLite or PostgreSQL.
+ *
+ * <p>Every read and write is scoped to the caller's user id; another user's session is indistinguishable
+ * from a missing one. Writes to a session that is not the user's throw {@link SessionNotFoundException}.
+ * Instants come back truncated to the microsecond. The store does not police session state (a turn that
+ * finishes after its session was completed is still saved); the orchestrator decides what to accept.
+ *
+ * <p>{@link #deleteSession} removes the session, its messages, tool calls, audit records and extractions,
+ * but keeps its {@code ai_usage} rows (with their now dangling session and message ids): spending counts
+ * against budgets and bills whether or not the conversation is kept.
+ */
+public final class JdbcConversationStore implements ConversationStore {
+    private final Database db;
+    private final SessionRows sessions;
+    private final MessageRows messages;
+    private final ToolCallRows toolCalls;
+    private final UsageRows usage;
+
+    public JdbcConversationStore(Database db) {
+        this.db = Objects.requireNonNull(db, "db");
+        ColumnCodec codec = db.columns();
+        this.sessions = new SessionRows(codec);
+        this.messages = new MessageRows(codec);
+        this.toolCalls = new ToolCallRows(codec);
+        this.usage = new UsageRows(codec);
+    }
+
+    @Override
+    public void createSession(Session session) {
+        db.inTransaction(c -> {
+            sessions.insert(c, session);
+            return null;
+        });
+    }
+
+    @Override
+    public Optional<Session> findSession(String userId, String sessionId) {
+        return db.withConnection(c -> sessions.find(c, userId, sessionId));
+    }
+
+    @Override
+    public SessionPage listSessions(String userId, SessionQuery query) {
+        SessionCursor after = query.cursor() == null ? null : SessionCursor.parse(query.cursor());
+        ColumnCodec codec = db.columns();
+        StringBuilder sql = new StringBuilder("SELECT " + SessionRows.COLUMNS + " FROM sessions WHERE user_id = ?");
+        if (query.agentId() != null) sql.append(" AND agent_id = ?");
+        if (query.state() != null) sql.append(" AND state = ?");
+        if (after != null) sql.append(" AND (started_at < ? OR (started_at = ? AND id < ?))");
+        sql.append(" ORDER BY started_at DESC, id DESC LIMIT ?");
+        List<Session> found = db.withConnection(c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
+                int i = 1;
+                ps.setString(i++, userId);
+                if (query.agentId() != null) ps.setString(i++, query.agentId());
+                if (query.state() != null) ps.setString(i++, query.state().wireName());
+                if (after != null) {
+                    codec.setInstant(ps, i++, after.startedAt());
+                    codec.setInstant(ps, i++, after.startedAt());
+                    ps.setString(i++, after.id());
+                }
+                ps.setInt(i, query.limit() + 1); // one extra row tells whether there is a next page
+                List<Session> rows = new ArrayList<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) rows.add(sessions.read(rs));
+                }
+                return rows;
+            }
+        });
+        if (found.size() <= query.limit()) return new SessionPage(found, null);
+        List<Session> page = found.subList(0, query.limit());
+        return new SessionPage(page, SessionCursor.after(page.getLast()));
+    }
+
+    @Override
+    public Message appendUserMessage(Message message) {
+        if (message.role() != MessageRole.USER) throw new IllegalArgumentException("appendUserMessage takes a user message, got " + message.role());
+        return db.inTransaction(c -> {
+            long seq = sessions.bumpCounts(c, message.userId(), message.sessionId(), 0, message.createdAt());
+            return messages.insert(c, message, seq);
+        });
+    }
+
+    @Override
+    public List<Message> recentMessages(String userId, String sessionId, int limit) {
+        return listMessages(userId, sessionId, null, limit);
+    }
+
+    @Override
+    public List<Message> listMessages(String userId, String sessionId, Long beforeSeq, int limit) {
+        if (limit < 1) throw new IllegalArgumentException("limit must be positive");
+        return db.withConnection(c -> messages.newest(c, userId, sessionId, beforeSeq, limit));
+    }
+
+    @Override
+    public List<ToolCallRecord> toolCallsOf(String userId, String sessionId, List<String> messageIds) {
+        if (messageIds.isEmpty()) return List.of();
+        return db.withConnection(c -> toolCalls.ofMessages(c, userId, sessionId, List.copyOf(messageIds)));
+    }
+
+    @Override
+    public Message completeTurn(String userId, TurnRecord turn) {
+        Message answer = turn.assistantMessage();
+        checkBelongsToTurn(userId, turn);
+        List<ToolCallRecord> calls = turn.toolCalls().stream().map(t -> withMessageId(t, answer.id())).toList();
+        return db.inTransaction(c -> {
+            long seq = sessions.bumpCounts(c, userId, answer.sessionId(), calls.size(), answer.createdAt());
+            Message stored = messages.insert(c, answer, seq);
+            toolCalls.insertAll(c, calls);
+            usage.insertAll(c, turn.usage());
+            return stored;
+        });
+    }
+
+    @Override
+    public Optional<Session> completeSession(String userId, String sessionId, Instant endedAt) {
+        ColumnCodec codec = db.columns();
+        return db.inTransaction(c -> {
+            try (PreparedStatement ps = c.prepareStatement(
+                    "UPDATE sessions SET state = ?, ended_at = ? WHERE id = ? AND user_id = ? AND state = ?")) {
+                ps.setString(1, SessionState.COMPLETED.wireName());
+                codec.setInstant(ps, 2, endedAt);
+                ps.setString(3, sessionId);
+                ps.setString(4, userId);
+                ps.setString(5, SessionState.ACTIVE.wireName());
+                ps.executeUpdate();
+            }
+            // Completing an already completed session returns it unchanged, keeping its first endedAt.
+            return sessions.find(c, userId, sessionId);
+        });
+    }
+
+    @Override
+    public boolean deleteSession(String userId, String sessionId) {
+        return db.inTransaction(c -> {
+            if (!sessions.exists(c, userId, sessionId)) return false;
+            // Explicit deletes rather than relying on ON DELETE CASCADE, which SQLite honours only with foreign_keys on.
+            for (String sql : List.of(
+                    "DELETE FROM message_audit WHERE message_id IN (SELECT id FROM messages WHERE session_id = ?)",
+                    "DELETE FROM extractions WHERE session_id = ?",
+                    "DELETE FROM tool_calls WHERE session_id = ?",
+                    "DELETE FROM messages WHERE session_id = ?",
+                    "DELETE FROM sessions WHERE id = ?")) {
+                try (PreparedStatement ps = c.prepareStatement(sql)) {
+                    ps.setString(1, sessionId);
+                    ps.executeUpdate();
+                }
+            }
+            return true;
+        });
+    }
+
+    /** Refuses a turn whose rows would land in another user's or another session's data. */
+    private static void checkBelongsToTurn(String userId, TurnRecord turn) {
+        Message answer = turn.assistantMessage();
+        if (answer.role() != MessageRole.ASSISTANT) throw new IllegalArgumentException("a turn ends with an assistant message, got " + answer.role());
+        if (!answer.userId().equals(userId)) throw new IllegalArgumentException("assistant message belongs to another user");
+        for (ToolCallRecord t : turn.toolCalls()) {
+            if (!t.sessionId().equals(answer.sessionId())) throw new IllegalArgumentException("tool call " + t.id() + " belongs to another session");
+            if (t.messageId() != null && !t.messageId().equals(answer.id())) {
+                throw new IllegalArgumentException("tool call " + t.id() + " belongs to another message");
+            }
+        }
+        for (UsageRecord u : turn.usage()) {
+            if (!u.userId().equals(userId) || !u.sessionId().equals(answer.sessionId())) {
+                throw new IllegalArgumentException("usage " + u.id() + " belongs to another user or session");
+            }
+        }
+    }
+
+    private static ToolCallRecord withMessageId(ToolCallRecord t, String messageId) {
+        if (messageId.equals(t.messageId())) return t;
+        return new ToolCallRecord(t.id(), t.sessionId(), messageId, t.toolName(), t.toolArgs(), t.toolResult(), t.state(),
+                t.errorMessage(), t.startedAt(), t.completedAt(), t.durationMs());
+    }
+}

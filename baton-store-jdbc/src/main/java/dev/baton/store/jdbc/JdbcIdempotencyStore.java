@@ -1,0 +1,63 @@
+package dev.baton.store.jdbc;
+
+import dev.baton.core.conversation.IdempotencyStore;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+
+/** {@link IdempotencyStore} on SQLite or PostgreSQL: one row per (user, key), first save wins. */
+public final class JdbcIdempotencyStore implements IdempotencyStore {
+    private final Database db;
+    private final ColumnCodec codec;
+
+    public JdbcIdempotencyStore(Database db) {
+        this.db = Objects.requireNonNull(db, "db");
+        this.codec = db.columns();
+    }
+
+    @Override
+    public Optional<StoredResponse> find(String userId, String key) {
+        return db.withConnection(c -> {
+            try (PreparedStatement ps = c.prepareStatement(
+                    "SELECT request_hash, status, response, created_at FROM idempotency_keys WHERE user_id = ? AND \"key\" = ?")) {
+                ps.setString(1, userId);
+                ps.setString(2, key);
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (!rs.next()) return Optional.empty();
+                    return Optional.of(new StoredResponse(
+                            rs.getString("request_hash"), rs.getInt("status"), rs.getString("response"), codec.getInstant(rs, "created_at")));
+                }
+            }
+        });
+    }
+
+    @Override
+    public boolean save(String userId, String key, StoredResponse response) {
+        Objects.requireNonNull(response.requestHash(), "requestHash");
+        Objects.requireNonNull(response.createdAt(), "createdAt");
+        return db.inTransaction(c -> {
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO idempotency_keys (user_id, \"key\", request_hash, status, response, created_at)"
+                    + " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, \"key\") DO NOTHING")) {
+                ps.setString(1, userId);
+                ps.setString(2, key);
+                ps.setString(3, response.requestHash());
+                ps.setInt(4, response.status());
+                ps.setString(5, response.body());
+                codec.setInstant(ps, 6, response.createdAt());
+                return ps.executeUpdate() == 1;
+            }
+        });
+    }
+
+    /** Forgets responses stored before the cutoff (keys are only worth keeping for a day or so). Returns how many. */
+    public int deleteOlderThan(Instant cutoff) {
+        return db.inTransaction(c -> {
+            try (PreparedStatement ps = c.prepareStatement("DELETE FROM idempotency_keys WHERE created_at < ?")) {
+                codec.setInstant(ps, 1, cutoff);
+                return ps.executeUpdate();
+            }
+        });
+    }
+}

@@ -1,0 +1,78 @@
+package dev.baton.store.jdbc;
+
+import dev.baton.core.conversation.Message;
+import dev.baton.core.conversation.MessageRole;
+import dev.baton.core.conversation.MessageStatus;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/** SQL for the {@code messages} table. */
+final class MessageRows {
+    private static final String COLUMNS = "id, session_id, user_id, seq, role, content, status, model, created_at";
+
+    private final ColumnCodec codec;
+
+    MessageRows(ColumnCodec codec) {
+        this.codec = codec;
+    }
+
+    /** Inserts the message with the given seq and returns it as a read would. */
+    Message insert(Connection c, Message m, long seq) throws SQLException {
+        Message stored = new Message(m.id(), m.sessionId(), m.userId(), seq, m.role(), m.content(), m.status(), m.model(),
+                ColumnCodec.truncate(m.createdAt()));
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO messages (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+            ps.setString(1, stored.id());
+            ps.setString(2, stored.sessionId());
+            ps.setString(3, stored.userId());
+            ps.setLong(4, stored.seq());
+            ps.setString(5, stored.role().wireName());
+            ps.setString(6, stored.content());
+            ps.setString(7, stored.status().wireName());
+            ps.setString(8, stored.model());
+            codec.setInstant(ps, 9, stored.createdAt());
+            ps.executeUpdate();
+        }
+        return stored;
+    }
+
+    /**
+     * The newest {@code limit} messages of the user's session with seq below {@code beforeSeq} (all when null),
+     * oldest first. Walks the (session_id, seq) index backwards and stops after {@code limit} rows.
+     */
+    List<Message> newest(Connection c, String userId, String sessionId, Long beforeSeq, int limit) throws SQLException {
+        String sql = "SELECT " + COLUMNS + " FROM messages WHERE session_id = ? AND user_id = ?"
+                + (beforeSeq == null ? "" : " AND seq < ?")
+                + " ORDER BY seq DESC LIMIT ?";
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            int i = 1;
+            ps.setString(i++, sessionId);
+            ps.setString(i++, userId);
+            if (beforeSeq != null) ps.setLong(i++, beforeSeq);
+            ps.setInt(i, limit);
+            List<Message> newestFirst = new ArrayList<>(limit);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) newestFirst.add(read(rs));
+            }
+            Collections.reverse(newestFirst);
+            return newestFirst;
+        }
+    }
+
+    private Message read(ResultSet rs) throws SQLException {
+        return new Message(
+                rs.getString("id"),
+                rs.getString("session_id"),
+                rs.getString("user_id"),
+                rs.getLong("seq"),
+                MessageRole.fromWire(rs.getString("role")),
+                rs.getString("content"),
+                MessageStatus.fromWire(rs.getString("status")),
+                rs.getString("model"),
+                codec.getInstant(rs, "created_at"));
+    }
+}

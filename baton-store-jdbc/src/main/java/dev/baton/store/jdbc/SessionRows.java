@@ -1,0 +1,98 @@
+package dev.baton.store.jdbc;
+
+import dev.baton.core.conversation.Session;
+import dev.baton.core.conversation.SessionState;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.Optional;
+
+/** SQL for the {@code sessions} table. */
+final class SessionRows {
+    static final String COLUMNS = "id, tenant_id, user_id, agent_id, assignment_id, state, started_at, ended_at,"
+            + " last_activity_at, message_count, tool_call_count";
+
+    private final ColumnCodec codec;
+
+    SessionRows(ColumnCodec codec) {
+        this.codec = codec;
+    }
+
+    void insert(Connection c, Session s) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO sessions (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+            ps.setString(1, s.id());
+            ps.setString(2, s.tenantId());
+            ps.setString(3, s.userId());
+            ps.setString(4, s.agentId());
+            ps.setString(5, s.assignmentId());
+            ps.setString(6, s.state().wireName());
+            codec.setInstant(ps, 7, s.startedAt());
+            codec.setInstant(ps, 8, s.endedAt());
+            codec.setInstant(ps, 9, s.lastActivityAt());
+            ps.setInt(10, s.messageCount());
+            ps.setInt(11, s.toolCallCount());
+            ps.executeUpdate();
+        }
+    }
+
+    Optional<Session> find(Connection c, String userId, String sessionId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + " FROM sessions WHERE id = ? AND user_id = ?")) {
+            ps.setString(1, sessionId);
+            ps.setString(2, userId);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(read(rs)) : Optional.empty();
+            }
+        }
+    }
+
+    boolean exists(Connection c, String userId, String sessionId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM sessions WHERE id = ? AND user_id = ?")) {
+            ps.setString(1, sessionId);
+            ps.setString(2, userId);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
+    /**
+     * Adds one message (and {@code toolCalls} tool calls) to the user's session and returns the new message
+     * count, which is the seq of the added message. The row lock this update takes orders concurrent appends.
+     *
+     * @throws SessionNotFoundException if the session is not the user's
+     */
+    long bumpCounts(Connection c, String userId, String sessionId, int toolCalls, Instant activityAt) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("UPDATE sessions SET message_count = message_count + 1,"
+                + " tool_call_count = tool_call_count + ?, last_activity_at = ? WHERE id = ? AND user_id = ?")) {
+            ps.setInt(1, toolCalls);
+            codec.setInstant(ps, 2, activityAt);
+            ps.setString(3, sessionId);
+            ps.setString(4, userId);
+            if (ps.executeUpdate() == 0) throw new SessionNotFoundException(sessionId);
+        }
+        try (PreparedStatement ps = c.prepareStatement("SELECT message_count FROM sessions WHERE id = ?")) {
+            ps.setString(1, sessionId);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    Session read(ResultSet rs) throws SQLException {
+        return new Session(
+                rs.getString("id"),
+                rs.getString("tenant_id"),
+                rs.getString("user_id"),
+                rs.getString("agent_id"),
+                rs.getString("assignment_id"),
+                SessionState.fromWire(rs.getString("state")),
+                codec.getInstant(rs, "started_at"),
+                codec.getInstant(rs, "ended_at"),
+                codec.getInstant(rs, "last_activity_at"),
+                rs.getInt("message_count"),
+                rs.getInt("tool_call_count"));
+    }
+}

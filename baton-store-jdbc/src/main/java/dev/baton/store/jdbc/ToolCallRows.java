@@ -1,0 +1,86 @@
+package dev.baton.store.jdbc;
+
+import dev.baton.core.conversation.ToolCallRecord;
+import dev.baton.core.conversation.ToolCallState;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/** SQL for the {@code tool_calls} table. */
+final class ToolCallRows {
+    private static final String COLUMNS = "id, session_id, message_id, tool_name, tool_args, tool_result, state,"
+            + " error_message, started_at, completed_at, duration_ms";
+    /** Keeps IN lists well under every driver's bind-parameter limit. */
+    private static final int IDS_PER_QUERY = 500;
+
+    private final ColumnCodec codec;
+
+    ToolCallRows(ColumnCodec codec) {
+        this.codec = codec;
+    }
+
+    void insertAll(Connection c, List<ToolCallRecord> calls) throws SQLException {
+        if (calls.isEmpty()) return;
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO tool_calls (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+            for (ToolCallRecord t : calls) {
+                ps.setString(1, t.id());
+                ps.setString(2, t.sessionId());
+                ps.setString(3, t.messageId());
+                ps.setString(4, t.toolName());
+                ps.setString(5, t.toolArgs());
+                ps.setString(6, t.toolResult());
+                ps.setString(7, t.state().wireName());
+                ps.setString(8, t.errorMessage());
+                codec.setInstant(ps, 9, t.startedAt());
+                codec.setInstant(ps, 10, t.completedAt());
+                ps.setLong(11, t.durationMs());
+                ps.addBatch();
+            }
+            ps.executeBatch();
+        }
+    }
+
+    /** Tool calls of the given messages in the user's session, in the order they started. */
+    List<ToolCallRecord> ofMessages(Connection c, String userId, String sessionId, List<String> messageIds) throws SQLException {
+        List<ToolCallRecord> calls = new ArrayList<>();
+        for (int from = 0; from < messageIds.size(); from += IDS_PER_QUERY) {
+            List<String> chunk = messageIds.subList(from, Math.min(messageIds.size(), from + IDS_PER_QUERY));
+            String placeholders = String.join(", ", Collections.nCopies(chunk.size(), "?"));
+            String sql = "SELECT " + qualified() + " FROM tool_calls t JOIN sessions s ON s.id = t.session_id"
+                    + " WHERE t.session_id = ? AND s.user_id = ? AND t.message_id IN (" + placeholders + ")";
+            try (PreparedStatement ps = c.prepareStatement(sql)) {
+                ps.setString(1, sessionId);
+                ps.setString(2, userId);
+                for (int i = 0; i < chunk.size(); i++) ps.setString(3 + i, chunk.get(i));
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) calls.add(read(rs));
+                }
+            }
+        }
+        calls.sort(java.util.Comparator.comparing(ToolCallRecord::startedAt).thenComparing(ToolCallRecord::id));
+        return calls;
+    }
+
+    private static String qualified() {
+        return "t." + COLUMNS.replace(", ", ", t.");
+    }
+
+    private ToolCallRecord read(ResultSet rs) throws SQLException {
+        return new ToolCallRecord(
+                rs.getString("id"),
+                rs.getString("session_id"),
+                rs.getString("message_id"),
+                rs.getString("tool_name"),
+                rs.getString("tool_args"),
+                rs.getString("tool_result"),
+                ToolCallState.fromWire(rs.getString("state")),
+                rs.getString("error_message"),
+                codec.getInstant(rs, "started_at"),
+                codec.getInstant(rs, "completed_at"),
+                rs.getLong("duration_ms"));
+    }
+}

@@ -1,0 +1,40 @@
+package dev.baton.store.jdbc;
+
+import dev.baton.core.conversation.UsageRecord;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.List;
+
+/** SQL for the {@code ai_usage} table. Rows are never deleted with their conversation: budgets count them. */
+final class UsageRows {
+    private final ColumnCodec codec;
+
+    UsageRows(ColumnCodec codec) {
+        this.codec = codec;
+    }
+
+    void insertAll(Connection c, List<UsageRecord> usage) throws SQLException {
+        if (usage.isEmpty()) return;
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO ai_usage (id, tenant_id, user_id, session_id, message_id,"
+                + " provider, model, input_tokens, output_tokens, cost_usd, latency_ms, created_at)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+            for (UsageRecord u : usage) {
+                ps.setString(1, u.id());
+                ps.setString(2, u.tenantId());
+                ps.setString(3, u.userId());
+                ps.setString(4, u.sessionId());
+                ps.setString(5, u.messageId());
+                ps.setString(6, u.provider());
+                ps.setString(7, u.model());
+                ps.setLong(8, u.inputTokens());
+                ps.setLong(9, u.outputTokens());
+                codec.setDecimal(ps, 10, u.costUsd());
+                ps.setLong(11, u.latencyMs());
+                codec.setInstant(ps, 12, u.createdAt());
+                ps.addBatch();
+            }
+            ps.executeBatch();
+        }
+    }
+}

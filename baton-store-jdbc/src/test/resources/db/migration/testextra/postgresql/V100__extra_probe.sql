@@ -1,0 +1,1 @@
+CREATE TABLE extra_probe (id TEXT NOT NULL PRIMARY KEY);

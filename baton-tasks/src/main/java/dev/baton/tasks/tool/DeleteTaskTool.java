@@ -1,0 +1,56 @@
+package dev.baton.tasks.tool;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.core.auth.Principal;
+import dev.baton.core.tool.ToolException;
+import dev.baton.tasks.domain.TaskService;
+import java.util.Set;
+
+/**
+ * {@code delete_task}: deletes one of the caller's tasks → {@code {"deleted": true, "taskId": "..."}}. Refuses
+ * with code confirmation_required unless {@code confirmation} is true, so the model must ask the user first.
+ */
+final class DeleteTaskTool extends TaskTool {
+    static final String NAME = "delete_task";
+    static final String CONFIRMATION_REQUIRED = "confirmation_required";
+
+    private static final String SCHEMA = """
+            {
+              "type": "object",
+              "properties": {
+                "taskId": {"type": "string", "minLength": 1, "maxLength": 64,
+                           "description": "The id of the task, from list_tasks or add_task"},
+                "confirmation": {"type": "boolean",
+                                 "description": "true only after the user has explicitly confirmed this deletion"}
+              },
+              "required": ["taskId", "confirmation"],
+              "additionalProperties": false
+            }
+            """;
+
+    private final TaskService service;
+
+    DeleteTaskTool(TaskService service) {
+        super(
+                NAME,
+                "Delete one of the user's tasks for good. Ask the user to confirm first, then call with"
+                        + " confirmation: true.",
+                SCHEMA,
+                Set.of(TaskService.WRITE));
+        this.service = service;
+    }
+
+    @Override
+    JsonNode run(JsonNode arguments, Principal principal) {
+        String taskId = taskId(arguments);
+        JsonNode confirmation = arguments.get("confirmation");
+        if (confirmation == null || !confirmation.isBoolean() || !confirmation.booleanValue()) {
+            throw new ToolException(
+                    CONFIRMATION_REQUIRED,
+                    "Deleting needs the user's explicit confirmation: ask them, then call delete_task again with"
+                            + " confirmation: true.");
+        }
+        service.delete(principal, taskId);
+        return TaskJson.MAPPER.createObjectNode().put("deleted", true).put("taskId", taskId);
+    }
+}
