@@ -22,6 +22,7 @@ final class ModelStreamer {
     /** How long past the call's own timeout we wait for a gateway that fails to enforce it. */
     private static final Duration GRACE = Duration.ofSeconds(5);
     private static final Object END = new Object();
+    private static final Object CANCELLED = new Object();
     static final String PARAGRAPH = "\n\n";
 
     /** A finished call and how long it took. */
@@ -47,6 +48,23 @@ final class ModelStreamer {
             }
         });
 
+        // a gateway should notice the cancellation itself; this makes sure the turn stops waiting even if it does not
+        AutoCloseable onCancel = request.cancellation().onCancel(() -> queue.add(CANCELLED));
+        try {
+            return drain(queue, reply, caller, started, request, answer, sink);
+        } finally {
+            closeQuietly(onCancel);
+        }
+    }
+
+    private ModelCall drain(
+            BlockingQueue<Object> queue,
+            CompletableFuture<ModelReply> reply,
+            Thread caller,
+            long started,
+            ModelRequest request,
+            StringBuilder answer,
+            Consumer<TurnEvent> sink) {
         // text from an earlier model call of this turn and text from this one read as separate paragraphs
         boolean separate = !answer.isEmpty();
         boolean streamedText = false;
@@ -66,6 +84,11 @@ final class ModelStreamer {
             }
             if (item == END) {
                 break;
+            }
+            // deltas already queued when the turn is cancelled are dropped: the client has stopped listening
+            if (item == CANCELLED || request.cancellation().isCancelled()) {
+                caller.interrupt();
+                throw new ModelFailure(ModelFailure.Kind.CANCELLED, "the turn was cancelled");
             }
             switch ((ModelDelta) item) {
                 case ModelDelta.Text text when text.content() != null && !text.content().isEmpty() -> {
@@ -96,6 +119,14 @@ final class ModelStreamer {
             emitText(finished.text(), answer, sink);
         }
         return new ModelCall(finished, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+    }
+
+    private static void closeQuietly(AutoCloseable registration) {
+        try {
+            registration.close();
+        } catch (Exception ignored) {
+            // unregistering a cancel listener has nothing to fail on
+        }
     }
 
     static void emitText(String text, StringBuilder answer, Consumer<TurnEvent> sink) {

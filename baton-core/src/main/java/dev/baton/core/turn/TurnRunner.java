@@ -100,8 +100,9 @@ public final class TurnRunner {
     }
 
     /** Runs the turn to its end and returns how it ended; the same end is the last event the sink receives. */
-    public TurnOutcome run(TurnRequest request, Consumer<TurnEvent> sink) {
+    public TurnOutcome run(TurnRequest request, Consumer<TurnEvent> eventSink) {
         long startedNanos = System.nanoTime();
+        Consumer<TurnEvent> sink = new GuardedSink(eventSink, request);
         sink.accept(new TurnEvent.Started(Ids.newId(), request.session().id(), request.requestId()));
         List<String> guidance = beforeAi(request);
 

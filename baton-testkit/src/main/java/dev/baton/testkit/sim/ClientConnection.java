@@ -36,7 +36,7 @@ final class ClientConnection implements AutoCloseable {
 
     HttpRequestHead readRequest() throws IOException {
         socket.setSoTimeout(0);
-        return HttpRequestHead.read(in);
+        return HttpRequestHead.read(in, out);
     }
 
     /**

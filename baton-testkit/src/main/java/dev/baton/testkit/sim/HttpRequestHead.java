@@ -3,6 +3,7 @@ package dev.baton.testkit.sim;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -40,10 +41,11 @@ record HttpRequestHead(String method, String target, Map<String, List<String>> h
     /**
      * Reads the next request.
      *
+     * @param out where to send {@code 100 Continue} when the client waits for it before sending the body
      * @return null when the client closed the connection between requests
      * @throws MalformedRequest when the bytes are not an HTTP request we can read
      */
-    static HttpRequestHead read(InputStream in) throws IOException {
+    static HttpRequestHead read(InputStream in, OutputStream out) throws IOException {
         var requestLine = readLine(in);
         while (requestLine != null && requestLine.isEmpty()) {
             requestLine = readLine(in); // tolerate stray CRLF between requests (RFC 9112 §2.2)
@@ -69,6 +71,11 @@ record HttpRequestHead(String method, String target, Map<String, List<String>> h
             throw new MalformedRequest("connection closed inside the headers");
         }
         var head = new HttpRequestHead(parts[0], parts[1], headers, new byte[0]);
+        var expect = head.header("expect");
+        if (expect != null && expect.equalsIgnoreCase("100-continue")) {
+            out.write("HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+        }
         return new HttpRequestHead(parts[0], parts[1], headers, readBody(in, head));
     }
 

@@ -56,6 +56,7 @@ public final class LlmSimulator implements AutoCloseable {
     private int disconnects;
     private volatile SimulatorScript script;
     private volatile boolean closing;
+    private Thread acceptor;
 
     private LlmSimulator(SimulatorScript script, ServerSocket serverSocket) {
         this.script = Objects.requireNonNull(script, "script");
@@ -75,7 +76,9 @@ public final class LlmSimulator implements AutoCloseable {
             socket.setReuseAddress(true);
             socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 128);
             var simulator = new LlmSimulator(script, socket);
-            Thread.ofVirtual().name("llm-simulator-accept-" + socket.getLocalPort()).start(simulator::acceptLoop);
+            simulator.acceptor = Thread.ofVirtual()
+                    .name("llm-simulator-accept-" + socket.getLocalPort())
+                    .start(simulator::acceptLoop);
             log.debug("LLM simulator listening on {}", simulator.baseUrl());
             return simulator;
         } catch (IOException e) {
@@ -201,6 +204,13 @@ public final class LlmSimulator implements AutoCloseable {
             log.debug("closing the simulator's server socket failed", e);
         }
         connections.forEach(ClientConnection::close);
+        try {
+            // A socket closed while a thread is blocked in accept() is released only when that thread leaves it;
+            // waiting here means the port is free again once close() returns.
+            acceptor.join(Duration.ofSeconds(5));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private void acceptLoop() {

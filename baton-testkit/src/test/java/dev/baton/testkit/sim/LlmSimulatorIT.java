@@ -208,7 +208,7 @@ class LlmSimulatorIT {
 
         assertThat(sim.awaitClientDisconnect(WAIT)).isTrue();
         assertThat(sim.clientDisconnects()).isEqualTo(1);
-        assertThatThrownBy(pending::join).isInstanceOf(CancellationException.class);
+        assertThatThrownBy(pending::join).hasCauseInstanceOf(CancellationException.class);
     }
 
     @Test
@@ -221,6 +221,39 @@ class LlmSimulatorIT {
         pending.cancel(true);
 
         assertThat(sim.awaitClientDisconnect(WAIT)).isTrue();
+    }
+
+    @Test
+    void a_client_closing_mid_stream_is_counted_as_a_disconnect() throws Exception {
+        sim.script(SimulatorScript.builder().fallback("word ".repeat(200)).tokensPerSecond(20).build());
+        var response = client.http().send(
+                client.chatRequest(ChatBody.create().user("hi").stream(false).json()),
+                HttpResponse.BodyHandlers.ofInputStream());
+        try (var body = new java.io.BufferedReader(new java.io.InputStreamReader(response.body(), java.nio.charset.StandardCharsets.UTF_8))) {
+            assertThat(body.readLine()).startsWith("data: ");
+        }
+
+        assertThat(sim.awaitClientDisconnect(WAIT)).isTrue();
+    }
+
+    @Test
+    void concurrent_streams_are_served_in_parallel_and_each_completes() {
+        int clients = 16;
+        try (var executor = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+            var streams = java.util.stream.IntStream.range(0, clients)
+                    .mapToObj(i -> java.util.concurrent.CompletableFuture.supplyAsync(
+                            () -> client.stream(ChatBody.create().user("client " + i).stream(true).json()), executor))
+                    .toList();
+
+            assertThat(streams).allSatisfy(f -> {
+                var stream = f.join();
+                assertThat(stream.done()).isTrue();
+                assertThat(stream.text()).isEqualTo(ANSWER);
+            });
+        }
+        assertThat(sim.requests()).hasSize(clients);
+        assertThat(sim.requests()).extracting(RecordedRequest::lastUserMessage)
+                .containsExactlyInAnyOrderElementsOf(java.util.stream.IntStream.range(0, clients).mapToObj(i -> "client " + i).toList());
     }
 
     @Test
