@@ -1,19 +1,21 @@
 package dev.baton.testkit.sim;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Flow;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /** A plain JDK HttpClient talking to the simulator, with an SSE reader that keeps what came before a failure. */
 final class SimClient implements AutoCloseable {
@@ -90,35 +92,61 @@ final class SimClient implements AutoCloseable {
         }
     }
 
+    /**
+     * Streams a chat request and collects its SSE payloads. Lines go through a line subscriber, which hands over
+     * every line received before reporting a cut-off connection (an InputStream body may drop them).
+     */
     Stream stream(String body) {
+        var collector = new SseCollector();
+        int status;
         try {
-            var response = http.send(chatRequest(body), HttpResponse.BodyHandlers.ofInputStream());
-            return readSse(response.statusCode(), response.body());
+            status = http.send(chatRequest(body), HttpResponse.BodyHandlers.fromLineSubscriber(collector)).statusCode();
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            status = -1; // cut off before send() could return the response
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
+        }
+        try {
+            collector.finished.get(20, TimeUnit.SECONDS);
+            return new Stream(status, List.copyOf(collector.data), null);
+        } catch (ExecutionException e) {
+            return new Stream(status, List.copyOf(collector.data),
+                    e.getCause() instanceof IOException io ? io : new IOException(e.getCause()));
+        } catch (InterruptedException | TimeoutException e) {
+            throw new IllegalStateException("the stream did not end", e);
+        }
+    }
+
+    private static final class SseCollector implements Flow.Subscriber<String> {
+        final List<String> data = new CopyOnWriteArrayList<>();
+        final CompletableFuture<Void> finished = new CompletableFuture<>();
+
+        @Override
+        public void onSubscribe(Flow.Subscription subscription) {
+            subscription.request(Long.MAX_VALUE);
+        }
+
+        @Override
+        public void onNext(String line) {
+            if (line.startsWith("data: ")) {
+                data.add(line.substring("data: ".length()));
+            }
+        }
+
+        @Override
+        public void onError(Throwable failure) {
+            finished.completeExceptionally(failure);
+        }
+
+        @Override
+        public void onComplete() {
+            finished.complete(null);
         }
     }
 
     HttpClient http() {
         return http;
-    }
-
-    private static Stream readSse(int status, InputStream body) {
-        var data = new ArrayList<String>();
-        try (var reader = new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = reader.readLine()) != null) {
-                if (line.startsWith("data: ")) {
-                    data.add(line.substring("data: ".length()));
-                }
-            }
-            return new Stream(status, List.copyOf(data), null);
-        } catch (IOException e) {
-            return new Stream(status, List.copyOf(data), e);
-        }
     }
 
     private HttpResponse<String> send(HttpRequest request) {
