@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * protocol, built on LangChain4j's {@link OpenAiStreamingChatModel}.
  *
  * <p>Every call streams (with {@code stream_options.include_usage}, so usage arrives), blocks the calling
- * thread until the answer is complete, and never retries: a retry after partial output would duplicate text,
+ * thread until the answer is complete (deltas are handed to {@code onDelta} on that same thread, in order; an
+ * exception thrown by {@code onDelta} aborts the call and propagates unchanged), and never retries: a retry after partial output would duplicate text,
  * so retrying is the caller's decision. Each call gets its own {@link CancellableHttpClient} over the
  * gateway's shared JDK client, so that cancelling the request or reaching its deadline closes that call's
  * connection, and the provider sees the disconnect, whether it is streaming or still silent.
@@ -33,6 +34,7 @@ public final class OpenAiModelGateway implements ModelGateway, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(OpenAiModelGateway.class);
     private static final Duration MAX_CONNECT_TIMEOUT = Duration.ofSeconds(10);
+    private static final Duration CLOSE_GRACE = Duration.ofSeconds(2);
 
     private final OpenAiCompatibleConfig config;
     private final java.net.http.HttpClient transport;
@@ -46,8 +48,7 @@ public final class OpenAiModelGateway implements ModelGateway, AutoCloseable {
     public OpenAiModelGateway(OpenAiCompatibleConfig config, Clock clock) {
         this.config = Objects.requireNonNull(config, "config");
         this.failures = new FailureClassifier(config.name(), clock);
-        var connectTimeout =
-                config.requestTimeout().compareTo(MAX_CONNECT_TIMEOUT) < 0 ? config.requestTimeout() : MAX_CONNECT_TIMEOUT;
+        var connectTimeout = shorter(config.requestTimeout(), MAX_CONNECT_TIMEOUT);
         this.transport = java.net.http.HttpClient.newBuilder()
                 // HTTP/1.1 so that aborting a call closes its connection: an HTTP/2 stream reset is invisible
                 // to proxies in between and to some compatible servers, which would keep generating
@@ -69,7 +70,7 @@ public final class OpenAiModelGateway implements ModelGateway, AutoCloseable {
     public ModelReply stream(ModelRequest request, Consumer<ModelDelta> onDelta) {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(onDelta, "onDelta");
-        var limit = request.timeout().compareTo(config.requestTimeout()) < 0 ? request.timeout() : config.requestTimeout();
+        var limit = shorter(request.timeout(), config.requestTimeout());
         var exchange = new CancellableHttpClient(transport, event -> "[DONE]".equals(event.data()));
         var model = modelOn(exchange);
         var chatRequest = OpenAiRequestMapper.toChatRequest(request);
@@ -84,6 +85,10 @@ public final class OpenAiModelGateway implements ModelGateway, AutoCloseable {
         return reply;
     }
 
+    private static Duration shorter(Duration a, Duration b) {
+        return a.compareTo(b) < 0 ? a : b;
+    }
+
     private OpenAiStreamingChatModel modelOn(CancellableHttpClient exchange) {
         return OpenAiStreamingChatModel.builder()
                 .httpClientBuilder(new FixedHttpClientBuilder(exchange))
@@ -95,9 +100,21 @@ public final class OpenAiModelGateway implements ModelGateway, AutoCloseable {
                 .build();
     }
 
+    /**
+     * Lets running calls finish for a moment, then aborts the rest: the JDK client's own {@code close()} would
+     * wait for a provider that hangs forever.
+     */
     @Override
     public void close() {
-        transport.close();
+        transport.shutdown();
+        try {
+            if (!transport.awaitTermination(CLOSE_GRACE)) {
+                transport.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            transport.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Override

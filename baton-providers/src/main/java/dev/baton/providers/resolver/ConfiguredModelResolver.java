@@ -72,9 +72,14 @@ public final class ConfiguredModelResolver implements ModelResolver, AutoCloseab
         var provider = reference.substring(0, colon);
         var rest = reference.substring(colon + 1);
         return switch (provider) {
-            case "openai" -> bind(reference, "openai", required(openAi, reference, "no OpenAI API key is configured"), model(rest, reference));
-            case "simulator" ->
-                bind(reference, "simulator", required(simulator, reference, "the simulator is not running"), model(rest, reference));
+            case "openai" -> {
+                var config = required(openAi, reference, "no OpenAI API key is configured");
+                yield bind(reference, "openai", config, model(rest, reference));
+            }
+            case "simulator" -> {
+                var config = required(simulator, reference, "the simulator is not running");
+                yield bind(reference, "simulator", config, model(rest, reference));
+            }
             case "compatible" -> resolveCompatible(reference, rest);
             default ->
                 throw new IllegalArgumentException("unknown model provider '" + provider + "' in '" + reference
@@ -156,7 +161,8 @@ public final class ConfiguredModelResolver implements ModelResolver, AutoCloseab
         /** A compatible endpoint reachable as {@code compatible:<name>}; its config's name is its provider name. */
         public Builder compatible(String name, OpenAiCompatibleConfig config, String defaultModel) {
             if (name == null || name.isBlank() || name.contains("/") || name.contains(":")) {
-                throw new IllegalArgumentException("a compatible endpoint name is non-blank without '/' or ':', got " + name);
+                throw new IllegalArgumentException(
+                        "a compatible endpoint name is non-blank without '/' or ':', got " + name);
             }
             compatible.put(name, new CompatibleEndpoint(config, defaultModel));
             return this;

@@ -117,11 +117,11 @@ public final class CancellableHttpClient implements HttpClient {
         }
         finished.set(true);
         var s = subscription;
-        if (s != null && Boolean.getBoolean("mut.keep")) {
+        if (s != null) {
             s.cancel();
         }
         var f = inFlight;
-        if (f != null && Boolean.getBoolean("mut.keep")) {
+        if (f != null) {
             f.cancel(true);
         }
     }

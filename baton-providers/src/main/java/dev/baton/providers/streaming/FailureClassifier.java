@@ -35,7 +35,8 @@ public final class FailureClassifier {
                 return failure;
             }
             if (t instanceof ProviderHttpException http) {
-                return byStatus(http.statusCode(), http.getMessage(), http.retryAfter(clock.instant()).orElse(null), error);
+                var retryAfter = http.retryAfter(clock.instant()).orElse(null);
+                return byStatus(http.statusCode(), http.getMessage(), retryAfter, error);
             }
         }
         for (var t = error; t != null; t = t.getCause()) {
@@ -46,8 +47,8 @@ public final class FailureClassifier {
                 return new ModelFailure(Kind.UNAVAILABLE, provider + " sent a malformed stream chunk", null, error);
             }
             if (t instanceof IOException) {
-                return new ModelFailure(
-                        Kind.UNAVAILABLE, provider + " connection failed: " + t.getClass().getSimpleName(), null, error);
+                var what = t.getClass().getSimpleName();
+                return new ModelFailure(Kind.UNAVAILABLE, provider + " connection failed: " + what, null, error);
             }
         }
         // LangChain4j's typed exceptions, for failures it classified without an HTTP status of ours
@@ -64,7 +65,8 @@ public final class FailureClassifier {
 
     /** A failure thrown while the request was still being built: our input, not the provider, is at fault. */
     public ModelFailure classifyBeforeSending(RuntimeException error) {
-        return new ModelFailure(Kind.BAD_REQUEST, provider + " request could not be built: " + summary(error), null, error);
+        var message = provider + " request could not be built: " + summary(error);
+        return new ModelFailure(Kind.BAD_REQUEST, message, null, error);
     }
 
     public ModelFailure cancelled() {

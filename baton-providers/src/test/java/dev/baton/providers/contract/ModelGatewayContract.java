@@ -19,10 +19,13 @@ import dev.baton.testkit.sim.LlmSimulator;
 import dev.baton.testkit.sim.Reply;
 import dev.baton.testkit.sim.SimulatorScript;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -80,7 +83,8 @@ public abstract class ModelGatewayContract {
         return ask(userText, List.of(), new Cancellation(), GENEROUS);
     }
 
-    protected static ModelRequest ask(String userText, List<ToolSpec> tools, Cancellation cancellation, Duration timeout) {
+    protected static ModelRequest ask(
+            String userText, List<ToolSpec> tools, Cancellation cancellation, Duration timeout) {
         return new ModelRequest(
                 "test-model",
                 List.of(new ChatMessage.System("You are terse."), new ChatMessage.User(userText)),
@@ -121,12 +125,15 @@ public abstract class ModelGatewayContract {
 
     @Test
     void a_tool_call_whose_arguments_span_many_chunks_comes_back_whole() throws Exception {
-        var arguments = "{\"city\":\"Reykjavik\",\"units\":\"metric\",\"days\":[1,2,3],\"note\":\"a fairly long note\"}";
+        // the simulator sends arguments in fragments of a few characters, so this spans many chunks
+        var arguments = """
+                {"city":"Reykjavik","units":"metric","days":[1,2,3],"note":"a fairly long note"}""";
         var gateway = start(SimulatorScript.builder()
                 .whenUserSays("weather", Reply.toolCall("get_weather", arguments))
                 .build());
 
-        var reply = gateway.stream(ask("weather please", List.of(weatherTool()), new Cancellation(), GENEROUS), d -> {});
+        var request = ask("weather please", List.of(weatherTool()), new Cancellation(), GENEROUS);
+        var reply = gateway.stream(request, d -> {});
 
         assertThat(reply.toolCalls()).singleElement().satisfies(call -> {
             assertThat(call.id()).isNotBlank();
@@ -145,12 +152,15 @@ public abstract class ModelGatewayContract {
                         new Reply.ToolCall("get_weather", "{\"city\":\"Lima\"}")))
                 .build());
 
-        var reply = gateway.stream(ask("compare Oslo and Lima", List.of(weatherTool()), new Cancellation(), GENEROUS), d -> {});
+        var request = ask("compare Oslo and Lima", List.of(weatherTool()), new Cancellation(), GENEROUS);
+        var reply = gateway.stream(request, d -> {});
 
         assertThat(reply.toolCalls()).hasSize(2);
         assertThat(reply.toolCalls().get(0).id()).isNotEqualTo(reply.toolCalls().get(1).id());
-        assertThat(JSON.readTree(reply.toolCalls().get(0).argumentsJson()).path("city").asText()).isEqualTo("Oslo");
-        assertThat(JSON.readTree(reply.toolCalls().get(1).argumentsJson()).path("city").asText()).isEqualTo("Lima");
+        assertThat(reply.toolCalls()).allSatisfy(call -> assertThat(call.name()).isEqualTo("get_weather"));
+        assertThat(reply.toolCalls())
+                .extracting(call -> JSON.readTree(call.argumentsJson()).path("city").asText())
+                .containsExactly("Oslo", "Lima");
     }
 
     @Test
@@ -256,7 +266,7 @@ public abstract class ModelGatewayContract {
 
     @Test
     void cancelling_mid_stream_returns_promptly_after_some_deltas_and_closes_the_connection() throws Exception {
-        var longText = String.join(" ", java.util.Collections.nCopies(400, "word"));
+        var longText = String.join(" ", Collections.nCopies(400, "word"));
         var gateway = start(SimulatorScript.builder().tokensPerSecond(50).fallback(longText).build());
         var cancellation = new Cancellation();
         var threeDeltas = new CountDownLatch(3);
@@ -308,6 +318,36 @@ public abstract class ModelGatewayContract {
         assertThatThrownBy(() -> gateway.stream(ask("hi", List.of(), cancellation, GENEROUS), d -> {}))
                 .isInstanceOfSatisfying(ModelFailure.class, f -> assertThat(f.kind()).isEqualTo(Kind.CANCELLED));
         assertThat(simulator().requests()).isEmpty();
+    }
+
+    @Test
+    void an_exception_from_the_delta_consumer_propagates_and_closes_the_connection() {
+        var longText = String.join(" ", Collections.nCopies(400, "word"));
+        var gateway = start(SimulatorScript.builder().tokensPerSecond(50).fallback(longText).build());
+        var consumerFailure = new IllegalStateException("the client went away");
+
+        assertThatThrownBy(() -> gateway.stream(ask("hi"), delta -> {
+                    throw consumerFailure;
+                }))
+                .isSameAs(consumerFailure);
+        assertThat(simulator().awaitClientDisconnect(PROMPTLY)).isTrue();
+    }
+
+    @Test
+    void concurrent_calls_on_one_gateway_each_get_their_own_answer() throws Exception {
+        var gateway = start(SimulatorScript.builder()
+                .whenUserMatches("echo (\\w+)", Reply.text("you said $1"))
+                .build());
+        try (var callers = Executors.newVirtualThreadPerTaskExecutor()) {
+            var answers = new ArrayList<Future<String>>();
+            for (int i = 0; i < 8; i++) {
+                var word = "w" + i;
+                answers.add(callers.submit(() -> gateway.stream(ask("echo " + word), d -> {}).text()));
+            }
+            for (int i = 0; i < answers.size(); i++) {
+                assertThat(answers.get(i).get(30, TimeUnit.SECONDS)).isEqualTo("you said w" + i);
+            }
+        }
     }
 
     @Test

@@ -11,6 +11,7 @@ import dev.baton.core.model.ToolSpec;
 import dev.baton.core.turn.Cancellation;
 import dev.baton.providers.contract.ModelGatewayContract;
 import dev.baton.testkit.sim.LlmSimulator;
+import dev.baton.testkit.sim.Reply;
 import dev.baton.testkit.sim.SimulatorScript;
 import java.util.List;
 import java.util.Map;
@@ -28,14 +29,15 @@ class OpenAiModelGatewayIT extends ModelGatewayContract {
     @Test
     void the_request_carries_the_conversation_in_order_with_tool_calls_and_results() throws Exception {
         var gateway = start(SimulatorScript.builder()
-                .whenToolResult("get_weather", dev.baton.testkit.sim.Reply.text("It is sunny in Oslo."))
+                .whenToolResult("get_weather", Reply.text("It is sunny in Oslo."))
                 .build());
         var request = new ModelRequest(
                 "gpt-test",
                 List.of(
                         new ChatMessage.System("You report weather."),
                         new ChatMessage.User("Weather in Oslo?"),
-                        new ChatMessage.Assistant("", List.of(new ToolCallRequest("call_1", "get_weather", "{\"city\":\"Oslo\"}"))),
+                        new ChatMessage.Assistant(
+                                "", List.of(new ToolCallRequest("call_1", "get_weather", "{\"city\":\"Oslo\"}"))),
                         new ChatMessage.ToolResult("call_1", "get_weather", "{\"sky\":\"clear\"}")),
                 List.of(weatherTool()),
                 GENEROUS,
@@ -77,7 +79,8 @@ class OpenAiModelGatewayIT extends ModelGatewayContract {
                  "additionalProperties":false}""");
         var tools = List.of(new ToolSpec("tasks.create", "Create a task", schema), weatherTool());
 
-        gateway.stream(new ModelRequest("m", List.of(new ChatMessage.User("add a task")), tools, GENEROUS, new Cancellation()), d -> {});
+        var messages = List.<ChatMessage>of(new ChatMessage.User("add a task"));
+        gateway.stream(new ModelRequest("m", messages, tools, GENEROUS, new Cancellation()), d -> {});
 
         var recorded = simulator().awaitRequest(0, GENEROUS);
         assertThat(recorded.toolNames()).containsExactly("tasks.create", "get_weather");
@@ -85,7 +88,8 @@ class OpenAiModelGatewayIT extends ModelGatewayContract {
         assertThat(first.path("type").asText()).isEqualTo("function");
         assertThat(first.path("function").path("description").asText()).isEqualTo("Create a task");
         assertThat(first.path("function").path("parameters")).isEqualTo(schema);
-        assertThat(recorded.tools().path(1).path("function").path("parameters")).isEqualTo(weatherTool().parametersSchema());
+        assertThat(recorded.tools().path(1).path("function").path("parameters"))
+                .isEqualTo(weatherTool().parametersSchema());
     }
 
     @Test
@@ -100,14 +104,16 @@ class OpenAiModelGatewayIT extends ModelGatewayContract {
         assertThat(recorded.header("Authorization")).contains("Bearer test-key");
         assertThat(recorded.header("OpenAI-Organization")).contains("org-baton");
         assertThat(recorded.header("X-Baton-Test")).contains("yes");
-        assertThat(recorded.tools().isMissingNode() || recorded.tools().isNull() || recorded.tools().isEmpty()).isTrue();
+        assertThat(recorded.toolNames()).isEmpty();
     }
 
     @Test
     void the_reply_names_the_model_the_provider_reported() {
         var gateway = start(SimulatorScript.replyingWith("ok"));
 
-        var reply = gateway.stream(new ModelRequest("gpt-echo", List.of(new ChatMessage.User("hi")), List.of(), GENEROUS, new Cancellation()), d -> {});
+        var messages = List.<ChatMessage>of(new ChatMessage.User("hi"));
+        var reply = gateway.stream(
+                new ModelRequest("gpt-echo", messages, List.of(), GENEROUS, new Cancellation()), d -> {});
 
         assertThat(reply.model()).isEqualTo(simulator().awaitRequest(0, GENEROUS).model());
         assertThat(gateway.provider()).isEqualTo("simulator");

@@ -3,6 +3,8 @@ package dev.baton.providers.resolver;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import static dev.baton.providers.openai.OpenAiCompatibleConfig.compatible;
+
 import dev.baton.providers.openai.OpenAiCompatibleConfig;
 import dev.baton.providers.openai.OpenAiModelGateway;
 import org.junit.jupiter.api.AfterEach;
@@ -12,8 +14,8 @@ class ConfiguredModelResolverTest {
 
     private final ConfiguredModelResolver resolver = ConfiguredModelResolver.builder()
             .openAi(OpenAiCompatibleConfig.openAi("sk-test"))
-            .compatible("ollama", OpenAiCompatibleConfig.compatible("ollama", "http://127.0.0.1:11434/v1", null), "llama3.1")
-            .compatible("openrouter", OpenAiCompatibleConfig.compatible("openrouter", "https://openrouter.ai/api/v1", "k"), null)
+            .compatible("ollama", compatible("ollama", "http://127.0.0.1:11434/v1", null), "llama3.1")
+            .compatible("openrouter", compatible("openrouter", "https://openrouter.ai/api/v1", "k"), null)
             .simulator("http://127.0.0.1:9/v1")
             .build();
 
