@@ -74,15 +74,10 @@ public final class TaskRoutes {
                 throw switch (e.kind()) {
                     case NOT_FOUND -> new ApiException(404, "not_found", e.getMessage());
                     case PERMISSION_DENIED -> new ApiException(403, "forbidden", e.getMessage());
-                    case INVALID_ARGUMENT -> structural(e.getMessage())
-                            ? new ApiException(400, "invalid_request", e.getMessage())
-                            : new ApiException(422, "invalid_value", e.getMessage());
+                    case MALFORMED -> new ApiException(400, "invalid_request", e.getMessage());
+                    case INVALID_ARGUMENT -> new ApiException(422, "invalid_value", e.getMessage());
                 };
             }
         };
-    }
-
-    private static boolean structural(String message) {
-        return message.startsWith("unknown field") || message.startsWith("expected a JSON object") || message.endsWith("must be a string");
     }
 }

@@ -10,7 +10,9 @@ public final class TaskException extends RuntimeException {
 
     /** What the caller should do next, with its wire code. */
     public enum Kind {
-        /** The request itself is wrong; fix the arguments. */
+        /** The request is not shaped right: not an object, an unknown field, a wrong type, a missing field. */
+        MALFORMED("invalid_request"),
+        /** The request is well formed but a value is not acceptable; fix the arguments. */
         INVALID_ARGUMENT("invalid_argument"),
         /** No such task for this user (including: it exists but belongs to someone else). */
         NOT_FOUND("not_found"),
@@ -39,6 +41,10 @@ public final class TaskException extends RuntimeException {
         return new TaskException(Kind.INVALID_ARGUMENT, message);
     }
 
+    public static TaskException malformed(String message) {
+        return new TaskException(Kind.MALFORMED, message);
+    }
+
     public static TaskException notFound(String taskId) {
         return new TaskException(
                 Kind.NOT_FOUND, "No task with id '" + abbreviate(taskId) + "'. List the tasks to find the right id.");
@@ -52,7 +58,7 @@ public final class TaskException extends RuntimeException {
         return kind;
     }
 
-    /** The wire code: "invalid_argument", "not_found" or "permission_denied". */
+    /** The wire code: "invalid_request", "invalid_argument", "not_found" or "permission_denied". */
     public String code() {
         return kind.code();
     }

@@ -66,7 +66,7 @@ public final class TaskJson {
      */
     public static NewTask parseNewTask(JsonNode body) {
         ObjectNode object = object(body, TASK_FIELDS);
-        if (!object.hasNonNull("title")) throw TaskException.invalidArgument("title is required");
+        if (!object.hasNonNull("title")) throw TaskException.malformed("title is required");
         return NewTask.of(
                 text(object, "title"),
                 optionalText(object, "description"),
@@ -108,12 +108,12 @@ public final class TaskJson {
 
     private static ObjectNode object(JsonNode body, Set<String> allowed) {
         if (body == null || body.isNull() || body.isMissingNode()) return MAPPER.createObjectNode();
-        if (!(body instanceof ObjectNode object)) throw TaskException.invalidArgument("expected a JSON object");
+        if (!(body instanceof ObjectNode object)) throw TaskException.malformed("expected a JSON object");
         Iterator<String> names = object.fieldNames();
         while (names.hasNext()) {
             String name = names.next();
             if (!allowed.contains(name)) {
-                throw TaskException.invalidArgument(
+                throw TaskException.malformed(
                         "unknown field '" + abbreviate(name) + "' (allowed: " + String.join(", ", allowed.stream().sorted().toList()) + ")");
             }
         }
@@ -122,7 +122,7 @@ public final class TaskJson {
 
     private static String text(ObjectNode object, String field) {
         JsonNode value = object.get(field);
-        if (value == null || !value.isTextual()) throw TaskException.invalidArgument(field + " must be a string");
+        if (value == null || !value.isTextual()) throw TaskException.malformed(field + " must be a string");
         return value.textValue();
     }
 
@@ -133,10 +133,10 @@ public final class TaskJson {
     }
 
     private static List<String> tags(JsonNode value) {
-        if (value == null || !value.isArray()) throw TaskException.invalidArgument("tags must be an array of strings");
+        if (value == null || !value.isArray()) throw TaskException.malformed("tags must be an array of strings");
         List<String> tags = new ArrayList<>();
         for (JsonNode tag : value) {
-            if (!tag.isTextual()) throw TaskException.invalidArgument("tags must be an array of strings");
+            if (!tag.isTextual()) throw TaskException.malformed("tags must be an array of strings");
             tags.add(tag.textValue());
         }
         return tags;

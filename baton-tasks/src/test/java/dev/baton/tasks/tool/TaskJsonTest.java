@@ -47,12 +47,12 @@ class TaskJsonTest {
 
     @Test
     void create_bodies_with_wrong_shapes_are_refused_precisely() {
-        assertInvalid(() -> TaskJson.parseNewTask(json("{}")), "title is required");
-        assertInvalid(() -> TaskJson.parseNewTask(json("{\"title\": 5}")), "title must be a string");
-        assertInvalid(() -> TaskJson.parseNewTask(json("{\"title\": \"a\", \"tags\": \"x\"}")), "tags must be an array");
-        assertInvalid(() -> TaskJson.parseNewTask(json("{\"title\": \"a\", \"tags\": [1]}")), "tags must be an array");
-        assertInvalid(() -> TaskJson.parseNewTask(json("{\"title\": \"a\", \"userId\": \"bob\"}")), "unknown field 'userId'");
-        assertInvalid(() -> TaskJson.parseNewTask(json("[]")), "expected a JSON object");
+        assertMalformed(() -> TaskJson.parseNewTask(json("{}")), "title is required");
+        assertMalformed(() -> TaskJson.parseNewTask(json("{\"title\": 5}")), "title must be a string");
+        assertMalformed(() -> TaskJson.parseNewTask(json("{\"title\": \"a\", \"tags\": \"x\"}")), "tags must be an array");
+        assertMalformed(() -> TaskJson.parseNewTask(json("{\"title\": \"a\", \"tags\": [1]}")), "tags must be an array");
+        assertMalformed(() -> TaskJson.parseNewTask(json("{\"title\": \"a\", \"userId\": \"bob\"}")), "unknown field 'userId'");
+        assertMalformed(() -> TaskJson.parseNewTask(json("[]")), "expected a JSON object");
     }
 
     @Test
@@ -65,8 +65,8 @@ class TaskJsonTest {
         assertThat(update.priority()).isEqualTo(Optional.of(TaskPriority.HIGH));
         assertThat(update.tags()).isEmpty();
         assertThat(TaskJson.parseUpdate(json("{}")).isEmpty()).isTrue();
-        assertInvalid(() -> TaskJson.parseUpdate(json("{\"title\": null}")), "title must be a string");
-        assertInvalid(() -> TaskJson.parseUpdate(json("{\"taskId\": \"t\"}")), "unknown field 'taskId'");
+        assertMalformed(() -> TaskJson.parseUpdate(json("{\"title\": null}")), "title must be a string");
+        assertMalformed(() -> TaskJson.parseUpdate(json("{\"taskId\": \"t\"}")), "unknown field 'taskId'");
     }
 
     @Test
@@ -87,8 +87,16 @@ class TaskJsonTest {
     }
 
     private static void assertInvalid(Runnable call, String messagePart) {
+        assertRefused(call, "invalid_argument", messagePart);
+    }
+
+    private static void assertMalformed(Runnable call, String messagePart) {
+        assertRefused(call, "invalid_request", messagePart);
+    }
+
+    private static void assertRefused(Runnable call, String code, String messagePart) {
         assertThatThrownBy(call::run).isInstanceOfSatisfying(TaskException.class, e -> {
-            assertThat(e.code()).isEqualTo("invalid_argument");
+            assertThat(e.code()).isEqualTo(code);
             assertThat(e.getMessage()).contains(messagePart);
         });
     }

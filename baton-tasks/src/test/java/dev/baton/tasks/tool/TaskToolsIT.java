@@ -199,7 +199,7 @@ class TaskToolsIT {
             if (!tool.equals("list_tasks")) args.put("title", "Planted");
             if (tool.equals("update_task")) args.put("taskId", id(call("add_task", alice, "{\"title\": \"t\"}")));
             ToolException refused = refusal(tool, alice, args.toString());
-            assertThat(refused.code()).as(tool).isEqualTo("invalid_argument");
+            assertThat(refused.code()).as(tool).isEqualTo("invalid_request");
             assertThat(refused.getMessage()).as(tool).contains("unknown field 'userId'");
         }
         assertThat(module.service().list(bob, TaskFilter.of("all", null, null, null))).isEmpty();

@@ -1,0 +1,75 @@
+package dev.baton.server.auth;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.crypto.MACSigner;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+import dev.baton.core.auth.Principal;
+import dev.baton.server.config.ConfigException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Date;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class JwtAuthenticatorTest {
+
+    static final String SECRET = "0123456789abcdef0123456789abcdef-secret";
+    final JwtAuthenticator auth = new JwtAuthenticator(JwtSecret.of(SECRET), Map.of(
+            "student", Set.of("tasks:read:self"), "admin", Set.of("admin:audit"), "user", Set.of("sessions:read:self")));
+    final TokenMinter minter = new TokenMinter(JwtSecret.of(SECRET));
+
+    @Test
+    void a_minted_token_becomes_a_principal_with_the_union_of_its_roles_permissions() {
+        String token = minter.mint(new TokenMinter.Claims("alice", "Alice", "a@example.org", List.of("student", "admin"),
+                "acme", List.of("physics-101")), Instant.now(), Duration.ofMinutes(5));
+        Principal p = auth.authenticate("Bearer " + token);
+        assertThat(p.userId()).isEqualTo("alice");
+        assertThat(p.tenantId()).isEqualTo("acme");
+        assertThat(p.displayName()).isEqualTo("Alice");
+        assertThat(p.permissions()).containsExactlyInAnyOrder("tasks:read:self", "admin:audit");
+        assertThat(p.classes()).containsExactly("physics-101");
+    }
+
+    @Test
+    void a_token_without_roles_gets_the_user_role() {
+        Principal p = auth.authenticate("bearer " + minter.mint(TokenMinter.Claims.user("bob"), Instant.now(), Duration.ofMinutes(5)));
+        assertThat(p.roles()).containsExactly("user");
+        assertThat(p.permissions()).containsExactly("sessions:read:self");
+        assertThat(p.tenantId()).isEqualTo("default");
+    }
+
+    @Test
+    void hs384_with_the_right_secret_is_still_refused_because_the_algorithm_is_pinned() throws Exception {
+        SignedJWT jwt = new SignedJWT(new JWSHeader(JWSAlgorithm.HS384), new JWTClaimsSet.Builder()
+                .subject("alice").expirationTime(Date.from(Instant.now().plusSeconds(60))).build());
+        jwt.sign(new MACSigner((SECRET + SECRET).getBytes()));
+        assertThatThrownBy(() -> auth.authenticate("Bearer " + jwt.serialize())).isInstanceOf(AuthException.class);
+    }
+
+    @Test
+    void a_token_without_a_subject_is_refused() throws Exception {
+        SignedJWT jwt = new SignedJWT(new JWSHeader(JWSAlgorithm.HS256), new JWTClaimsSet.Builder()
+                .expirationTime(Date.from(Instant.now().plusSeconds(60))).build());
+        jwt.sign(new MACSigner(SECRET.getBytes()));
+        assertThatThrownBy(() -> auth.authenticate("Bearer " + jwt.serialize())).isInstanceOf(AuthException.class);
+    }
+
+    @Test
+    void other_schemes_and_empty_headers_are_refused() {
+        assertThatThrownBy(() -> auth.authenticate(null)).hasMessageContaining("missing");
+        assertThatThrownBy(() -> auth.authenticate("Basic YWxpY2U6cHc=")).isInstanceOf(AuthException.class);
+        assertThatThrownBy(() -> auth.authenticate("Bearer ")).isInstanceOf(AuthException.class);
+    }
+
+    @Test
+    void a_short_secret_is_a_configuration_error() {
+        assertThatThrownBy(() -> JwtSecret.of("too-short")).isInstanceOf(ConfigException.class).hasMessageContaining("32");
+    }
+}

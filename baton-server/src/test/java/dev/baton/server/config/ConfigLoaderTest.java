@@ -1,0 +1,90 @@
+package dev.baton.server.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ConfigLoaderTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void with_nothing_configured_it_runs_on_sqlite_and_the_simulator() {
+        BatonConfig c = ConfigLoader.load(null, Map.of("BATON_CONFIG", dir.resolve("none.yaml").toString()));
+        assertThat(c.port()).isEqualTo(8080);
+        assertThat(c.databaseUrl()).isEqualTo("jdbc:sqlite:data/baton.db");
+        assertThat(c.jwtSecret()).isNull();
+        assertThat(c.models().simulatorOnly()).isTrue();
+        assertThat(c.models().defaultModel()).isEqualTo("simulator:default");
+        assertThat(c.limits().maxIterations()).isEqualTo(5);
+    }
+
+    @Test
+    void a_named_config_file_that_does_not_exist_is_an_error() {
+        assertThatThrownBy(() -> ConfigLoader.load(dir.resolve("missing.yaml"), Map.of()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("missing.yaml");
+    }
+
+    @Test
+    void environment_overrides_the_file() throws Exception {
+        Path file = dir.resolve("baton.yaml");
+        Files.writeString(file, """
+                server: {port: 9000}
+                database: {url: "jdbc:postgresql://db/x"}
+                models:
+                  default: openai:gpt-4o
+                  openai: {apiKey: from-file}
+                limits: {maxIterations: 3, llmTimeout: 12s, requestTimeout: PT1M}
+                """);
+        BatonConfig fileOnly = ConfigLoader.load(file, Map.of());
+        assertThat(fileOnly.port()).isEqualTo(9000);
+        assertThat(fileOnly.models().openAiApiKey()).isEqualTo("from-file");
+        assertThat(fileOnly.limits().maxIterations()).isEqualTo(3);
+        assertThat(fileOnly.limits().llmTimeout()).isEqualTo(Duration.ofSeconds(12));
+        assertThat(fileOnly.limits().requestTimeout()).isEqualTo(Duration.ofMinutes(1));
+        assertThat(fileOnly.limits().toolTimeout()).isEqualTo(Duration.ofSeconds(10));
+
+        BatonConfig env = ConfigLoader.load(file, Map.of(
+                "BATON_PORT", "9100", "BATON_DB_URL", "jdbc:sqlite:/tmp/x.db", "OPENAI_API_KEY", "from-env",
+                "BATON_MODEL", "openai:gpt-4o-mini", "BATON_JWT_SECRET", "s".repeat(40)));
+        assertThat(env.port()).isEqualTo(9100);
+        assertThat(env.databaseUrl()).isEqualTo("jdbc:sqlite:/tmp/x.db");
+        assertThat(env.models().openAiApiKey()).isEqualTo("from-env");
+        assertThat(env.models().defaultModel()).isEqualTo("openai:gpt-4o-mini");
+        assertThat(env.jwtSecret()).hasSize(40);
+    }
+
+    @Test
+    void a_key_or_a_base_url_alone_turns_the_simulator_off() {
+        BatonConfig withKey = ConfigLoader.load(null, Map.of("OPENAI_API_KEY", "k", "BATON_CONFIG", dir.resolve("n.yaml").toString()));
+        assertThat(withKey.models().simulatorOnly()).isFalse();
+        assertThat(withKey.models().defaultModel()).isEqualTo("openai:gpt-4o-mini");
+        BatonConfig withUrl = ConfigLoader.load(null, Map.of("OPENAI_BASE_URL", "http://localhost:11434/v1", "BATON_CONFIG", dir.resolve("n.yaml").toString()));
+        assertThat(withUrl.models().simulatorOnly()).isFalse();
+    }
+
+    @Test
+    void a_port_that_is_not_a_number_is_a_clear_error() {
+        assertThatThrownBy(() -> ConfigLoader.load(null, Map.of("BATON_PORT", "eighty", "BATON_CONFIG", dir.resolve("n.yaml").toString())))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("BATON_PORT");
+    }
+
+    @Test
+    void durations_accept_short_and_iso_forms() {
+        var f = ConfigLoader.yamlMapper().getNodeFactory();
+        assertThat(ConfigLoader.duration(f.textNode("500ms"), null)).isEqualTo(Duration.ofMillis(500));
+        assertThat(ConfigLoader.duration(f.textNode("24h"), null)).isEqualTo(Duration.ofHours(24));
+        assertThat(ConfigLoader.duration(f.textNode("PT30S"), null)).isEqualTo(Duration.ofSeconds(30));
+        assertThat(ConfigLoader.duration(f.numberNode(7), null)).isEqualTo(Duration.ofSeconds(7));
+        assertThatThrownBy(() -> ConfigLoader.duration(f.textNode("soon"), null)).isInstanceOf(ConfigException.class);
+    }
+}
