@@ -25,16 +25,18 @@ class TaskAgentDefinitionTest {
         assertThat(agent.get("model").asText()).isEqualTo("simulator:default");
         List<String> tools = new ArrayList<>();
         agent.get("tools").forEach(t -> tools.add(t.asText()));
-        List<String> offered = new TaskToolSource(new TaskService(new UnusedTaskRepository(), Clock.systemUTC()), Clock.systemUTC())
-                .tools().stream()
-                .map(t -> t.definition().name())
-                .toList();
+        List<String> offered = new TaskToolSource(
+                        new TaskService(new UnusedTaskRepository(), Clock.systemUTC()), Clock.systemUTC())
+                .tools().stream().map(t -> t.definition().name()).toList();
         assertThat(tools).containsExactlyInAnyOrderElementsOf(offered);
     }
 
     @Test
     void the_prompt_tells_the_model_how_to_use_the_tools_safely() throws Exception {
-        String prompt = new ObjectMapper(new YAMLFactory()).readTree(TaskModule.agentYaml()).get("systemPrompt").asText();
+        String prompt = new ObjectMapper(new YAMLFactory())
+                .readTree(TaskModule.agentYaml())
+                .get("systemPrompt")
+                .asText();
 
         assertThat(prompt)
                 .contains("Never invent or guess a task id")

@@ -20,7 +20,8 @@ public record TurnLimits(
     public TurnLimits {
         if (maxIterations < 1) throw new IllegalArgumentException("maxIterations must be >= 1");
         if (maxToolCallsPerTurn < 0) throw new IllegalArgumentException("maxToolCallsPerTurn must be >= 0");
-        if (maxToolCallsPerConversation < 0) throw new IllegalArgumentException("maxToolCallsPerConversation must be >= 0");
+        if (maxToolCallsPerConversation < 0)
+            throw new IllegalArgumentException("maxToolCallsPerConversation must be >= 0");
         if (historyMessages < 0) throw new IllegalArgumentException("historyMessages must be >= 0");
         if (historyTokens < 0) throw new IllegalArgumentException("historyTokens must be >= 0");
     }

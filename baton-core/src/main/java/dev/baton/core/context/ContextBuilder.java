@@ -45,7 +45,10 @@ public final class ContextBuilder {
     public BuiltContext build(ContextRequest request) {
         TurnLimits limits = request.agent().limits();
         String system = SystemPrompt.render(
-                request.agent().systemPrompt(), request.sections(), clock.instant(), request.principal().displayName());
+                request.agent().systemPrompt(),
+                request.sections(),
+                clock.instant(),
+                request.principal().displayName());
         String current = request.currentMessage().content();
         List<Message> candidates = candidates(request, limits.historyMessages());
 
@@ -75,7 +78,10 @@ public final class ContextBuilder {
             history = List.copyOf(kept);
         } catch (RuntimeException e) {
             // a context without a token-exact budget beats no answer: the message cap still bounds it
-            log.warn("token counting failed, using the last {} messages as history: {}", candidates.size(), e.toString());
+            log.warn(
+                    "token counting failed, using the last {} messages as history: {}",
+                    candidates.size(),
+                    e.toString());
             history = candidates;
             systemTokens = toolTokens = currentTokens = budget = used = -1;
             fallback = true;
@@ -85,7 +91,8 @@ public final class ContextBuilder {
         messages.add(new ChatMessage.System(system));
         history.forEach(m -> messages.add(toChat(m)));
         messages.add(new ChatMessage.User(current));
-        return new BuiltContext(messages, systemTokens, toolTokens, currentTokens, budget, used, history.size(), fallback);
+        return new BuiltContext(
+                messages, systemTokens, toolTokens, currentTokens, budget, used, history.size(), fallback);
     }
 
     /** The newest messages that may appear as history, oldest first, at most {@code cap} of them. */

@@ -15,7 +15,9 @@ public record PromptSections(String assignmentContext, String constraints, List<
     public PromptSections {
         additionalGuidance = additionalGuidance == null
                 ? List.of()
-                : additionalGuidance.stream().filter(g -> g != null && !g.isBlank()).toList();
+                : additionalGuidance.stream()
+                        .filter(g -> g != null && !g.isBlank())
+                        .toList();
     }
 
     /** These sections plus more hook guidance. */

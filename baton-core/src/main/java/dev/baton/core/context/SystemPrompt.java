@@ -31,7 +31,10 @@ public final class SystemPrompt {
         text.append(dateLine(now));
         if (displayName != null && !displayName.isBlank()) {
             // the name comes from a token, not from us: keep it on one line so it cannot open a section of its own
-            text.append('\n').append("The user's name is ").append(oneLine(displayName)).append('.');
+            text.append('\n')
+                    .append("The user's name is ")
+                    .append(oneLine(displayName))
+                    .append('.');
         }
         return text.toString();
     }
@@ -40,7 +43,8 @@ public final class SystemPrompt {
     public static String dateLine(Instant now) {
         Instant seconds = now.truncatedTo(ChronoUnit.SECONDS);
         DayOfWeek day = seconds.atOffset(ZoneOffset.UTC).getDayOfWeek();
-        return "Current date and time: " + seconds + " (" + day.getDisplayName(TextStyle.FULL, Locale.ENGLISH) + ", UTC)";
+        return "Current date and time: " + seconds + " (" + day.getDisplayName(TextStyle.FULL, Locale.ENGLISH)
+                + ", UTC)";
     }
 
     private static void section(StringBuilder text, String heading, String body) {

@@ -27,7 +27,8 @@ public record Session(
         lastActivityAt = lastActivityAt == null ? startedAt : lastActivityAt;
     }
 
-    public static Session start(String id, String tenantId, String userId, String agentId, String assignmentId, Instant now) {
+    public static Session start(
+            String id, String tenantId, String userId, String agentId, String assignmentId, Instant now) {
         return new Session(id, tenantId, userId, agentId, assignmentId, SessionState.ACTIVE, now, null, now, 0, 0);
     }
 

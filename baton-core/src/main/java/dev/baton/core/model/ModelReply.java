@@ -8,7 +8,8 @@ import java.util.List;
  * @param model the model that actually answered, as the provider named it
  * @param finishReason the provider's reason, normalised to lower case ("stop", "tool_calls", "length", ...)
  */
-public record ModelReply(String text, List<ToolCallRequest> toolCalls, TokenUsage usage, String model, String finishReason) {
+public record ModelReply(
+        String text, List<ToolCallRequest> toolCalls, TokenUsage usage, String model, String finishReason) {
     public ModelReply {
         text = text == null ? "" : text;
         toolCalls = List.copyOf(toolCalls == null ? List.of() : toolCalls);

@@ -32,12 +32,17 @@ final class ArgumentSchemas {
      */
     List<String> validate(JsonNode schema, JsonNode arguments) {
         List<Error> errors = schemaFor(schema).validate(arguments.toString(), InputFormat.JSON);
-        return errors.stream().limit(MAX_MESSAGES).map(ArgumentSchemas::describe).toList();
+        return errors.stream()
+                .limit(MAX_MESSAGES)
+                .map(ArgumentSchemas::describe)
+                .toList();
     }
 
     /** "/title: integer found, string expected"; problems with the whole object carry no location. */
     private static String describe(Error error) {
-        String location = error.getInstanceLocation() == null ? "" : error.getInstanceLocation().toString();
+        String location = error.getInstanceLocation() == null
+                ? ""
+                : error.getInstanceLocation().toString();
         return location.isEmpty() || location.equals("$") || location.equals("/")
                 ? error.getMessage()
                 : location + ": " + error.getMessage();

@@ -19,7 +19,8 @@ import java.util.Optional;
 public final class CallCache {
 
     /** One remembered answer. Exactly one of {@code result} and {@code error} is set. */
-    public record Entry(String toolName, String canonicalArguments, ToolCallState state, JsonNode result, ToolError error) {
+    public record Entry(
+            String toolName, String canonicalArguments, ToolCallState state, JsonNode result, ToolError error) {
         public Entry {
             Objects.requireNonNull(toolName, "toolName");
             Objects.requireNonNull(canonicalArguments, "canonicalArguments");

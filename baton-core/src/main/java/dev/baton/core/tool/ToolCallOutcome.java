@@ -38,9 +38,16 @@ public record ToolCallOutcome(
         }
     }
 
-    public static ToolCallOutcome succeeded(ToolCallRequest request, JsonNode result, Instant startedAt, Instant completedAt) {
+    public static ToolCallOutcome succeeded(
+            ToolCallRequest request, JsonNode result, Instant startedAt, Instant completedAt) {
         return new ToolCallOutcome(
-                request, ToolCallState.SUCCEEDED, result, null, startedAt, completedAt, millisBetween(startedAt, completedAt));
+                request,
+                ToolCallState.SUCCEEDED,
+                result,
+                null,
+                startedAt,
+                completedAt,
+                millisBetween(startedAt, completedAt));
     }
 
     public static ToolCallOutcome failed(
@@ -48,7 +55,8 @@ public record ToolCallOutcome(
         if (state == ToolCallState.SUCCEEDED) {
             throw new IllegalArgumentException("a failed outcome cannot be SUCCEEDED");
         }
-        return new ToolCallOutcome(request, state, null, error, startedAt, completedAt, millisBetween(startedAt, completedAt));
+        return new ToolCallOutcome(
+                request, state, null, error, startedAt, completedAt, millisBetween(startedAt, completedAt));
     }
 
     /** A call that was never executed (bad arguments, denied, over a limit): it starts and ends at once. */

@@ -15,7 +15,11 @@ import java.util.Objects;
  * @param cancellation cancelling it interrupts running tools
  */
 public record ToolCallScope(
-        AgentDefinition agent, Principal principal, String sessionId, Duration defaultTimeout, Cancellation cancellation) {
+        AgentDefinition agent,
+        Principal principal,
+        String sessionId,
+        Duration defaultTimeout,
+        Cancellation cancellation) {
     public ToolCallScope {
         Objects.requireNonNull(agent, "agent");
         Objects.requireNonNull(principal, "principal");

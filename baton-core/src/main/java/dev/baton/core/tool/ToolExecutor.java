@@ -44,10 +44,8 @@ public final class ToolExecutor {
         for (ToolCallRequest call : calls) {
             slots.add(prepare(call, scope, cache, slots));
         }
-        List<ToolRun> runs = slots.stream()
-                .filter(s -> s.run != null)
-                .map(s -> s.run)
-                .toList();
+        List<ToolRun> runs =
+                slots.stream().filter(s -> s.run != null).map(s -> s.run).toList();
         if (!runs.isEmpty()) {
             ToolRun.runAll(runs, scope.cancellation());
         }
@@ -83,8 +81,13 @@ public final class ToolExecutor {
         }
         Optional<Tool> found = catalog.find(scope.agent(), call.name());
         if (found.isEmpty()) {
-            return Slot.done(call, ToolCallOutcome.rejected(call, ToolCallState.FAILED,
-                    new ToolError("unknown_tool", "unknown tool: " + truncate(call.name())), now));
+            return Slot.done(
+                    call,
+                    ToolCallOutcome.rejected(
+                            call,
+                            ToolCallState.FAILED,
+                            new ToolError("unknown_tool", "unknown tool: " + truncate(call.name())),
+                            now));
         }
         Tool tool = found.get();
         ToolDefinition def = tool.definition();
@@ -92,9 +95,15 @@ public final class ToolExecutor {
         try {
             arguments = ToolJson.parse(call.argumentsJson());
         } catch (JsonProcessingException e) {
-            return Slot.done(call, ToolCallOutcome.rejected(call, ToolCallState.INVALID_ARGUMENTS,
-                    new ToolError("invalid_arguments", "arguments are not valid JSON: " + truncate(e.getOriginalMessage())),
-                    now));
+            return Slot.done(
+                    call,
+                    ToolCallOutcome.rejected(
+                            call,
+                            ToolCallState.INVALID_ARGUMENTS,
+                            new ToolError(
+                                    "invalid_arguments",
+                                    "arguments are not valid JSON: " + truncate(e.getOriginalMessage())),
+                            now));
         }
         String canonical = ToolJson.canonical(arguments);
         Optional<CallCache.Entry> remembered = cache.find(def.name(), canonical);
@@ -103,28 +112,50 @@ public final class ToolExecutor {
         }
         for (int i = 0; i < earlier.size(); i++) {
             Slot other = earlier.get(i);
-            if (other.run != null && other.call.name().equals(call.name()) && canonical.equals(other.canonicalArguments)) {
+            if (other.run != null
+                    && other.call.name().equals(call.name())
+                    && canonical.equals(other.canonicalArguments)) {
                 return Slot.duplicate(call, i);
             }
         }
         // permissions before the schema: a caller who may not use the tool learns nothing about its arguments
         if (!scope.principal().hasAllPermissions(def.requiredPermissions())) {
-            log.info("tool {} denied for user {}: missing permissions", def.name(), scope.principal().userId());
-            return Slot.done(call, ToolCallOutcome.rejected(call, ToolCallState.DENIED,
-                    new ToolError("permission_denied", "You do not have permission to use " + def.name() + "."), now));
+            log.info(
+                    "tool {} denied for user {}: missing permissions",
+                    def.name(),
+                    scope.principal().userId());
+            return Slot.done(
+                    call,
+                    ToolCallOutcome.rejected(
+                            call,
+                            ToolCallState.DENIED,
+                            new ToolError("permission_denied", "You do not have permission to use " + def.name() + "."),
+                            now));
         }
         List<String> problems;
         try {
             problems = schemas.validate(def.parametersSchema(), arguments);
         } catch (RuntimeException e) {
             log.warn("tool {} has a schema that cannot be compiled: {}", def.name(), e.toString());
-            return Slot.done(call, ToolCallOutcome.rejected(call, ToolCallState.FAILED,
-                    new ToolError("tool_misconfigured", "The tool " + def.name() + " is not available right now."), now));
+            return Slot.done(
+                    call,
+                    ToolCallOutcome.rejected(
+                            call,
+                            ToolCallState.FAILED,
+                            new ToolError(
+                                    "tool_misconfigured", "The tool " + def.name() + " is not available right now."),
+                            now));
         }
         if (!problems.isEmpty()) {
-            return Slot.done(call, ToolCallOutcome.rejected(call, ToolCallState.INVALID_ARGUMENTS,
-                    new ToolError("invalid_arguments", "arguments do not match the schema: " + String.join("; ", problems)),
-                    now));
+            return Slot.done(
+                    call,
+                    ToolCallOutcome.rejected(
+                            call,
+                            ToolCallState.INVALID_ARGUMENTS,
+                            new ToolError(
+                                    "invalid_arguments",
+                                    "arguments do not match the schema: " + String.join("; ", problems)),
+                            now));
         }
         Duration timeout = def.timeout() != null && def.timeout().isPositive() ? def.timeout() : scope.defaultTimeout();
         return Slot.run(call, canonical, new ToolRun(tool, call, arguments, scope, timeout, clock));
@@ -138,7 +169,8 @@ public final class ToolExecutor {
     }
 
     /** What prepare decided for one call: an outcome already, a run, or "same as call #i of this response". */
-    private record Slot(ToolCallRequest call, ToolCallOutcome outcome, ToolRun run, String canonicalArguments, int duplicateOf) {
+    private record Slot(
+            ToolCallRequest call, ToolCallOutcome outcome, ToolRun run, String canonicalArguments, int duplicateOf) {
         static Slot done(ToolCallRequest call, ToolCallOutcome outcome) {
             return new Slot(call, outcome, null, null, -1);
         }

@@ -67,7 +67,8 @@ final class ToolRun {
     private void start() {
         startedAt = clock.instant();
         startedNanos = System.nanoTime();
-        ToolContext context = new ToolContext(scope.principal(), scope.sessionId(), startedAt.plus(timeout), scope.cancellation());
+        ToolContext context =
+                new ToolContext(scope.principal(), scope.sessionId(), startedAt.plus(timeout), scope.cancellation());
         thread = Thread.ofVirtual().name("tool-" + call.name()).unstarted(() -> future.complete(invoke(context)));
         future.orTimeout(timeout.toNanos(), TimeUnit.NANOSECONDS);
         thread.start();
@@ -89,8 +90,9 @@ final class ToolRun {
                 // the tool may still be blocked; an interrupt is the only way to ask it to stop
                 thread.interrupt();
                 log.warn("tool {} timed out after {} ms", call.name(), timeout.toMillis());
-                outcome = failed(ToolCallState.TIMED_OUT, new ToolError(
-                        "timeout", "The tool did not finish within " + describe(timeout) + "."));
+                outcome = failed(
+                        ToolCallState.TIMED_OUT,
+                        new ToolError("timeout", "The tool did not finish within " + describe(timeout) + "."));
             } else if (e.getCause() instanceof CancellationException) {
                 outcome = failed(ToolCallState.CANCELLED, CANCELLED);
             } else {

@@ -21,6 +21,7 @@ import java.util.function.Consumer;
 final class ModelStreamer {
     /** How long past the call's own timeout we wait for a gateway that fails to enforce it. */
     private static final Duration GRACE = Duration.ofSeconds(5);
+
     private static final Object END = new Object();
     private static final Object CANCELLED = new Object();
     static final String PARAGRAPH = "\n\n";
@@ -38,15 +39,17 @@ final class ModelStreamer {
         BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
         CompletableFuture<ModelReply> reply = new CompletableFuture<>();
         long started = System.nanoTime();
-        Thread caller = Thread.ofVirtual().name("model-" + binding.gateway().provider()).start(() -> {
-            try {
-                reply.complete(binding.gateway().stream(request, queue::add));
-            } catch (Throwable e) {
-                reply.completeExceptionally(e);
-            } finally {
-                queue.add(END);
-            }
-        });
+        Thread caller = Thread.ofVirtual()
+                .name("model-" + binding.gateway().provider())
+                .start(() -> {
+                    try {
+                        reply.complete(binding.gateway().stream(request, queue::add));
+                    } catch (Throwable e) {
+                        reply.completeExceptionally(e);
+                    } finally {
+                        queue.add(END);
+                    }
+                });
 
         // a gateway should notice the cancellation itself; this makes sure the turn stops waiting even if it does not
         AutoCloseable onCancel = request.cancellation().onCancel(() -> queue.add(CANCELLED));
@@ -80,7 +83,8 @@ final class ModelStreamer {
             }
             if (item == null) {
                 caller.interrupt();
-                throw new ModelFailure(ModelFailure.Kind.TIMEOUT, "the model did not finish within " + request.timeout());
+                throw new ModelFailure(
+                        ModelFailure.Kind.TIMEOUT, "the model did not finish within " + request.timeout());
             }
             if (item == END) {
                 break;
@@ -91,7 +95,8 @@ final class ModelStreamer {
                 throw new ModelFailure(ModelFailure.Kind.CANCELLED, "the turn was cancelled");
             }
             switch ((ModelDelta) item) {
-                case ModelDelta.Text text when text.content() != null && !text.content().isEmpty() -> {
+                case ModelDelta.Text text
+                when text.content() != null && !text.content().isEmpty() -> {
                     if (separate && !streamedText) {
                         emitText(PARAGRAPH, answer, sink);
                     }

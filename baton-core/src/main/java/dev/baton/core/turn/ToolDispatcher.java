@@ -48,13 +48,18 @@ final class ToolDispatcher {
                 limits.maxToolCallsPerConversation() - request.session().toolCallCount() - callsThisTurn;
         int allowed = Math.max(0, Math.min(Math.min(turnRoom, conversationRoom), calls.size()));
         ToolError overLimit = turnRoom <= conversationRoom
-                ? new ToolError(LIMIT_REACHED, "The limit of " + limits.maxToolCallsPerTurn()
-                        + " tool calls per turn was reached; this call was not run. Answer with what you have.")
-                : new ToolError(LIMIT_REACHED, "The limit of " + limits.maxToolCallsPerConversation()
-                        + " tool calls per conversation was reached; this call was not run. Answer with what you have.");
+                ? new ToolError(
+                        LIMIT_REACHED,
+                        "The limit of " + limits.maxToolCallsPerTurn()
+                                + " tool calls per turn was reached; this call was not run. Answer with what you have.")
+                : new ToolError(
+                        LIMIT_REACHED,
+                        "The limit of " + limits.maxToolCallsPerConversation()
+                                + " tool calls per conversation was reached; this call was not run. Answer with what you have.");
 
         for (ToolCallRequest call : calls) {
-            sink.accept(new TurnEvent.ToolCallStarted(call.id(), call.name(), ToolJson.argumentsForDisplay(call.argumentsJson())));
+            sink.accept(new TurnEvent.ToolCallStarted(
+                    call.id(), call.name(), ToolJson.argumentsForDisplay(call.argumentsJson())));
         }
         ToolCallScope scope = new ToolCallScope(
                 request.agent(), request.principal(), request.session().id(), toolTimeout, request.cancellation());
@@ -70,6 +75,7 @@ final class ToolDispatcher {
 
     static TurnEvent.ToolCallFinished finishedEvent(ToolCallOutcome o) {
         String error = o.ok() ? null : o.error().code() + ": " + o.error().message();
-        return new TurnEvent.ToolCallFinished(o.request().id(), o.request().name(), o.ok(), o.result(), error, o.durationMs());
+        return new TurnEvent.ToolCallFinished(
+                o.request().id(), o.request().name(), o.ok(), o.result(), error, o.durationMs());
     }
 }

@@ -11,14 +11,15 @@ final class TurnFailures {
 
     static TurnEvent.Failed of(ModelFailure failure) {
         return switch (failure.kind()) {
-            case RATE_LIMITED -> new TurnEvent.Failed(
-                    "rate_limited", "The model provider is rate limiting requests. Try again shortly.", false);
+            case RATE_LIMITED ->
+                new TurnEvent.Failed(
+                        "rate_limited", "The model provider is rate limiting requests. Try again shortly.", false);
             case UNAVAILABLE -> new TurnEvent.Failed("model_unavailable", "The model is unavailable right now.", true);
             case TIMEOUT -> new TurnEvent.Failed("model_timeout", "The model did not answer in time.", true);
-            case AUTHENTICATION -> new TurnEvent.Failed(
-                    "model_auth", "The model provider rejected Baton's credentials.", false);
-            case BAD_REQUEST -> new TurnEvent.Failed(
-                    "model_bad_request", "The model provider rejected the request.", false);
+            case AUTHENTICATION ->
+                new TurnEvent.Failed("model_auth", "The model provider rejected Baton's credentials.", false);
+            case BAD_REQUEST ->
+                new TurnEvent.Failed("model_bad_request", "The model provider rejected the request.", false);
             case CANCELLED -> cancelled();
         };
     }

@@ -54,18 +54,32 @@ final class TurnRecorder {
         List<ToolCallRecord> calls = progress.toolCalls.stream()
                 .map(o -> o.toRecord(sessionId, assistant.id()))
                 .toList();
-        List<UsageRecord> usage = progress.usage.stream().map(u -> linked(u, assistant.id())).toList();
+        List<UsageRecord> usage =
+                progress.usage.stream().map(u -> linked(u, assistant.id())).toList();
         Message stored = store.completeTurn(request.principal().userId(), new TurnRecord(assistant, calls, usage));
         return new Recorded(stored, calls, usage);
     }
 
     /** The tool call rows of a turn whose assistant message could not be stored. */
     static List<ToolCallRecord> unlinked(TurnRequest request, List<ToolCallOutcome> outcomes) {
-        return outcomes.stream().map(o -> o.toRecord(request.session().id(), null)).toList();
+        return outcomes.stream()
+                .map(o -> o.toRecord(request.session().id(), null))
+                .toList();
     }
 
     private static UsageRecord linked(UsageRecord u, String messageId) {
-        return new UsageRecord(u.id(), u.tenantId(), u.userId(), u.sessionId(), messageId, u.provider(), u.model(),
-                u.inputTokens(), u.outputTokens(), u.costUsd(), u.latencyMs(), u.createdAt());
+        return new UsageRecord(
+                u.id(),
+                u.tenantId(),
+                u.userId(),
+                u.sessionId(),
+                messageId,
+                u.provider(),
+                u.model(),
+                u.inputTokens(),
+                u.outputTokens(),
+                u.costUsd(),
+                u.latencyMs(),
+                u.createdAt());
     }
 }

@@ -119,16 +119,24 @@ public final class TurnRunner {
             ModelBinding binding = models.resolve(request.agent().model());
             List<ToolSpec> specs = tools.specsFor(request.agent());
             PromptSections promptSections = sectionsFor(request).withGuidance(guidance);
-            BuiltContext context = contexts.build(
-                    new ContextRequest(request.principal(), request.agent(), request.session().id(), user, promptSections, specs));
-            log.debug("request {}: context of {} history messages, {} of {} history tokens",
-                    request.requestId(), context.historyMessages(), context.historyTokens(), context.historyBudget());
+            BuiltContext context = contexts.build(new ContextRequest(
+                    request.principal(), request.agent(), request.session().id(), user, promptSections, specs));
+            log.debug(
+                    "request {}: context of {} history messages, {} of {} history tokens",
+                    request.requestId(),
+                    context.historyMessages(),
+                    context.historyTokens(),
+                    context.historyBudget());
             progress = TurnProgress.resume(TurnState.start(context.messages()));
             return loop(request, user, binding, specs, progress, startedNanos, sink);
         } catch (ModelFailure failure) {
             boolean cancelled = request.cancellation().isCancelled() || failure.kind() == ModelFailure.Kind.CANCELLED;
             if (!cancelled) {
-                log.warn("request {}: model call failed ({}): {}", request.requestId(), failure.kind(), failure.getMessage());
+                log.warn(
+                        "request {}: model call failed ({}): {}",
+                        request.requestId(),
+                        failure.kind(),
+                        failure.getMessage());
             }
             return cancelled
                     ? fail(request, user, progress, MessageStatus.CANCELLED, TurnFailures.cancelled(), sink)
@@ -168,8 +176,10 @@ public final class TurnRunner {
                 return finish(request, user, progress, startedNanos, sink);
             }
             if (progress.iteration >= limits.maxIterations()) {
-                log.info("request {}: stopped after {} model calls, the model still wanted tools",
-                        request.requestId(), progress.iteration);
+                log.info(
+                        "request {}: stopped after {} model calls, the model still wanted tools",
+                        request.requestId(),
+                        progress.iteration);
                 ModelStreamer.emitText(iterationLimitNote(progress, limits.maxIterations()), progress.answer, sink);
                 return finish(request, user, progress, startedNanos, sink);
             }
@@ -254,9 +264,19 @@ public final class TurnRunner {
             log.warn("no price for {}:{}: {}", provider, model, e.toString());
             cost = BigDecimal.ZERO;
         }
-        return new UsageRecord(Ids.newId(), request.principal().tenantId(), request.principal().userId(),
-                request.session().id(), null, provider, model, reply.usage().inputTokens(), reply.usage().outputTokens(),
-                cost, latencyMs, clock.instant());
+        return new UsageRecord(
+                Ids.newId(),
+                request.principal().tenantId(),
+                request.principal().userId(),
+                request.session().id(),
+                null,
+                provider,
+                model,
+                reply.usage().inputTokens(),
+                reply.usage().outputTokens(),
+                cost,
+                latencyMs,
+                clock.instant());
     }
 
     /** A per-call timeout that also respects what is left of the whole request's time. */
@@ -282,9 +302,11 @@ public final class TurnRunner {
         String steps = maxIterations == 1 ? "1 step" : maxIterations + " steps";
         String gotTo = progress.toolCalls.isEmpty()
                 ? "I had not completed any actions yet."
-                : "I used " + progress.toolCalls.stream()
-                        .map(o -> o.request().name() + " (" + o.state().wireName() + ")")
-                        .collect(Collectors.joining(", ")) + ".";
+                : "I used "
+                        + progress.toolCalls.stream()
+                                .map(o -> o.request().name() + " (" + o.state().wireName() + ")")
+                                .collect(Collectors.joining(", "))
+                        + ".";
         return prefix + "I wasn't able to finish this within " + steps + ". Here's where I got to: " + gotTo;
     }
 

@@ -26,15 +26,15 @@ class ContextBuilderTest {
     private static final Instant NOW = Instant.parse("2026-11-21T10:15:30.123Z");
     private static final Clock CLOCK = Clock.fixed(NOW, ZoneOffset.UTC);
     /** One token per word: easy to reason about in a test. */
-    private static final TokenCounter WORDS =
-            text -> (int) Arrays.stream(text.trim().split("\\s+")).filter(w -> !w.isEmpty()).count();
+    private static final TokenCounter WORDS = text -> (int)
+            Arrays.stream(text.trim().split("\\s+")).filter(w -> !w.isEmpty()).count();
 
     private final InMemoryConversationStore store = new InMemoryConversationStore();
     private final AtomicInteger seq = new AtomicInteger();
 
     private Message stored(MessageRole role, String content, MessageStatus status) {
-        return store.append(new Message("m" + seq.incrementAndGet(), "session-1", "user-1", 0, role, content, status,
-                null, NOW));
+        return store.append(
+                new Message("m" + seq.incrementAndGet(), "session-1", "user-1", 0, role, content, status, null, NOW));
     }
 
     private Message stored(MessageRole role, String content) {
@@ -42,26 +42,30 @@ class ContextBuilderTest {
     }
 
     private BuiltContext build(TurnLimits limits, Message current, PromptSections sections, TokenCounter counter) {
-        return new ContextBuilder(store, counter, CLOCK).build(new ContextRequest(principal(),
-                agent(List.of(), limits), "session-1", current, sections, List.of()));
+        return new ContextBuilder(store, counter, CLOCK)
+                .build(new ContextRequest(
+                        principal(), agent(List.of(), limits), "session-1", current, sections, List.of()));
     }
 
     private static List<String> contents(BuiltContext context) {
-        return context.messages().stream().map(m -> switch (m) {
-            case ChatMessage.System s -> "system";
-            case ChatMessage.User u -> "user:" + u.content();
-            case ChatMessage.Assistant a -> "assistant:" + a.text();
-            case ChatMessage.ToolResult t -> "tool:" + t.content();
-        }).toList();
+        return context.messages().stream()
+                .map(m -> switch (m) {
+                    case ChatMessage.System s -> "system";
+                    case ChatMessage.User u -> "user:" + u.content();
+                    case ChatMessage.Assistant a -> "assistant:" + a.text();
+                    case ChatMessage.ToolResult t -> "tool:" + t.content();
+                })
+                .toList();
     }
 
     @Test
     void system_prompt_has_the_sections_in_order_then_the_date_and_the_users_name() {
         Message current = stored(MessageRole.USER, "hello");
-        PromptSections sections = new PromptSections("Week 3: fractions", "Never give the final answer",
-                List.of("Be encouraging", "Use short sentences"));
+        PromptSections sections = new PromptSections(
+                "Week 3: fractions", "Never give the final answer", List.of("Be encouraging", "Use short sentences"));
 
-        String system = build(limits(20, 4000, 128_000), current, sections, WORDS).systemPrompt();
+        String system =
+                build(limits(20, 4000, 128_000), current, sections, WORDS).systemPrompt();
 
         assertThat(system).isEqualTo("""
                 ## Core Behavior
@@ -86,9 +90,11 @@ class ContextBuilderTest {
     void sections_that_are_not_given_are_left_out() {
         Message current = stored(MessageRole.USER, "hello");
 
-        String system = build(limits(20, 4000, 128_000), current, PromptSections.NONE, WORDS).systemPrompt();
+        String system = build(limits(20, 4000, 128_000), current, PromptSections.NONE, WORDS)
+                .systemPrompt();
 
-        assertThat(system).startsWith("## Core Behavior\nYou help with tasks.\n\nCurrent date and time:")
+        assertThat(system)
+                .startsWith("## Core Behavior\nYou help with tasks.\n\nCurrent date and time:")
                 .doesNotContain("## Assignment Context", "## Constraints", "## Additional Guidance");
     }
 
@@ -103,8 +109,8 @@ class ContextBuilderTest {
         BuiltContext context = build(limits(20, 10, 128_000), current, PromptSections.NONE, WORDS);
 
         // the 20-word message does not fit, and nothing older than it is taken either
-        assertThat(contents(context)).containsExactly(
-                "system", "user:one two three", "assistant:four five six seven", "user:what now");
+        assertThat(contents(context))
+                .containsExactly("system", "user:one two three", "assistant:four five six seven", "user:what now");
         assertThat(context.historyBudget()).isEqualTo(10);
         assertThat(context.historyTokens()).isEqualTo(7);
         assertThat(context.currentTokens()).isEqualTo(2);
@@ -120,10 +126,14 @@ class ContextBuilderTest {
         List<ToolSpec> tools = List.of(new ToolSpec("add_task", "Adds a task", json("{\"type\":\"object\"}")));
         TurnLimits limits = limits(20, 4000, 1_090);
 
-        BuiltContext context = new ContextBuilder(store, WORDS, CLOCK).build(new ContextRequest(principal(),
-                agent(List.of(), limits), "session-1", current, PromptSections.NONE, tools));
+        BuiltContext context = new ContextBuilder(store, WORDS, CLOCK)
+                .build(new ContextRequest(
+                        principal(), agent(List.of(), limits), "session-1", current, PromptSections.NONE, tools));
 
-        int room = 1_090 - context.systemTokens() - context.toolTokens() - ContextBuilder.ANSWER_RESERVE_TOKENS
+        int room = 1_090
+                - context.systemTokens()
+                - context.toolTokens()
+                - ContextBuilder.ANSWER_RESERVE_TOKENS
                 - context.currentTokens();
         assertThat(context.toolTokens()).isPositive();
         assertThat(room).isBetween(5, 49);
@@ -140,8 +150,9 @@ class ContextBuilderTest {
 
         BuiltContext context = build(limits(3, 4000, 128_000), current, PromptSections.NONE, WORDS);
 
-        assertThat(contents(context)).containsExactly(
-                "system", "assistant:message 8", "user:message 9", "assistant:message 10", "user:latest");
+        assertThat(contents(context))
+                .containsExactly(
+                        "system", "assistant:message 8", "user:message 9", "assistant:message 10", "user:latest");
         assertThat(store.recentQueries).containsExactly(4);
     }
 
@@ -171,8 +182,12 @@ class ContextBuilderTest {
 
         BuiltContext context = build(limits(20, 4000, 128_000), current, PromptSections.NONE, WORDS);
 
-        assertThat(contents(context)).containsExactly("system", "assistant:I can't help with that.",
-                "user:ok, list my tasks", "user:ok, list my tasks");
+        assertThat(contents(context))
+                .containsExactly(
+                        "system",
+                        "assistant:I can't help with that.",
+                        "user:ok, list my tasks",
+                        "user:ok, list my tasks");
         assertThat(context.historyMessages()).isEqualTo(2);
     }
 

@@ -40,8 +40,16 @@ public final class InMemoryConversationStore implements ConversationStore {
 
     /** Adds a message of any role directly, as an earlier turn would have. */
     public synchronized Message append(Message m) {
-        Message stored = new Message(m.id(), m.sessionId(), m.userId(), messages.size() + 1, m.role(), m.content(),
-                m.status(), m.model(), m.createdAt());
+        Message stored = new Message(
+                m.id(),
+                m.sessionId(),
+                m.userId(),
+                messages.size() + 1,
+                m.role(),
+                m.content(),
+                m.status(),
+                m.model(),
+                m.createdAt());
         messages.add(stored);
         return stored;
     }

@@ -36,7 +36,10 @@ public final class TestTools {
     }
 
     public static Tool tool(
-            String name, JsonNode schema, Set<String> permissions, Duration timeout,
+            String name,
+            JsonNode schema,
+            Set<String> permissions,
+            Duration timeout,
             BiFunction<JsonNode, ToolContext, JsonNode> body) {
         ToolDefinition def = new ToolDefinition(name, "Test tool " + name, schema, permissions, timeout);
         return new Tool() {
@@ -67,17 +70,25 @@ public final class TestTools {
     }
 
     public static AgentDefinition agent(List<String> toolNames, TurnLimits limits) {
-        return new AgentDefinition("helper", "Helper", "", "You help with tasks.", "simulator:default", toolNames,
-                List.of(), limits);
+        return new AgentDefinition(
+                "helper", "Helper", "", "You help with tasks.", "simulator:default", toolNames, List.of(), limits);
     }
 
     public static Principal principal(String... permissions) {
-        return new Principal("user-1", "default", "Alice", "alice@example.com", Set.of("student"), Set.of(permissions),
-                List.of());
+        return new Principal(
+                "user-1", "default", "Alice", "alice@example.com", Set.of("student"), Set.of(permissions), List.of());
     }
 
     public static TurnLimits limits(int historyMessages, int historyTokens, int maxContextTokens) {
-        return new TurnLimits(5, 10, 50, historyMessages, historyTokens, maxContextTokens, Duration.ofSeconds(30),
-                Duration.ofSeconds(10), Duration.ofSeconds(45));
+        return new TurnLimits(
+                5,
+                10,
+                50,
+                historyMessages,
+                historyTokens,
+                maxContextTokens,
+                Duration.ofSeconds(30),
+                Duration.ofSeconds(10),
+                Duration.ofSeconds(45));
     }
 }

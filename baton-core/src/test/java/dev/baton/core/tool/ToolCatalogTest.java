@@ -25,7 +25,8 @@ class ToolCatalogTest {
                 dev.baton.core.testing.TestTools.source(named("add_task"), named("list_tasks"), named("delete_task"))));
         AgentDefinition agent = agent(List.of("list_tasks", "missing", "add_task"), limits(20, 4000, 128_000));
 
-        assertThat(catalog.visibleTo(agent)).extracting(t -> t.definition().name())
+        assertThat(catalog.visibleTo(agent))
+                .extracting(t -> t.definition().name())
                 .containsExactly("list_tasks", "add_task");
         assertThat(catalog.specsFor(agent)).extracting(s -> s.name()).containsExactly("list_tasks", "add_task");
         assertThat(catalog.find(agent, "delete_task")).isEmpty();
@@ -68,8 +69,10 @@ class ToolCatalogTest {
                 throw new IllegalStateException("connection refused");
             }
         };
-        ToolCatalog catalog = new ToolCatalog(List.of(broken, dev.baton.core.testing.TestTools.source(named("add_task"))));
+        ToolCatalog catalog =
+                new ToolCatalog(List.of(broken, dev.baton.core.testing.TestTools.source(named("add_task"))));
 
-        assertThat(catalog.visibleTo(agent(List.of("add_task"), limits(20, 4000, 128_000)))).hasSize(1);
+        assertThat(catalog.visibleTo(agent(List.of("add_task"), limits(20, 4000, 128_000))))
+                .hasSize(1);
     }
 }

@@ -36,23 +36,34 @@ class ToolExecutorTest {
         return json("{\"task\":{\"title\":" + args.get("title") + "}}");
     });
 
-    private List<ToolCallOutcome> run(List<Tool> tools, Principal principal, Duration timeout, Cancellation cancel,
-            CallCache cache, ToolCallRequest... calls) {
+    private List<ToolCallOutcome> run(
+            List<Tool> tools,
+            Principal principal,
+            Duration timeout,
+            Cancellation cancel,
+            CallCache cache,
+            ToolCallRequest... calls) {
         ToolCatalog catalog = new ToolCatalog(List.of(source(tools.toArray(Tool[]::new))));
         List<String> allowed = tools.stream().map(t -> t.definition().name()).toList();
-        ToolCallScope scope = new ToolCallScope(agent(allowed, limits(20, 4000, 128_000)), principal, "session-1",
-                timeout, cancel);
+        ToolCallScope scope =
+                new ToolCallScope(agent(allowed, limits(20, 4000, 128_000)), principal, "session-1", timeout, cancel);
         return new ToolExecutor(catalog, Clock.systemUTC()).execute(List.of(calls), scope, cache);
     }
 
     private List<ToolCallOutcome> run(Tool tool, ToolCallRequest... calls) {
-        return run(List.of(tool), principal("tasks:write:self"), Duration.ofSeconds(5), new Cancellation(),
-                new CallCache(), calls);
+        return run(
+                List.of(tool),
+                principal("tasks:write:self"),
+                Duration.ofSeconds(5),
+                new Cancellation(),
+                new CallCache(),
+                calls);
     }
 
     @Test
     void valid_call_runs_the_tool_and_returns_its_result_as_json_text() {
-        ToolCallOutcome outcome = run(addTask, new ToolCallRequest("c1", "add_task", "{\"title\":\"Buy milk\"}")).getFirst();
+        ToolCallOutcome outcome = run(addTask, new ToolCallRequest("c1", "add_task", "{\"title\":\"Buy milk\"}"))
+                .getFirst();
 
         assertThat(outcome.state()).isEqualTo(ToolCallState.SUCCEEDED);
         assertThat(outcome.toMessage().content()).isEqualTo("{\"task\":{\"title\":\"Buy milk\"}}");
@@ -62,8 +73,9 @@ class ToolExecutorTest {
 
     @Test
     void schema_rejects_unknown_fields_without_running_the_tool() {
-        ToolCallOutcome outcome =
-                run(addTask, new ToolCallRequest("c1", "add_task", "{\"title\":\"x\",\"colour\":\"red\"}")).getFirst();
+        ToolCallOutcome outcome = run(
+                        addTask, new ToolCallRequest("c1", "add_task", "{\"title\":\"x\",\"colour\":\"red\"}"))
+                .getFirst();
 
         assertThat(outcome.state()).isEqualTo(ToolCallState.INVALID_ARGUMENTS);
         assertThat(outcome.error().code()).isEqualTo("invalid_arguments");
@@ -73,11 +85,13 @@ class ToolExecutorTest {
 
     @Test
     void schema_rejects_wrong_types_and_missing_required_fields_with_the_validators_messages() {
-        List<ToolCallOutcome> outcomes = run(addTask,
+        List<ToolCallOutcome> outcomes = run(
+                addTask,
                 new ToolCallRequest("c1", "add_task", "{\"title\":42}"),
                 new ToolCallRequest("c2", "add_task", "{\"priority\":\"urgent\"}"));
 
-        assertThat(outcomes).extracting(ToolCallOutcome::state)
+        assertThat(outcomes)
+                .extracting(ToolCallOutcome::state)
                 .containsExactly(ToolCallState.INVALID_ARGUMENTS, ToolCallState.INVALID_ARGUMENTS);
         assertThat(outcomes.get(0).error().message()).contains("title").contains("string");
         assertThat(outcomes.get(1).error().message()).contains("title").contains("priority");
@@ -87,7 +101,8 @@ class ToolExecutorTest {
 
     @Test
     void invalid_json_is_reported_as_invalid_arguments() {
-        ToolCallOutcome outcome = run(addTask, new ToolCallRequest("c1", "add_task", "{\"title\": \"x\"")).getFirst();
+        ToolCallOutcome outcome = run(addTask, new ToolCallRequest("c1", "add_task", "{\"title\": \"x\""))
+                .getFirst();
 
         assertThat(outcome.state()).isEqualTo(ToolCallState.INVALID_ARGUMENTS);
         assertThat(outcome.error().message()).startsWith("arguments are not valid JSON");
@@ -97,8 +112,12 @@ class ToolExecutorTest {
     @Test
     void a_tool_outside_the_agents_allow_list_is_unknown() {
         ToolCatalog catalog = new ToolCatalog(List.of(source(addTask)));
-        ToolCallScope scope = new ToolCallScope(agent(List.of("list_tasks"), limits(20, 4000, 128_000)),
-                principal("tasks:write:self"), "s", Duration.ofSeconds(1), new Cancellation());
+        ToolCallScope scope = new ToolCallScope(
+                agent(List.of("list_tasks"), limits(20, 4000, 128_000)),
+                principal("tasks:write:self"),
+                "s",
+                Duration.ofSeconds(1),
+                new Cancellation());
 
         ToolCallOutcome outcome = new ToolExecutor(catalog, Clock.systemUTC())
                 .execute(List.of(new ToolCallRequest("c1", "add_task", "{\"title\":\"x\"}")), scope, new CallCache())
@@ -111,8 +130,13 @@ class ToolExecutorTest {
 
     @Test
     void a_caller_without_the_tools_permissions_is_denied_and_the_tool_never_runs() {
-        ToolCallOutcome outcome = run(List.of(addTask), principal("tasks:read:self"), Duration.ofSeconds(1),
-                new Cancellation(), new CallCache(), new ToolCallRequest("c1", "add_task", "{\"title\":\"x\"}"))
+        ToolCallOutcome outcome = run(
+                        List.of(addTask),
+                        principal("tasks:read:self"),
+                        Duration.ofSeconds(1),
+                        new Cancellation(),
+                        new CallCache(),
+                        new ToolCallRequest("c1", "add_task", "{\"title\":\"x\"}"))
                 .getFirst();
 
         assertThat(outcome.state()).isEqualTo(ToolCallState.DENIED);
@@ -134,14 +158,17 @@ class ToolExecutorTest {
         });
 
         long started = System.nanoTime();
-        ToolCallOutcome outcome = run(slow, new ToolCallRequest("c1", "slow", "{}")).getFirst();
+        ToolCallOutcome outcome =
+                run(slow, new ToolCallRequest("c1", "slow", "{}")).getFirst();
         long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
 
         assertThat(outcome.state()).isEqualTo(ToolCallState.TIMED_OUT);
         assertThat(outcome.error().code()).isEqualTo("timeout");
         assertThat(outcome.durationMs()).isGreaterThanOrEqualTo(140);
         assertThat(tookMs).isLessThan(3_000);
-        assertThat(interrupted.await(5, TimeUnit.SECONDS)).as("tool thread interrupted").isTrue();
+        assertThat(interrupted.await(5, TimeUnit.SECONDS))
+                .as("tool thread interrupted")
+                .isTrue();
     }
 
     @Test
@@ -151,11 +178,17 @@ class ToolExecutorTest {
         Tool first = tool("first", objectSchema("{}"), Set.of(), null, (args, ctx) -> meet(bothRunning, "{\"n\":1}"));
         Tool second = tool("second", objectSchema("{}"), Set.of(), null, (args, ctx) -> meet(bothRunning, "{\"n\":2}"));
 
-        List<ToolCallOutcome> outcomes = run(List.of(first, second), principal(), Duration.ofSeconds(5),
-                new Cancellation(), new CallCache(),
-                new ToolCallRequest("c2", "second", "{}"), new ToolCallRequest("c1", "first", "{}"));
+        List<ToolCallOutcome> outcomes = run(
+                List.of(first, second),
+                principal(),
+                Duration.ofSeconds(5),
+                new Cancellation(),
+                new CallCache(),
+                new ToolCallRequest("c2", "second", "{}"),
+                new ToolCallRequest("c1", "first", "{}"));
 
-        assertThat(outcomes).extracting(ToolCallOutcome::state)
+        assertThat(outcomes)
+                .extracting(ToolCallOutcome::state)
                 .containsExactly(ToolCallState.SUCCEEDED, ToolCallState.SUCCEEDED);
         assertThat(outcomes).extracting(o -> o.request().id()).containsExactly("c2", "c1");
         assertThat(outcomes).extracting(o -> o.result().get("n").asInt()).containsExactly(2, 1);
@@ -165,31 +198,49 @@ class ToolExecutorTest {
     void an_identical_call_in_the_same_turn_is_answered_from_the_first_without_running_again() {
         CallCache cache = new CallCache();
         Principal alice = principal("tasks:write:self");
-        List<ToolCallOutcome> firstResponse = run(List.of(addTask), alice, Duration.ofSeconds(5), new Cancellation(),
+        List<ToolCallOutcome> firstResponse = run(
+                List.of(addTask),
+                alice,
+                Duration.ofSeconds(5),
+                new Cancellation(),
                 cache,
                 new ToolCallRequest("c1", "add_task", "{\"title\":\"Buy milk\",\"priority\":\"high\"}"),
                 new ToolCallRequest("c2", "add_task", "{ \"priority\": \"high\", \"title\": \"Buy milk\" }"));
-        List<ToolCallOutcome> laterResponse = run(List.of(addTask), alice, Duration.ofSeconds(5), new Cancellation(),
-                cache, new ToolCallRequest("c3", "add_task", "{\"priority\":\"high\",\"title\":\"Buy milk\"}"));
+        List<ToolCallOutcome> laterResponse = run(
+                List.of(addTask),
+                alice,
+                Duration.ofSeconds(5),
+                new Cancellation(),
+                cache,
+                new ToolCallRequest("c3", "add_task", "{\"priority\":\"high\",\"title\":\"Buy milk\"}"));
 
         assertThat(executions).hasValue(1);
-        assertThat(firstResponse).extracting(ToolCallOutcome::state)
+        assertThat(firstResponse)
+                .extracting(ToolCallOutcome::state)
                 .containsExactly(ToolCallState.SUCCEEDED, ToolCallState.DEDUPLICATED);
         assertThat(laterResponse.getFirst().state()).isEqualTo(ToolCallState.DEDUPLICATED);
-        assertThat(laterResponse.getFirst().toMessage().content()).isEqualTo(firstResponse.getFirst().toMessage().content());
+        assertThat(laterResponse.getFirst().toMessage().content())
+                .isEqualTo(firstResponse.getFirst().toMessage().content());
         assertThat(laterResponse.getFirst().toMessage().toolCallId()).isEqualTo("c3");
-        assertThat(CallCache.restore(cache.snapshot()).find("add_task", "{\"priority\":\"high\",\"title\":\"Buy milk\"}"))
+        assertThat(CallCache.restore(cache.snapshot())
+                        .find("add_task", "{\"priority\":\"high\",\"title\":\"Buy milk\"}"))
                 .isPresent();
     }
 
     @Test
     void a_tool_exceptions_code_and_message_reach_the_model() {
-        Tool missing = tool("complete_task", objectSchema("{\"taskId\":{\"type\":\"string\"}}", "taskId"), Set.of(), null,
+        Tool missing = tool(
+                "complete_task",
+                objectSchema("{\"taskId\":{\"type\":\"string\"}}", "taskId"),
+                Set.of(),
+                null,
                 (args, ctx) -> {
-                    throw new ToolException("not_found", "no task with id " + args.get("taskId").asText());
+                    throw new ToolException(
+                            "not_found", "no task with id " + args.get("taskId").asText());
                 });
 
-        ToolCallOutcome outcome = run(missing, new ToolCallRequest("c1", "complete_task", "{\"taskId\":\"42\"}")).getFirst();
+        ToolCallOutcome outcome = run(missing, new ToolCallRequest("c1", "complete_task", "{\"taskId\":\"42\"}"))
+                .getFirst();
 
         assertThat(outcome.state()).isEqualTo(ToolCallState.FAILED);
         assertThat(outcome.toMessage().content())
@@ -202,7 +253,8 @@ class ToolExecutorTest {
             throw new IllegalStateException("jdbc:postgresql://db password=hunter2");
         });
 
-        ToolCallOutcome outcome = run(broken, new ToolCallRequest("c1", "broken", "{}")).getFirst();
+        ToolCallOutcome outcome =
+                run(broken, new ToolCallRequest("c1", "broken", "{}")).getFirst();
 
         assertThat(outcome.state()).isEqualTo(ToolCallState.FAILED);
         assertThat(outcome.error().code()).isEqualTo("tool_failed");
@@ -230,8 +282,14 @@ class ToolExecutorTest {
                 return null;
             });
 
-            ToolCallOutcome outcome = run(List.of(blocking), principal(), Duration.ofSeconds(30), cancellation,
-                    new CallCache(), new ToolCallRequest("c1", "blocking", "{}")).getFirst();
+            ToolCallOutcome outcome = run(
+                            List.of(blocking),
+                            principal(),
+                            Duration.ofSeconds(30),
+                            cancellation,
+                            new CallCache(),
+                            new ToolCallRequest("c1", "blocking", "{}"))
+                    .getFirst();
 
             assertThat(outcome.state()).isEqualTo(ToolCallState.CANCELLED);
             assertThat(outcome.error().code()).isEqualTo("cancelled");

@@ -29,21 +29,39 @@ import org.junit.jupiter.api.Test;
 
 class ToolDispatcherTest {
     private final AtomicInteger executions = new AtomicInteger();
-    private final Tool echo = tool("echo", objectSchema("{\"n\":{\"type\":\"integer\"}}", "n"), Set.of(), null,
-            (args, ctx) -> {
+    private final Tool echo =
+            tool("echo", objectSchema("{\"n\":{\"type\":\"integer\"}}", "n"), Set.of(), null, (args, ctx) -> {
                 executions.incrementAndGet();
                 return json("{\"n\":" + args.get("n") + "}");
             });
     private final List<TurnEvent> events = new ArrayList<>();
 
-    private List<ToolCallOutcome> dispatch(int perTurn, int perConversation, int conversationSoFar, int turnSoFar,
-            List<ToolCallRequest> calls) {
-        TurnLimits limits = new TurnLimits(5, perTurn, perConversation, 20, 4000, 128_000, Duration.ofSeconds(30),
-                Duration.ofSeconds(5), Duration.ofSeconds(45));
-        Session session = new Session("session-1", "default", "user-1", "helper", null, SessionState.ACTIVE,
-                Instant.now(), null, null, 3, conversationSoFar);
-        TurnRequest request = new TurnRequest("req-1", principal(), session, agent(List.of("echo"), limits), "hi",
-                new Cancellation());
+    private List<ToolCallOutcome> dispatch(
+            int perTurn, int perConversation, int conversationSoFar, int turnSoFar, List<ToolCallRequest> calls) {
+        TurnLimits limits = new TurnLimits(
+                5,
+                perTurn,
+                perConversation,
+                20,
+                4000,
+                128_000,
+                Duration.ofSeconds(30),
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(45));
+        Session session = new Session(
+                "session-1",
+                "default",
+                "user-1",
+                "helper",
+                null,
+                SessionState.ACTIVE,
+                Instant.now(),
+                null,
+                null,
+                3,
+                conversationSoFar);
+        TurnRequest request = new TurnRequest(
+                "req-1", principal(), session, agent(List.of("echo"), limits), "hi", new Cancellation());
         ToolExecutor executor = new ToolExecutor(new ToolCatalog(List.of(source(echo))), Clock.systemUTC());
         return new ToolDispatcher(executor, Clock.systemUTC())
                 .dispatch(calls, request, turnSoFar, Duration.ofSeconds(5), new CallCache(), events::add);
@@ -61,12 +79,20 @@ class ToolDispatcherTest {
     void emits_every_start_in_model_order_then_every_finish_in_model_order() {
         dispatch(10, 50, 0, 0, calls(3));
 
-        assertThat(events).extracting(e -> e.getClass().getSimpleName() + ":" + switch (e) {
-            case TurnEvent.ToolCallStarted s -> s.id();
-            case TurnEvent.ToolCallFinished f -> f.id();
-            default -> "?";
-        }).containsExactly("ToolCallStarted:c1", "ToolCallStarted:c2", "ToolCallStarted:c3",
-                "ToolCallFinished:c1", "ToolCallFinished:c2", "ToolCallFinished:c3");
+        assertThat(events)
+                .extracting(e -> e.getClass().getSimpleName() + ":"
+                        + switch (e) {
+                            case TurnEvent.ToolCallStarted s -> s.id();
+                            case TurnEvent.ToolCallFinished f -> f.id();
+                            default -> "?";
+                        })
+                .containsExactly(
+                        "ToolCallStarted:c1",
+                        "ToolCallStarted:c2",
+                        "ToolCallStarted:c3",
+                        "ToolCallFinished:c1",
+                        "ToolCallFinished:c2",
+                        "ToolCallFinished:c3");
         TurnEvent.ToolCallFinished second = (TurnEvent.ToolCallFinished) events.get(4);
         assertThat(second.ok()).isTrue();
         assertThat(second.result().get("n").asInt()).isEqualTo(2);
@@ -77,7 +103,8 @@ class ToolDispatcherTest {
         List<ToolCallOutcome> outcomes = dispatch(4, 50, 0, 2, calls(3));
 
         assertThat(executions).hasValue(2);
-        assertThat(outcomes).extracting(ToolCallOutcome::state)
+        assertThat(outcomes)
+                .extracting(ToolCallOutcome::state)
                 .containsExactly(ToolCallState.SUCCEEDED, ToolCallState.SUCCEEDED, ToolCallState.DENIED);
         assertThat(outcomes.get(2).error().code()).isEqualTo(ToolDispatcher.LIMIT_REACHED);
         assertThat(outcomes.get(2).toMessage().content()).contains("4 tool calls per turn");

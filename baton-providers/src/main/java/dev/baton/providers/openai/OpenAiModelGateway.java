@@ -74,8 +74,12 @@ public final class OpenAiModelGateway implements ModelGateway, AutoCloseable {
         var exchange = new CancellableHttpClient(transport, event -> "[DONE]".equals(event.data()));
         var model = modelOn(exchange);
         var chatRequest = OpenAiRequestMapper.toChatRequest(request);
-        log.debug("{} call: model={}, messages={}, tools={}", config.name(), request.model(),
-                request.messages().size(), request.tools().size());
+        log.debug(
+                "{} call: model={}, messages={}, tools={}",
+                config.name(),
+                request.model(),
+                request.messages().size(),
+                request.tools().size());
         var response = StreamingCall.run(model, chatRequest, exchange, request, limit, failures, onDelta);
         var reply = OpenAiReplyMapper.toReply(response, request.model());
         if (!exchange.completionMarkerSeen() && reply.finishReason() == null) {

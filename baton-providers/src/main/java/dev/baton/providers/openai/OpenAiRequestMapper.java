@@ -63,7 +63,9 @@ final class OpenAiRequestMapper {
         if (message.toolCalls().isEmpty()) {
             return AiMessage.from(message.text());
         }
-        var requests = message.toolCalls().stream().map(OpenAiRequestMapper::toolExecution).toList();
+        var requests = message.toolCalls().stream()
+                .map(OpenAiRequestMapper::toolExecution)
+                .toList();
         return AiMessage.builder()
                 .text(message.text().isEmpty() ? null : message.text())
                 .toolExecutionRequests(requests)

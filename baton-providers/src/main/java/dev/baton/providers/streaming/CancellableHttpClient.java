@@ -63,7 +63,9 @@ public final class CancellableHttpClient implements HttpClient {
             var response = future.get();
             if (response.statusCode() < 200 || response.statusCode() >= 300) {
                 throw new ProviderHttpException(
-                        response.statusCode(), response.body(), response.headers().map());
+                        response.statusCode(),
+                        response.body(),
+                        response.headers().map());
             }
             return SuccessfulHttpResponse.builder()
                     .statusCode(response.statusCode())
@@ -102,9 +104,8 @@ public final class CancellableHttpClient implements HttpClient {
         });
         future.whenComplete((response, error) -> {
             if (error != null) {
-                finishWithError(error instanceof CompletionException && error.getCause() != null
-                        ? error.getCause()
-                        : error);
+                finishWithError(
+                        error instanceof CompletionException && error.getCause() != null ? error.getCause() : error);
             }
         });
         track(future);

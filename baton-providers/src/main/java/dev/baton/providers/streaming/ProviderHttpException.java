@@ -55,7 +55,8 @@ public final class ProviderHttpException extends HttpException {
             return Optional.of(Duration.ofMillis(Math.round(seconds.get() * 1000)));
         }
         try {
-            var at = ZonedDateTime.parse(trimmed, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+            var at = ZonedDateTime.parse(trimmed, DateTimeFormatter.RFC_1123_DATE_TIME)
+                    .toInstant();
             var wait = Duration.between(now, at);
             return Optional.of(wait.isNegative() ? Duration.ZERO : wait);
         } catch (DateTimeParseException e) {

@@ -147,19 +147,23 @@ public abstract class ModelGatewayContract {
     @Test
     void two_tool_calls_in_one_response_come_back_in_order_with_distinct_ids() throws Exception {
         var gateway = start(SimulatorScript.builder()
-                .whenUserSays("compare", Reply.toolCalls(
-                        new Reply.ToolCall("get_weather", "{\"city\":\"Oslo\"}"),
-                        new Reply.ToolCall("get_weather", "{\"city\":\"Lima\"}")))
+                .whenUserSays(
+                        "compare",
+                        Reply.toolCalls(
+                                new Reply.ToolCall("get_weather", "{\"city\":\"Oslo\"}"),
+                                new Reply.ToolCall("get_weather", "{\"city\":\"Lima\"}")))
                 .build());
 
         var request = ask("compare Oslo and Lima", List.of(weatherTool()), new Cancellation(), GENEROUS);
         var reply = gateway.stream(request, d -> {});
 
         assertThat(reply.toolCalls()).hasSize(2);
-        assertThat(reply.toolCalls().get(0).id()).isNotEqualTo(reply.toolCalls().get(1).id());
+        assertThat(reply.toolCalls().get(0).id())
+                .isNotEqualTo(reply.toolCalls().get(1).id());
         assertThat(reply.toolCalls()).allSatisfy(call -> assertThat(call.name()).isEqualTo("get_weather"));
         assertThat(reply.toolCalls())
-                .extracting(call -> JSON.readTree(call.argumentsJson()).path("city").asText())
+                .extracting(
+                        call -> JSON.readTree(call.argumentsJson()).path("city").asText())
                 .containsExactly("Oslo", "Lima");
     }
 
@@ -177,9 +181,16 @@ public abstract class ModelGatewayContract {
 
     @ParameterizedTest(name = "{0} -> {1}")
     @CsvSource({
-        "500, UNAVAILABLE", "502, UNAVAILABLE", "503, UNAVAILABLE", "504, UNAVAILABLE",
-        "401, AUTHENTICATION", "403, AUTHENTICATION",
-        "400, BAD_REQUEST", "404, BAD_REQUEST", "413, BAD_REQUEST", "422, BAD_REQUEST"
+        "500, UNAVAILABLE",
+        "502, UNAVAILABLE",
+        "503, UNAVAILABLE",
+        "504, UNAVAILABLE",
+        "401, AUTHENTICATION",
+        "403, AUTHENTICATION",
+        "400, BAD_REQUEST",
+        "404, BAD_REQUEST",
+        "413, BAD_REQUEST",
+        "422, BAD_REQUEST"
     })
     void an_error_status_maps_to_its_failure_kind(int status, Kind expected) {
         var gateway = start(SimulatorScript.replyingWith("never sent"));
@@ -267,7 +278,8 @@ public abstract class ModelGatewayContract {
     @Test
     void cancelling_mid_stream_returns_promptly_after_some_deltas_and_closes_the_connection() throws Exception {
         var longText = String.join(" ", Collections.nCopies(400, "word"));
-        var gateway = start(SimulatorScript.builder().tokensPerSecond(50).fallback(longText).build());
+        var gateway = start(
+                SimulatorScript.builder().tokensPerSecond(50).fallback(longText).build());
         var cancellation = new Cancellation();
         var threeDeltas = new CountDownLatch(3);
         var deltas = new CopyOnWriteArrayList<ModelDelta>();
@@ -316,14 +328,16 @@ public abstract class ModelGatewayContract {
         cancellation.cancel();
 
         assertThatThrownBy(() -> gateway.stream(ask("hi", List.of(), cancellation, GENEROUS), d -> {}))
-                .isInstanceOfSatisfying(ModelFailure.class, f -> assertThat(f.kind()).isEqualTo(Kind.CANCELLED));
+                .isInstanceOfSatisfying(
+                        ModelFailure.class, f -> assertThat(f.kind()).isEqualTo(Kind.CANCELLED));
         assertThat(simulator().requests()).isEmpty();
     }
 
     @Test
     void an_exception_from_the_delta_consumer_propagates_and_closes_the_connection() {
         var longText = String.join(" ", Collections.nCopies(400, "word"));
-        var gateway = start(SimulatorScript.builder().tokensPerSecond(50).fallback(longText).build());
+        var gateway = start(
+                SimulatorScript.builder().tokensPerSecond(50).fallback(longText).build());
         var consumerFailure = new IllegalStateException("the client went away");
 
         assertThatThrownBy(() -> gateway.stream(ask("hi"), delta -> {
@@ -342,7 +356,8 @@ public abstract class ModelGatewayContract {
             var answers = new ArrayList<Future<String>>();
             for (int i = 0; i < 8; i++) {
                 var word = "w" + i;
-                answers.add(callers.submit(() -> gateway.stream(ask("echo " + word), d -> {}).text()));
+                answers.add(callers.submit(
+                        () -> gateway.stream(ask("echo " + word), d -> {}).text()));
             }
             for (int i = 0; i < answers.size(); i++) {
                 assertThat(answers.get(i).get(30, TimeUnit.SECONDS)).isEqualTo("you said w" + i);

@@ -48,7 +48,8 @@ class OpenAiModelGatewayIT extends ModelGatewayContract {
         assertThat(reply.text()).isEqualTo("It is sunny in Oslo.");
         var recorded = simulator().awaitRequest(0, GENEROUS);
         var messages = recorded.messages();
-        assertThat(messages).extracting(m -> m.path("role").asText())
+        assertThat(messages)
+                .extracting(m -> m.path("role").asText())
                 .containsExactly("system", "user", "assistant", "tool");
         assertThat(messages.get(0).path("content").asText()).isEqualTo("You report weather.");
         assertThat(messages.get(1).path("content").asText()).isEqualTo("Weather in Oslo?");
@@ -115,7 +116,8 @@ class OpenAiModelGatewayIT extends ModelGatewayContract {
         var reply = gateway.stream(
                 new ModelRequest("gpt-echo", messages, List.of(), GENEROUS, new Cancellation()), d -> {});
 
-        assertThat(reply.model()).isEqualTo(simulator().awaitRequest(0, GENEROUS).model());
+        assertThat(reply.model())
+                .isEqualTo(simulator().awaitRequest(0, GENEROUS).model());
         assertThat(gateway.provider()).isEqualTo("simulator");
     }
 }

@@ -1,9 +1,8 @@
 package dev.baton.providers.resolver;
 
+import static dev.baton.providers.openai.OpenAiCompatibleConfig.compatible;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
-import static dev.baton.providers.openai.OpenAiCompatibleConfig.compatible;
 
 import dev.baton.providers.openai.OpenAiCompatibleConfig;
 import dev.baton.providers.openai.OpenAiModelGateway;
@@ -47,7 +46,8 @@ class ConfiguredModelResolverTest {
     @Test
     void a_compatible_model_may_be_named_and_may_contain_slashes_and_colons() {
         assertThat(resolver.resolve("compatible:ollama/llama3.1:8b").model()).isEqualTo("llama3.1:8b");
-        assertThat(resolver.resolve("compatible:openrouter/meta-llama/llama-3.1-8b").model())
+        assertThat(resolver.resolve("compatible:openrouter/meta-llama/llama-3.1-8b")
+                        .model())
                 .isEqualTo("meta-llama/llama-3.1-8b");
     }
 
@@ -89,11 +89,14 @@ class ConfiguredModelResolverTest {
 
     @Test
     void malformed_references_are_rejected() {
-        assertThatThrownBy(() -> resolver.resolve("gpt-4o")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> resolver.resolve("gpt-4o"))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("provider:model");
-        assertThatThrownBy(() -> resolver.resolve("openai:")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> resolver.resolve("openai:"))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("names no model");
-        assertThatThrownBy(() -> resolver.resolve("compatible:nowhere")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> resolver.resolve("compatible:nowhere"))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("no compatible endpoint named 'nowhere'");
         assertThatThrownBy(() -> resolver.resolve(" ")).isInstanceOf(IllegalArgumentException.class);
     }

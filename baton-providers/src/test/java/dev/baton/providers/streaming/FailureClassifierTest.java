@@ -31,8 +31,7 @@ class FailureClassifierTest {
 
     @Test
     void retry_after_as_an_http_date_is_measured_from_the_clock() {
-        var error = new ProviderHttpException(
-                429, "", Map.of("retry-after", List.of("Sat, 01 Mar 2025 12:00:30 GMT")));
+        var error = new ProviderHttpException(429, "", Map.of("retry-after", List.of("Sat, 01 Mar 2025 12:00:30 GMT")));
 
         assertThat(classifier.classify(error).retryAfter()).isEqualTo(Duration.ofSeconds(30));
     }
@@ -58,7 +57,9 @@ class FailureClassifierTest {
     @Test
     void connection_failures_are_unavailable() {
         assertThat(classifier.classify(new ConnectException("refused")).kind()).isEqualTo(Kind.UNAVAILABLE);
-        assertThat(classifier.classify(new RuntimeException(new EOFException("EOF reached"))).kind())
+        assertThat(classifier
+                        .classify(new RuntimeException(new EOFException("EOF reached")))
+                        .kind())
                 .isEqualTo(Kind.UNAVAILABLE);
     }
 

@@ -22,7 +22,8 @@ class JtokkitTokenCounterTest {
     void counts_known_strings_like_the_tokenizer_does() {
         // "hello world" is two tokens in every tiktoken encoding
         assertThat(counter.count("hello world")).isEqualTo(2);
-        assertThat(new JtokkitTokenCounter(EncodingType.CL100K_BASE).count("hello world")).isEqualTo(2);
+        assertThat(new JtokkitTokenCounter(EncodingType.CL100K_BASE).count("hello world"))
+                .isEqualTo(2);
     }
 
     @Test

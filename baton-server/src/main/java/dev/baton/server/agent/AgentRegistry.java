@@ -47,7 +47,8 @@ public final class AgentRegistry {
         for (Path dir : dirs) {
             if (!Files.isDirectory(dir)) throw new ConfigException("agents folder not found: " + dir);
             try (Stream<Path> files = Files.list(dir)) {
-                for (Path f : files.filter(p -> p.toString().endsWith(".yaml") || p.toString().endsWith(".yml"))
+                for (Path f : files.filter(p ->
+                                p.toString().endsWith(".yaml") || p.toString().endsWith(".yml"))
                         .sorted()
                         .toList()) {
                     AgentDefinition a = parse(ConfigLoader.readYaml(f), orgLimits, defaultModel, f.toString());

@@ -36,7 +36,8 @@ public final class CatalogRoutes {
         ObjectNode out = Json.MAPPER.createObjectNode();
         ArrayNode arr = out.putArray("agents");
         for (AgentDefinition a : agents.usableBy(p)) {
-            ObjectNode n = arr.addObject().put("id", a.id()).put("name", a.name()).put("description", a.description());
+            ObjectNode n =
+                    arr.addObject().put("id", a.id()).put("name", a.name()).put("description", a.description());
             ArrayNode t = n.putArray("tools");
             a.tools().forEach(t::add);
         }

@@ -99,11 +99,14 @@ public final class MessageRoutes {
 
     private record IdemKey(String key, String requestHash) {}
 
-    private void runTurn(Context ctx, Principal p, Session session, String content, boolean sse, IdemKey idem, boolean chatShape)
+    private void runTurn(
+            Context ctx, Principal p, Session session, String content, boolean sse, IdemKey idem, boolean chatShape)
             throws IOException {
-        if (!session.isActive()) throw ApiException.conflict("session_completed", "this session is completed; start a new one");
+        if (!session.isActive())
+            throw ApiException.conflict("session_completed", "this session is completed; start a new one");
         AgentDefinition agent = agents.find(session.agentId())
-                .orElseThrow(() -> ApiException.conflict("agent_unavailable", "this session's agent is no longer configured"));
+                .orElseThrow(() ->
+                        ApiException.conflict("agent_unavailable", "this session's agent is no longer configured"));
         String requestId = ctx.attribute(RequestIds.ATTRIBUTE);
         Duration timeout = agent.limits().requestTimeout();
         if (sse) {
@@ -113,19 +116,28 @@ public final class MessageRoutes {
             ctx.header("X-Accel-Buffering", "no");
             var out = ctx.res().getOutputStream();
             SseWriterHolder holder = new SseWriterHolder();
-            dispatcher.run(session.id(), timeout, cancellation -> {
-                holder.writer = new SseWriter(out, heartbeat, cancellation::cancel);
-                return new TurnRequest(requestId, p, session, agent, content, cancellation);
-            }, event -> SseEvents.send(holder.writer, event));
+            dispatcher.run(
+                    session.id(),
+                    timeout,
+                    cancellation -> {
+                        holder.writer = new SseWriter(out, heartbeat, cancellation::cancel);
+                        return new TurnRequest(requestId, p, session, agent, content, cancellation);
+                    },
+                    event -> SseEvents.send(holder.writer, event));
             holder.writer.close();
             return;
         }
-        TurnOutcome outcome = dispatcher.run(session.id(), timeout,
-                cancellation -> new TurnRequest(requestId, p, session, agent, content, cancellation), event -> {});
+        TurnOutcome outcome = dispatcher.run(
+                session.id(),
+                timeout,
+                cancellation -> new TurnRequest(requestId, p, session, agent, content, cancellation),
+                event -> {});
         if (outcome.terminal() instanceof TurnEvent.Failed f) throw TurnFailures.toApiException(f);
         ObjectNode json = chatShape ? chatResponse(session, outcome) : messageResponse(outcome);
         if (idem != null) {
-            idempotency.save(p.userId(), idem.key(),
+            idempotency.save(
+                    p.userId(),
+                    idem.key(),
                     new IdempotencyStore.StoredResponse(idem.requestHash(), 200, json.toString(), clock.instant()));
         }
         ctx.json(json);
@@ -137,7 +149,8 @@ public final class MessageRoutes {
     }
 
     private static ObjectNode messageResponse(TurnOutcome o) {
-        ObjectNode n = Json.MAPPER.createObjectNode()
+        ObjectNode n = Json.MAPPER
+                .createObjectNode()
                 .put("messageId", o.assistantMessage().id())
                 .put("answer", o.assistantMessage().content());
         ArrayNode calls = n.putArray("toolCalls");
@@ -148,7 +161,8 @@ public final class MessageRoutes {
     }
 
     private static ObjectNode chatResponse(Session s, TurnOutcome o) {
-        ObjectNode n = Json.MAPPER.createObjectNode()
+        ObjectNode n = Json.MAPPER
+                .createObjectNode()
                 .put("conversationId", s.id())
                 .put("turnId", o.assistantMessage().id())
                 .put("answer", o.assistantMessage().content());
@@ -159,19 +173,25 @@ public final class MessageRoutes {
     }
 
     private boolean replayed(Context ctx, Principal p, String key, String raw) {
-        if (key.isBlank() || key.length() > 200) throw ApiException.badRequest("Idempotency-Key must be 1-200 characters");
+        if (key.isBlank() || key.length() > 200)
+            throw ApiException.badRequest("Idempotency-Key must be 1-200 characters");
         Optional<IdempotencyStore.StoredResponse> stored = idempotency.find(p.userId(), key);
         if (stored.isEmpty()) return false;
         if (!stored.get().requestHash().equals(hash(raw))) {
-            throw new ApiException(422, "idempotency_key_reused", "this Idempotency-Key was used with a different request");
+            throw new ApiException(
+                    422, "idempotency_key_reused", "this Idempotency-Key was used with a different request");
         }
         ctx.header("Idempotent-Replayed", "true");
-        ctx.status(stored.get().status()).contentType("application/json").result(stored.get().body());
+        ctx.status(stored.get().status())
+                .contentType("application/json")
+                .result(stored.get().body());
         return true;
     }
 
     private String defaultAgent() {
-        return agents.all().stream().findFirst().map(AgentDefinition::id)
+        return agents.all().stream()
+                .findFirst()
+                .map(AgentDefinition::id)
                 .orElseThrow(() -> ApiException.badRequest("field 'agentId' is required"));
     }
 
@@ -182,7 +202,8 @@ public final class MessageRoutes {
 
     private static String hash(String raw) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(raw.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(raw.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

@@ -38,7 +38,8 @@ public final class SessionRoutes {
     private final Clock clock;
     private final int maxBodyBytes;
 
-    public SessionRoutes(ConversationStore store, AgentRegistry agents, RunningTurns running, Clock clock, int maxBodyBytes) {
+    public SessionRoutes(
+            ConversationStore store, AgentRegistry agents, RunningTurns running, Clock clock, int maxBodyBytes) {
         this.store = store;
         this.agents = agents;
         this.running = running;
@@ -86,7 +87,8 @@ public final class SessionRoutes {
             throw ApiException.badRequest("state must be 'active' or 'completed'");
         }
         int limit = intParam(ctx, "limit", 20, 1, 100);
-        SessionPage page = store.listSessions(p.userId(), new SessionQuery(ctx.queryParam("agentId"), st, limit, ctx.queryParam("cursor")));
+        SessionPage page = store.listSessions(
+                p.userId(), new SessionQuery(ctx.queryParam("agentId"), st, limit, ctx.queryParam("cursor")));
         ObjectNode out = Json.MAPPER.createObjectNode();
         ArrayNode arr = out.putArray("sessions");
         page.sessions().forEach(s -> arr.add(Views.session(s)));
@@ -106,8 +108,10 @@ public final class SessionRoutes {
             throw ApiException.badRequest("before must be a message seq number");
         }
         List<Message> msgs = store.listMessages(p.userId(), s.id(), beforeSeq, limit);
-        List<String> assistantIds =
-                msgs.stream().filter(m -> m.role() == MessageRole.ASSISTANT).map(Message::id).toList();
+        List<String> assistantIds = msgs.stream()
+                .filter(m -> m.role() == MessageRole.ASSISTANT)
+                .map(Message::id)
+                .toList();
         // one query for the page's tool calls, never one per message
         Map<String, List<ToolCallRecord>> calls = assistantIds.isEmpty()
                 ? Map.of()
@@ -126,7 +130,8 @@ public final class SessionRoutes {
         if (!s.isActive()) throw ApiException.conflict("session_completed", "session is already completed");
         Session done = store.completeSession(p.userId(), s.id(), clock.instant())
                 .orElseThrow(() -> ApiException.notFound("session"));
-        ctx.json(Json.MAPPER.createObjectNode()
+        ctx.json(Json.MAPPER
+                .createObjectNode()
                 .put("id", done.id())
                 .put("state", done.state().wireName())
                 .put("endedAt", done.endedAt().toString()));

@@ -33,7 +33,9 @@ public final class TaskRoutes {
         routes.post("/v1/tasks", mapped(this::create));
         routes.get("/v1/tasks/{id}", mapped(ctx -> ctx.json(one(tasks.get(Caller.of(ctx), ctx.pathParam("id"))))));
         routes.patch("/v1/tasks/{id}", mapped(this::update));
-        routes.post("/v1/tasks/{id}/complete", mapped(ctx -> ctx.json(one(tasks.complete(Caller.of(ctx), ctx.pathParam("id"))))));
+        routes.post(
+                "/v1/tasks/{id}/complete",
+                mapped(ctx -> ctx.json(one(tasks.complete(Caller.of(ctx), ctx.pathParam("id"))))));
         routes.delete("/v1/tasks/{id}", mapped(ctx -> {
             tasks.delete(Caller.of(ctx), ctx.pathParam("id"));
             ctx.status(204);

@@ -17,7 +17,8 @@ public final class Views {
     private Views() {}
 
     public static ObjectNode session(Session s) {
-        ObjectNode n = Json.MAPPER.createObjectNode()
+        ObjectNode n = Json.MAPPER
+                .createObjectNode()
                 .put("id", s.id())
                 .put("agentId", s.agentId())
                 .put("state", s.state().wireName())
@@ -29,7 +30,8 @@ public final class Views {
     }
 
     public static ObjectNode message(Message m, List<ToolCallRecord> toolCalls) {
-        ObjectNode n = Json.MAPPER.createObjectNode()
+        ObjectNode n = Json.MAPPER
+                .createObjectNode()
                 .put("id", m.id())
                 .put("seq", m.seq())
                 .put("role", m.role().wireName())
@@ -45,7 +47,8 @@ public final class Views {
     }
 
     public static ObjectNode toolCall(ToolCallRecord c) {
-        ObjectNode n = Json.MAPPER.createObjectNode()
+        ObjectNode n = Json.MAPPER
+                .createObjectNode()
                 .put("id", c.id())
                 .put("name", c.toolName())
                 .put("state", c.state().wireName())

@@ -78,13 +78,15 @@ public final class BatonServer implements AutoCloseable {
             String simulatorUrl = options.simulatorBaseUrl();
             if (simulatorUrl == null && config.models().simulatorOnly()) {
                 simulator = LlmSimulator.start(TaskAgentScript.create());
-                log.warn("NO MODEL PROVIDER CONFIGURED: answering with the bundled LLM SIMULATOR at {} "
-                        + "(set OPENAI_API_KEY, or OPENAI_BASE_URL for an OpenAI-compatible server, to use a real model)",
+                log.warn(
+                        "NO MODEL PROVIDER CONFIGURED: answering with the bundled LLM SIMULATOR at {} "
+                                + "(set OPENAI_API_KEY, or OPENAI_BASE_URL for an OpenAI-compatible server, to use a real model)",
                         simulator.baseUrl());
                 simulatorUrl = simulator.baseUrl();
             }
             ModelResolver models = Models.resolver(config.models(), simulatorUrl);
-            AgentRegistry agents = AgentRegistry.load(config.agentDirs(), config.limits(), config.models().defaultModel());
+            AgentRegistry agents = AgentRegistry.load(
+                    config.agentDirs(), config.limits(), config.models().defaultModel());
             TaskModule tasks = TaskModule.create(db, clock);
             ToolCatalog tools = new ToolCatalog(List.of(tasks.toolSource()));
             var store = new JdbcConversationStore(db);
@@ -94,16 +96,33 @@ public final class BatonServer implements AutoCloseable {
             TurnDispatcher dispatcher = new TurnDispatcher(runner, running);
             SessionRoutes sessions = new SessionRoutes(store, agents, running, clock, config.maxBodyBytes());
             MessageRoutes messages = new MessageRoutes(
-                    sessions, agents, dispatcher, new JdbcIdempotencyStore(db), clock, config.maxBodyBytes(), sseHeartbeat);
-            String modelMode = config.models().simulatorOnly() ? "simulator" : config.models().defaultModel();
-            Javalin app = HttpApi.create(host, config.port(), auth, List.of(
-                    new HealthRoutes(() -> databaseUp(db), modelMode)::register,
-                    new CatalogRoutes(agents, tools)::register,
-                    sessions::register,
-                    messages::register,
-                    new TaskRoutes(tasks.service(), config.maxBodyBytes())::register));
+                    sessions,
+                    agents,
+                    dispatcher,
+                    new JdbcIdempotencyStore(db),
+                    clock,
+                    config.maxBodyBytes(),
+                    sseHeartbeat);
+            String modelMode = config.models().simulatorOnly()
+                    ? "simulator"
+                    : config.models().defaultModel();
+            Javalin app = HttpApi.create(
+                    host,
+                    config.port(),
+                    auth,
+                    List.of(
+                            new HealthRoutes(() -> databaseUp(db), modelMode)::register,
+                            new CatalogRoutes(agents, tools)::register,
+                            sessions::register,
+                            messages::register,
+                            new TaskRoutes(tasks.service(), config.maxBodyBytes())::register));
             app.start();
-            log.info("baton listening on http://{}:{} (database {}, model {})", host, app.port(), db.dialect(), modelMode);
+            log.info(
+                    "baton listening on http://{}:{} (database {}, model {})",
+                    host,
+                    app.port(),
+                    db.dialect(),
+                    modelMode);
             return new BatonServer(db, simulator, dispatcher, app);
         } catch (RuntimeException e) {
             if (simulator != null) simulator.close();

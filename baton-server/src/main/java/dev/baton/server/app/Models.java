@@ -15,11 +15,16 @@ final class Models {
         ConfiguredModelResolver.Builder b = ConfiguredModelResolver.builder();
         if (settings.openAiApiKey() != null || settings.openAiBaseUrl() != null) {
             // OPENAI_BASE_URL alone points "openai:*" at an OpenAI-compatible server that needs no key (Ollama, vLLM)
-            String baseUrl = settings.openAiBaseUrl() != null ? settings.openAiBaseUrl() : OpenAiCompatibleConfig.OPENAI_BASE_URL;
+            String baseUrl = settings.openAiBaseUrl() != null
+                    ? settings.openAiBaseUrl()
+                    : OpenAiCompatibleConfig.OPENAI_BASE_URL;
             b.openAi(new OpenAiCompatibleConfig("openai", baseUrl, settings.openAiApiKey(), null, null, null));
         }
-        settings.compatible().forEach((name, endpoint) -> b.compatible(
-                name, OpenAiCompatibleConfig.compatible(name, endpoint.baseUrl(), endpoint.apiKey()), endpoint.model()));
+        settings.compatible()
+                .forEach((name, endpoint) -> b.compatible(
+                        name,
+                        OpenAiCompatibleConfig.compatible(name, endpoint.baseUrl(), endpoint.apiKey()),
+                        endpoint.model()));
         if (simulatorBaseUrl != null) b.simulator(simulatorBaseUrl);
         return b.build();
     }

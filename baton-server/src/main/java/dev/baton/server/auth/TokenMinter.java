@@ -21,7 +21,8 @@ public final class TokenMinter {
     }
 
     /** What goes into a token. Null name/email/tenant are left out. */
-    public record Claims(String subject, String name, String email, List<String> roles, String tenant, List<String> classes) {
+    public record Claims(
+            String subject, String name, String email, List<String> roles, String tenant, List<String> classes) {
         public Claims {
             roles = List.copyOf(roles == null ? List.of() : roles);
             classes = List.copyOf(classes == null ? List.of() : classes);

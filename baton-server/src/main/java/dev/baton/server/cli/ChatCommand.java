@@ -21,7 +21,10 @@ import picocli.CommandLine.Option;
 @Command(name = "chat", mixinStandardHelpOptions = true, description = "Chat with an agent in the terminal.")
 final class ChatCommand implements Callable<Integer> {
 
-    @Option(names = "--url", defaultValue = "http://localhost:8080", description = "Server URL (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--url",
+            defaultValue = "http://localhost:8080",
+            description = "Server URL (default: ${DEFAULT-VALUE}).")
     String url;
 
     @Option(names = "--token", description = "Bearer token (default: $BATON_TOKEN).")
@@ -58,7 +61,9 @@ final class ChatCommand implements Callable<Integer> {
     }
 
     private String resume() throws IOException, InterruptedException {
-        JsonNode body = call(HttpRequest.newBuilder(URI.create(url + "/v1/sessions?state=active&limit=1&agentId=" + agent)).GET());
+        JsonNode body =
+                call(HttpRequest.newBuilder(URI.create(url + "/v1/sessions?state=active&limit=1&agentId=" + agent))
+                        .GET());
         JsonNode first = body.path("sessions").path(0);
         return first.isMissingNode() ? null : first.path("id").asText();
     }
@@ -73,11 +78,12 @@ final class ChatCommand implements Callable<Integer> {
     }
 
     private JsonNode call(HttpRequest.Builder req) throws IOException, InterruptedException {
-        HttpResponse<String> r = http.send(
-                req.header("Authorization", "Bearer " + token).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r =
+                http.send(req.header("Authorization", "Bearer " + token).build(), HttpResponse.BodyHandlers.ofString());
         JsonNode body = Json.MAPPER.readTree(r.body());
         if (r.statusCode() >= 400) {
-            throw new IOException("HTTP " + r.statusCode() + ": " + body.path("error").path("message").asText(r.body()));
+            throw new IOException("HTTP " + r.statusCode() + ": "
+                    + body.path("error").path("message").asText(r.body()));
         }
         return body;
     }
@@ -110,13 +116,16 @@ final class ChatCommand implements Callable<Integer> {
         switch (e.path("type").asText()) {
             case "chunk" -> out.print(e.path("content").asText());
             case "tool_call" -> out.print("\n  [tool] " + e.path("name").asText() + " " + e.path("arguments") + "\n");
-            case "tool_result" -> out.print("  [" + (e.path("ok").asBoolean() ? "ok" : "failed") + "] "
-                    + e.path("name").asText() + " in " + e.path("durationMs").asLong() + " ms\nbaton> ");
+            case "tool_result" ->
+                out.print("  [" + (e.path("ok").asBoolean() ? "ok" : "failed") + "] "
+                        + e.path("name").asText() + " in "
+                        + e.path("durationMs").asLong() + " ms\nbaton> ");
             case "blocked" -> out.print(e.path("response").asText());
             case "error" -> out.print("\n  [error] " + e.path("message").asText());
-            case "done" -> out.print("\n  (" + e.path("model").asText() + ", "
-                    + e.path("usage").path("inputTokens").asLong() + " in / "
-                    + e.path("usage").path("outputTokens").asLong() + " out tokens)");
+            case "done" ->
+                out.print("\n  (" + e.path("model").asText() + ", "
+                        + e.path("usage").path("inputTokens").asLong() + " in / "
+                        + e.path("usage").path("outputTokens").asLong() + " out tokens)");
             default -> {}
         }
         out.flush();

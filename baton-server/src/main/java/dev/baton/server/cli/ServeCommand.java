@@ -44,7 +44,10 @@ final class ServeCommand implements Callable<Integer> {
         }
         if (generated) {
             String token = new TokenMinter(JwtSecret.of(cfg.jwtSecret()))
-                    .mint(TokenMinter.Claims.user("demo", "student"), Clock.systemUTC().instant(), Duration.ofHours(12));
+                    .mint(
+                            TokenMinter.Claims.user("demo", "student"),
+                            Clock.systemUTC().instant(),
+                            Duration.ofHours(12));
             System.out.println("No BATON_JWT_SECRET set: generated one for this run. A token for user 'demo' (12 h):");
             System.out.println();
             System.out.println("  export BATON_TOKEN=" + token);

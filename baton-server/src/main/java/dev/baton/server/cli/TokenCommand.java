@@ -36,7 +36,10 @@ final class TokenCommand implements Callable<Integer> {
     @Option(names = "--class", description = "Class or group; repeat for several.")
     List<String> classes = new ArrayList<>();
 
-    @Option(names = "--ttl", defaultValue = "12h", description = "Lifetime, e.g. 30m, 12h, 7d (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--ttl",
+            defaultValue = "12h",
+            description = "Lifetime, e.g. 30m, 12h, 7d (default: ${DEFAULT-VALUE}).")
     String ttl;
 
     @Option(names = "--config", description = "Path to baton.yaml, to read auth.jwtSecret from.")
@@ -54,7 +57,8 @@ final class TokenCommand implements Callable<Integer> {
                 dev.baton.server.http.Json.MAPPER.getNodeFactory().textNode(ttl), Duration.ofHours(12));
         TokenMinter.Claims claims = new TokenMinter.Claims(
                 user, name, email, roles.isEmpty() ? List.of("student") : roles, tenant, classes);
-        System.out.println(new TokenMinter(JwtSecret.of(secret)).mint(claims, Clock.systemUTC().instant(), lifetime));
+        System.out.println(new TokenMinter(JwtSecret.of(secret))
+                .mint(claims, Clock.systemUTC().instant(), lifetime));
         return 0;
     }
 }

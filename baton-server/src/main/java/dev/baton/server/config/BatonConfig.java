@@ -39,7 +39,8 @@ public record BatonConfig(
     }
 
     public BatonConfig withPort(int newPort) {
-        return new BatonConfig(newPort, databaseUrl, jwtSecret, models, limits, rolePermissions, agentDirs, maxBodyBytes);
+        return new BatonConfig(
+                newPort, databaseUrl, jwtSecret, models, limits, rolePermissions, agentDirs, maxBodyBytes);
     }
 
     public BatonConfig withJwtSecret(String secret) {
@@ -51,10 +52,12 @@ public record BatonConfig(
     }
 
     public BatonConfig withModels(ModelSettings newModels) {
-        return new BatonConfig(port, databaseUrl, jwtSecret, newModels, limits, rolePermissions, agentDirs, maxBodyBytes);
+        return new BatonConfig(
+                port, databaseUrl, jwtSecret, newModels, limits, rolePermissions, agentDirs, maxBodyBytes);
     }
 
     public BatonConfig withLimits(TurnLimits newLimits) {
-        return new BatonConfig(port, databaseUrl, jwtSecret, models, newLimits, rolePermissions, agentDirs, maxBodyBytes);
+        return new BatonConfig(
+                port, databaseUrl, jwtSecret, models, newLimits, rolePermissions, agentDirs, maxBodyBytes);
     }
 }

@@ -48,18 +48,28 @@ public final class ConfigLoader {
     }
 
     static BatonConfig fromTree(JsonNode root, Map<String, String> env) {
-        int port = intValue(env.get("BATON_PORT"), root.path("server").path("port"), BatonConfig.DEFAULT_PORT, "BATON_PORT");
+        int port = intValue(
+                env.get("BATON_PORT"), root.path("server").path("port"), BatonConfig.DEFAULT_PORT, "BATON_PORT");
         int maxBody = root.path("server").path("maxBodyBytes").asInt(BatonConfig.DEFAULT_MAX_BODY_BYTES);
         String dbUrl = firstNonBlank(
                 env.get("BATON_DB_URL"), text(root.path("database").path("url")), BatonConfig.DEFAULT_DATABASE_URL);
-        String secret = firstNonBlank(env.get("BATON_JWT_SECRET"), text(root.path("auth").path("jwtSecret")), null);
+        String secret = firstNonBlank(
+                env.get("BATON_JWT_SECRET"), text(root.path("auth").path("jwtSecret")), null);
 
         JsonNode models = root.path("models");
-        String apiKey = firstNonBlank(env.get("OPENAI_API_KEY"), text(models.path("openai").path("apiKey")), null);
-        String baseUrl = firstNonBlank(env.get("OPENAI_BASE_URL"), text(models.path("openai").path("baseUrl")), null);
+        String apiKey = firstNonBlank(
+                env.get("OPENAI_API_KEY"), text(models.path("openai").path("apiKey")), null);
+        String baseUrl = firstNonBlank(
+                env.get("OPENAI_BASE_URL"), text(models.path("openai").path("baseUrl")), null);
         Map<String, ModelSettings.CompatibleEndpoint> compatible = new LinkedHashMap<>();
-        models.path("compatible").properties().forEach(e -> compatible.put(e.getKey(), new ModelSettings.CompatibleEndpoint(
-                text(e.getValue().path("baseUrl")), text(e.getValue().path("apiKey")), text(e.getValue().path("model")))));
+        models.path("compatible")
+                .properties()
+                .forEach(e -> compatible.put(
+                        e.getKey(),
+                        new ModelSettings.CompatibleEndpoint(
+                                text(e.getValue().path("baseUrl")),
+                                text(e.getValue().path("apiKey")),
+                                text(e.getValue().path("model")))));
         boolean realProvider = apiKey != null || baseUrl != null;
         String defaultModel = firstNonBlank(
                 env.get("BATON_MODEL"),

@@ -16,7 +16,8 @@ public final class ErrorResponses {
     public static void register(RoutesConfig routes) {
         routes.exception(ApiException.class, (e, ctx) -> {
             if (e.retryAfter() != null) {
-                ctx.header("Retry-After", Long.toString(Math.max(1, e.retryAfter().toSeconds())));
+                ctx.header(
+                        "Retry-After", Long.toString(Math.max(1, e.retryAfter().toSeconds())));
             }
             write(ctx, e.status(), e.code(), e.getMessage());
         });
@@ -36,10 +37,8 @@ public final class ErrorResponses {
 
     public static void write(Context ctx, int status, String code, String message) {
         ObjectNode err = Json.MAPPER.createObjectNode();
-        err.putObject("error")
-                .put("code", code)
-                .put("message", message)
-                .put("requestId", (String) ctx.attribute(RequestIds.ATTRIBUTE));
+        err.putObject("error").put("code", code).put("message", message).put("requestId", (String)
+                ctx.attribute(RequestIds.ATTRIBUTE));
         ctx.status(status).contentType("application/json").result(err.toString());
         ctx.attribute("baton.errorBody", Boolean.TRUE);
     }

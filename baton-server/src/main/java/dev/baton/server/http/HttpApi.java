@@ -20,7 +20,8 @@ public final class HttpApi {
 
     private HttpApi() {}
 
-    public static Javalin create(String host, int port, JwtAuthenticator auth, List<Consumer<RoutesConfig>> routeGroups) {
+    public static Javalin create(
+            String host, int port, JwtAuthenticator auth, List<Consumer<RoutesConfig>> routeGroups) {
         return Javalin.create(config -> {
             config.jetty.host = host;
             config.jetty.port = port;

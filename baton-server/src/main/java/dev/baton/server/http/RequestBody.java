@@ -75,11 +75,14 @@ public final class RequestBody {
         } catch (UnrecognizedPropertyException e) {
             throw new ApiException(400, "unknown_field", "unknown field '" + e.getPropertyName() + "'");
         } catch (JsonProcessingException e) {
-            String field = e instanceof com.fasterxml.jackson.databind.JsonMappingException m && !m.getPath().isEmpty()
+            String field = e instanceof com.fasterxml.jackson.databind.JsonMappingException m
+                            && !m.getPath().isEmpty()
                     ? m.getPath().get(m.getPath().size() - 1).getFieldName()
                     : null;
             throw new ApiException(
-                    400, "invalid_request", field == null ? "invalid request body" : "field '" + field + "' has the wrong type");
+                    400,
+                    "invalid_request",
+                    field == null ? "invalid request body" : "field '" + field + "' has the wrong type");
         }
     }
 

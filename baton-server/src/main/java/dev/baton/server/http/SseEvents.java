@@ -56,7 +56,8 @@ public final class SseEvents {
     }
 
     public static ObjectNode usage(TurnEvent.Usage u) {
-        return Json.MAPPER.createObjectNode()
+        return Json.MAPPER
+                .createObjectNode()
                 .put("inputTokens", u.inputTokens())
                 .put("outputTokens", u.outputTokens())
                 .put("costUsd", u.costUsd());

@@ -41,13 +41,17 @@ public final class TurnDispatcher implements AutoCloseable {
     /**
      * @param request builds the turn request around the cancellation switch registered for the session
      */
-    public TurnOutcome run(String sessionId, Duration timeout, Function<Cancellation, TurnRequest> request, Consumer<TurnEvent> sink) {
+    public TurnOutcome run(
+            String sessionId, Duration timeout, Function<Cancellation, TurnRequest> request, Consumer<TurnEvent> sink) {
         Cancellation cancellation = running.begin(sessionId);
         AtomicBoolean timedOut = new AtomicBoolean();
-        ScheduledFuture<?> timer = timers.schedule(() -> {
-            timedOut.set(true);
-            cancellation.cancel();
-        }, timeout.toMillis(), TimeUnit.MILLISECONDS);
+        ScheduledFuture<?> timer = timers.schedule(
+                () -> {
+                    timedOut.set(true);
+                    cancellation.cancel();
+                },
+                timeout.toMillis(),
+                TimeUnit.MILLISECONDS);
         long started = System.nanoTime();
         TurnRequest req = request.apply(cancellation);
         try {
@@ -62,7 +66,8 @@ public final class TurnDispatcher implements AutoCloseable {
 
     private static TurnEvent rewriteTimeout(TurnEvent event, AtomicBoolean timedOut, Duration timeout) {
         if (event instanceof TurnEvent.Failed f && f.code().equals("cancelled") && timedOut.get()) {
-            return new TurnEvent.Failed("request_timeout", "the turn took longer than " + timeout.toSeconds() + "s", true);
+            return new TurnEvent.Failed(
+                    "request_timeout", "the turn took longer than " + timeout.toSeconds() + "s", true);
         }
         return event;
     }

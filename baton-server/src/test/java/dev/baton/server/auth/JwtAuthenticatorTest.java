@@ -21,14 +21,24 @@ import org.junit.jupiter.api.Test;
 class JwtAuthenticatorTest {
 
     static final String SECRET = "0123456789abcdef0123456789abcdef-secret";
-    final JwtAuthenticator auth = new JwtAuthenticator(JwtSecret.of(SECRET), Map.of(
-            "student", Set.of("tasks:read:self"), "admin", Set.of("admin:audit"), "user", Set.of("sessions:read:self")));
+    final JwtAuthenticator auth = new JwtAuthenticator(
+            JwtSecret.of(SECRET),
+            Map.of(
+                    "student",
+                    Set.of("tasks:read:self"),
+                    "admin",
+                    Set.of("admin:audit"),
+                    "user",
+                    Set.of("sessions:read:self")));
     final TokenMinter minter = new TokenMinter(JwtSecret.of(SECRET));
 
     @Test
     void a_minted_token_becomes_a_principal_with_the_union_of_its_roles_permissions() {
-        String token = minter.mint(new TokenMinter.Claims("alice", "Alice", "a@example.org", List.of("student", "admin"),
-                "acme", List.of("physics-101")), Instant.now(), Duration.ofMinutes(5));
+        String token = minter.mint(
+                new TokenMinter.Claims(
+                        "alice", "Alice", "a@example.org", List.of("student", "admin"), "acme", List.of("physics-101")),
+                Instant.now(),
+                Duration.ofMinutes(5));
         Principal p = auth.authenticate("Bearer " + token);
         assertThat(p.userId()).isEqualTo("alice");
         assertThat(p.tenantId()).isEqualTo("acme");
@@ -39,7 +49,8 @@ class JwtAuthenticatorTest {
 
     @Test
     void a_token_without_roles_gets_the_user_role() {
-        Principal p = auth.authenticate("bearer " + minter.mint(TokenMinter.Claims.user("bob"), Instant.now(), Duration.ofMinutes(5)));
+        Principal p = auth.authenticate(
+                "bearer " + minter.mint(TokenMinter.Claims.user("bob"), Instant.now(), Duration.ofMinutes(5)));
         assertThat(p.roles()).containsExactly("user");
         assertThat(p.permissions()).containsExactly("sessions:read:self");
         assertThat(p.tenantId()).isEqualTo("default");
@@ -47,16 +58,23 @@ class JwtAuthenticatorTest {
 
     @Test
     void hs384_with_the_right_secret_is_still_refused_because_the_algorithm_is_pinned() throws Exception {
-        SignedJWT jwt = new SignedJWT(new JWSHeader(JWSAlgorithm.HS384), new JWTClaimsSet.Builder()
-                .subject("alice").expirationTime(Date.from(Instant.now().plusSeconds(60))).build());
+        SignedJWT jwt = new SignedJWT(
+                new JWSHeader(JWSAlgorithm.HS384),
+                new JWTClaimsSet.Builder()
+                        .subject("alice")
+                        .expirationTime(Date.from(Instant.now().plusSeconds(60)))
+                        .build());
         jwt.sign(new MACSigner((SECRET + SECRET).getBytes()));
         assertThatThrownBy(() -> auth.authenticate("Bearer " + jwt.serialize())).isInstanceOf(AuthException.class);
     }
 
     @Test
     void a_token_without_a_subject_is_refused() throws Exception {
-        SignedJWT jwt = new SignedJWT(new JWSHeader(JWSAlgorithm.HS256), new JWTClaimsSet.Builder()
-                .expirationTime(Date.from(Instant.now().plusSeconds(60))).build());
+        SignedJWT jwt = new SignedJWT(
+                new JWSHeader(JWSAlgorithm.HS256),
+                new JWTClaimsSet.Builder()
+                        .expirationTime(Date.from(Instant.now().plusSeconds(60)))
+                        .build());
         jwt.sign(new MACSigner(SECRET.getBytes()));
         assertThatThrownBy(() -> auth.authenticate("Bearer " + jwt.serialize())).isInstanceOf(AuthException.class);
     }
@@ -70,6 +88,8 @@ class JwtAuthenticatorTest {
 
     @Test
     void a_short_secret_is_a_configuration_error() {
-        assertThatThrownBy(() -> JwtSecret.of("too-short")).isInstanceOf(ConfigException.class).hasMessageContaining("32");
+        assertThatThrownBy(() -> JwtSecret.of("too-short"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("32");
     }
 }

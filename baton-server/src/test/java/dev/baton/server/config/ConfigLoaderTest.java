@@ -17,7 +17,8 @@ class ConfigLoaderTest {
 
     @Test
     void with_nothing_configured_it_runs_on_sqlite_and_the_simulator() {
-        BatonConfig c = ConfigLoader.load(null, Map.of("BATON_CONFIG", dir.resolve("none.yaml").toString()));
+        BatonConfig c = ConfigLoader.load(
+                null, Map.of("BATON_CONFIG", dir.resolve("none.yaml").toString()));
         assertThat(c.port()).isEqualTo(8080);
         assertThat(c.databaseUrl()).isEqualTo("jdbc:sqlite:data/baton.db");
         assertThat(c.jwtSecret()).isNull();
@@ -52,9 +53,19 @@ class ConfigLoaderTest {
         assertThat(fileOnly.limits().requestTimeout()).isEqualTo(Duration.ofMinutes(1));
         assertThat(fileOnly.limits().toolTimeout()).isEqualTo(Duration.ofSeconds(10));
 
-        BatonConfig env = ConfigLoader.load(file, Map.of(
-                "BATON_PORT", "9100", "BATON_DB_URL", "jdbc:sqlite:/tmp/x.db", "OPENAI_API_KEY", "from-env",
-                "BATON_MODEL", "openai:gpt-4o-mini", "BATON_JWT_SECRET", "s".repeat(40)));
+        BatonConfig env = ConfigLoader.load(
+                file,
+                Map.of(
+                        "BATON_PORT",
+                        "9100",
+                        "BATON_DB_URL",
+                        "jdbc:sqlite:/tmp/x.db",
+                        "OPENAI_API_KEY",
+                        "from-env",
+                        "BATON_MODEL",
+                        "openai:gpt-4o-mini",
+                        "BATON_JWT_SECRET",
+                        "s".repeat(40)));
         assertThat(env.port()).isEqualTo(9100);
         assertThat(env.databaseUrl()).isEqualTo("jdbc:sqlite:/tmp/x.db");
         assertThat(env.models().openAiApiKey()).isEqualTo("from-env");
@@ -64,16 +75,34 @@ class ConfigLoaderTest {
 
     @Test
     void a_key_or_a_base_url_alone_turns_the_simulator_off() {
-        BatonConfig withKey = ConfigLoader.load(null, Map.of("OPENAI_API_KEY", "k", "BATON_CONFIG", dir.resolve("n.yaml").toString()));
+        BatonConfig withKey = ConfigLoader.load(
+                null,
+                Map.of(
+                        "OPENAI_API_KEY",
+                        "k",
+                        "BATON_CONFIG",
+                        dir.resolve("n.yaml").toString()));
         assertThat(withKey.models().simulatorOnly()).isFalse();
         assertThat(withKey.models().defaultModel()).isEqualTo("openai:gpt-4o-mini");
-        BatonConfig withUrl = ConfigLoader.load(null, Map.of("OPENAI_BASE_URL", "http://localhost:11434/v1", "BATON_CONFIG", dir.resolve("n.yaml").toString()));
+        BatonConfig withUrl = ConfigLoader.load(
+                null,
+                Map.of(
+                        "OPENAI_BASE_URL",
+                        "http://localhost:11434/v1",
+                        "BATON_CONFIG",
+                        dir.resolve("n.yaml").toString()));
         assertThat(withUrl.models().simulatorOnly()).isFalse();
     }
 
     @Test
     void a_port_that_is_not_a_number_is_a_clear_error() {
-        assertThatThrownBy(() -> ConfigLoader.load(null, Map.of("BATON_PORT", "eighty", "BATON_CONFIG", dir.resolve("n.yaml").toString())))
+        assertThatThrownBy(() -> ConfigLoader.load(
+                        null,
+                        Map.of(
+                                "BATON_PORT",
+                                "eighty",
+                                "BATON_CONFIG",
+                                dir.resolve("n.yaml").toString())))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("BATON_PORT");
     }
@@ -85,6 +114,7 @@ class ConfigLoaderTest {
         assertThat(ConfigLoader.duration(f.textNode("24h"), null)).isEqualTo(Duration.ofHours(24));
         assertThat(ConfigLoader.duration(f.textNode("PT30S"), null)).isEqualTo(Duration.ofSeconds(30));
         assertThat(ConfigLoader.duration(f.numberNode(7), null)).isEqualTo(Duration.ofSeconds(7));
-        assertThatThrownBy(() -> ConfigLoader.duration(f.textNode("soon"), null)).isInstanceOf(ConfigException.class);
+        assertThatThrownBy(() -> ConfigLoader.duration(f.textNode("soon"), null))
+                .isInstanceOf(ConfigException.class);
     }
 }

@@ -8,11 +8,10 @@ import org.junit.jupiter.api.Test;
 class MessageContentTest {
 
     private static void refused(String raw, String code) {
-        assertThatThrownBy(() -> MessageContent.normalize(raw))
-                .isInstanceOfSatisfying(ApiException.class, e -> {
-                    assertThat(e.status()).isEqualTo(400);
-                    assertThat(e.code()).isEqualTo(code);
-                });
+        assertThatThrownBy(() -> MessageContent.normalize(raw)).isInstanceOfSatisfying(ApiException.class, e -> {
+            assertThat(e.status()).isEqualTo(400);
+            assertThat(e.code()).isEqualTo(code);
+        });
     }
 
     @Test

@@ -23,7 +23,8 @@ final class ApiClient {
 
     record Response(int status, JsonNode body, java.net.http.HttpHeaders headers, String raw) {}
 
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private final String base;
 
     ApiClient(String base) {

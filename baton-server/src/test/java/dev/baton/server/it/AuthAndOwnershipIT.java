@@ -54,7 +54,10 @@ class AuthAndOwnershipIT {
     @Test
     void an_expired_token_is_401() {
         String expired = new TokenMinter(JwtSecret.of(TestServer.SECRET))
-                .mint(TokenMinter.Claims.user("alice", "student"), Instant.now().minus(Duration.ofHours(3)), Duration.ofHours(1));
+                .mint(
+                        TokenMinter.Claims.user("alice", "student"),
+                        Instant.now().minus(Duration.ofHours(3)),
+                        Duration.ofHours(1));
         var r = t.api.get("/v1/sessions", expired);
         assert401(r);
         assertThat(r.body().path("error").path("message").asText()).contains("expired");
@@ -79,7 +82,8 @@ class AuthAndOwnershipIT {
 
     @Test
     void a_token_without_exp_is_401() throws JOSEException {
-        SignedJWT jwt = new SignedJWT(new JWSHeader(JWSAlgorithm.HS256),
+        SignedJWT jwt = new SignedJWT(
+                new JWSHeader(JWSAlgorithm.HS256),
                 new JWTClaimsSet.Builder().subject("alice").build());
         jwt.sign(new MACSigner(TestServer.SECRET.getBytes()));
         assert401(t.api.get("/v1/sessions", jwt.serialize()));
@@ -138,17 +142,30 @@ class AuthAndOwnershipIT {
         assertThat(created.status()).isEqualTo(201);
         String id = created.body().path("task").path("id").asText();
         assertThat(t.api.get("/v1/tasks/" + id, mallory).status()).isEqualTo(404);
-        assertThat(t.api.patch("/v1/tasks/" + id, mallory, "{\"title\":\"mine\"}").status()).isEqualTo(404);
+        assertThat(t.api.patch("/v1/tasks/" + id, mallory, "{\"title\":\"mine\"}")
+                        .status())
+                .isEqualTo(404);
         assertThat(t.api.delete("/v1/tasks/" + id, mallory).status()).isEqualTo(404);
-        assertThat(t.api.get("/v1/tasks/" + id, alice).body().path("task").path("title").asText()).isEqualTo("secret plan");
+        assertThat(t.api.get("/v1/tasks/" + id, alice)
+                        .body()
+                        .path("task")
+                        .path("title")
+                        .asText())
+                .isEqualTo("secret plan");
     }
 
     @Test
     void the_request_id_is_echoed_or_generated() {
-        var echoed = t.api.post("/v1/sessions", TestServer.token("zed"), "{\"agentId\":\"tasks\"}".getBytes(),
+        var echoed = t.api.post(
+                "/v1/sessions",
+                TestServer.token("zed"),
+                "{\"agentId\":\"tasks\"}".getBytes(),
                 java.util.Map.of("X-Request-ID", "req-123"));
         assertThat(echoed.headers().firstValue("X-Request-ID")).contains("req-123");
         var generated = t.api.get("/v1/sessions", TestServer.token("zed"));
-        assertThat(generated.headers().firstValue("X-Request-ID")).get().asString().isNotBlank();
+        assertThat(generated.headers().firstValue("X-Request-ID"))
+                .get()
+                .asString()
+                .isNotBlank();
     }
 }

@@ -30,7 +30,8 @@ class CancellationAndFailureIT {
     static void start() {
         SimulatorScript script = SimulatorScript.builder()
                 // slow enough that the test can act mid-stream: one word per chunk, 40 words a second
-                .rule(dev.baton.testkit.sim.Rule.when(new dev.baton.testkit.sim.Condition.UserContains("story"), Reply.text(STORY))
+                .rule(dev.baton.testkit.sim.Rule.when(
+                                new dev.baton.testkit.sim.Condition.UserContains("story"), Reply.text(STORY))
                         .withPacing(new dev.baton.testkit.sim.Pacing(Duration.ZERO, 40, 1)))
                 .always(Reply.text("Fine answer."))
                 .build();
@@ -67,7 +68,8 @@ class CancellationAndFailureIT {
         SseEvent last = events.getLast();
         assertThat(last.event()).isEqualTo("error");
         assertThat(last.data().path("code").asText()).isEqualTo("cancelled");
-        assertThat(t.simulator.awaitClientDisconnects(disconnectsBefore + 1, Duration.ofSeconds(10))).isTrue();
+        assertThat(t.simulator.awaitClientDisconnects(disconnectsBefore + 1, Duration.ofSeconds(10)))
+                .isTrue();
 
         JsonNode stored = messages(session, token);
         assertThat(stored).hasSize(2);
@@ -87,8 +89,10 @@ class CancellationAndFailureIT {
         try (var stream = t.api.stream(session, token, "tell me a story")) {
             stream.until(e -> e.event().equals("chunk"));
         } // closing the response is the disconnect
-        assertThat(t.simulator.awaitClientDisconnects(disconnectsBefore + 1, Duration.ofSeconds(10))).isTrue();
-        await().atMost(Duration.ofSeconds(10)).until(() -> messages(session, token).size() == 2);
+        assertThat(t.simulator.awaitClientDisconnects(disconnectsBefore + 1, Duration.ofSeconds(10)))
+                .isTrue();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> messages(session, token).size() == 2);
         JsonNode partial = messages(session, token).get(1);
         assertThat(partial.path("status").asText()).isEqualTo("cancelled");
         assertThat(STORY).startsWith(partial.path("content").asText());
@@ -104,7 +108,8 @@ class CancellationAndFailureIT {
             events = stream.all();
         }
         assertThat(events.getFirst().event()).isEqualTo("turn.started");
-        assertThat(events.stream().filter(e -> e.event().equals("chunk")).count()).isEqualTo(2);
+        assertThat(events.stream().filter(e -> e.event().equals("chunk")).count())
+                .isEqualTo(2);
         SseEvent error = events.getLast();
         assertThat(error.event()).isEqualTo("error");
         assertThat(error.data().path("code").asText()).isEqualTo("model_unavailable");

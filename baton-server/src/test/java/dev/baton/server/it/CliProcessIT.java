@@ -38,7 +38,8 @@ class CliProcessIT {
         List<String> cmd = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "--enable-native-access=ALL-UNNAMED",
-                "-jar", Path.of("target", "baton.jar").toAbsolutePath().toString()));
+                "-jar",
+                Path.of("target", "baton.jar").toAbsolutePath().toString()));
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true);
         pb.environment().put("BATON_JWT_SECRET", TestServer.SECRET);
@@ -59,17 +60,32 @@ class CliProcessIT {
         String session = t.api.startSession(token, "tasks");
         assertThat(t.api.get("/v1/sessions/" + session, token).status()).isEqualTo(200);
         // it is tina's: another user's token cannot see it
-        assertThat(t.api.get("/v1/sessions/" + session, TestServer.token("not-tina")).status()).isEqualTo(404);
+        assertThat(t.api.get("/v1/sessions/" + session, TestServer.token("not-tina"))
+                        .status())
+                .isEqualTo(404);
     }
 
     @Test
     void chat_streams_the_answer_and_shows_tool_calls() throws Exception {
         String token = TestServer.token("charlie");
-        Run run = baton("add a task to water the plants\nlist my tasks\n",
-                "chat", "--url", "http://127.0.0.1:" + t.server.port(), "--token", token);
+        Run run = baton(
+                "add a task to water the plants\nlist my tasks\n",
+                "chat",
+                "--url",
+                "http://127.0.0.1:" + t.server.port(),
+                "--token",
+                token);
         assertThat(run.exitCode()).as(run.output()).isZero();
-        assertThat(run.output()).contains("[tool] add_task").contains("[tool] list_tasks").contains("water the plants");
-        assertThat(t.api.get("/v1/tasks", token).body().path("tasks").get(0).path("title").asText())
+        assertThat(run.output())
+                .contains("[tool] add_task")
+                .contains("[tool] list_tasks")
+                .contains("water the plants");
+        assertThat(t.api.get("/v1/tasks", token)
+                        .body()
+                        .path("tasks")
+                        .get(0)
+                        .path("title")
+                        .asText())
                 .isEqualTo("water the plants");
     }
 

@@ -20,16 +20,17 @@ class HistoryAndRestartIT {
 
     @Test
     void history_sent_to_the_model_is_capped_by_tokens_newest_first() {
-        TurnLimits small = new TurnLimits(5, 10, 50, 20, 120, 128_000,
-                Duration.ofSeconds(30), Duration.ofSeconds(10), Duration.ofSeconds(45));
+        TurnLimits small = new TurnLimits(
+                5, 10, 50, 20, 120, 128_000, Duration.ofSeconds(30), Duration.ofSeconds(10), Duration.ofSeconds(45));
         try (LlmSimulator sim = LlmSimulator.start(SimulatorScript.replyingWith("noted"));
                 TestServer t = TestServer.start(TestServer.sqliteUrl(dir), small, sim, false)) {
             String token = TestServer.token("historian");
             String session = t.api.startSession(token, "tasks");
             for (int i = 1; i <= 8; i++) {
                 String msg = "message number " + i + " " + "padding words to use up tokens ".repeat(4);
-                assertThat(t.api.post("/v1/sessions/" + session + "/messages", token,
-                        "{\"content\":\"" + msg + "\"}").status()).isEqualTo(200);
+                assertThat(t.api.post("/v1/sessions/" + session + "/messages", token, "{\"content\":\"" + msg + "\"}")
+                                .status())
+                        .isEqualTo(200);
             }
             RecordedRequest last = sim.requests().getLast();
             var userTexts = last.messages().stream()
@@ -56,9 +57,16 @@ class HistoryAndRestartIT {
             JsonNode system = sim.requests().getLast().messages().getFirst();
             String prompt = system.path("content").asText();
             assertThat(prompt).contains("## Core Behavior");
-            assertThat(prompt).contains(java.time.LocalDate.now(java.time.ZoneOffset.UTC).toString());
-            assertThat(sim.requests().getLast().toolNames()).contains("add_task", "list_tasks", "complete_task",
-                    "update_task", "delete_task", "get_current_time");
+            assertThat(prompt)
+                    .contains(java.time.LocalDate.now(java.time.ZoneOffset.UTC).toString());
+            assertThat(sim.requests().getLast().toolNames())
+                    .contains(
+                            "add_task",
+                            "list_tasks",
+                            "complete_task",
+                            "update_task",
+                            "delete_task",
+                            "get_current_time");
         }
     }
 
@@ -68,17 +76,24 @@ class HistoryAndRestartIT {
         String session;
         try (TestServer t = TestServer.start(dir, SimulatorScript.replyingWith("remembered"))) {
             session = t.api.startSession(token, "tasks");
-            assertThat(t.api.post("/v1/sessions/" + session + "/messages", token, "{\"content\":\"keep this\"}").status())
+            assertThat(t.api.post("/v1/sessions/" + session + "/messages", token, "{\"content\":\"keep this\"}")
+                            .status())
                     .isEqualTo(200);
-            assertThat(t.api.post("/v1/tasks", token, "{\"title\":\"durable\"}").status()).isEqualTo(201);
+            assertThat(t.api.post("/v1/tasks", token, "{\"title\":\"durable\"}").status())
+                    .isEqualTo(201);
         }
         try (TestServer t = TestServer.start(dir, SimulatorScript.replyingWith("again"))) {
-            JsonNode messages = t.api.get("/v1/sessions/" + session + "/messages", token).body().path("messages");
+            JsonNode messages = t.api.get("/v1/sessions/" + session + "/messages", token)
+                    .body()
+                    .path("messages");
             assertThat(messages).extracting(m -> m.path("content").asText()).containsExactly("keep this", "remembered");
             assertThat(t.api.get("/v1/tasks", token).body().path("tasks"))
-                    .extracting(n -> n.path("title").asText()).containsExactly("durable");
+                    .extracting(n -> n.path("title").asText())
+                    .containsExactly("durable");
             // resume: the newest active session comes first
-            JsonNode listed = t.api.get("/v1/sessions?agentId=tasks&state=active", token).body().path("sessions");
+            JsonNode listed = t.api.get("/v1/sessions?agentId=tasks&state=active", token)
+                    .body()
+                    .path("sessions");
             assertThat(listed.get(0).path("id").asText()).isEqualTo(session);
         }
     }

@@ -48,7 +48,10 @@ class InputRulesIT {
     }
 
     private int storedMessages() {
-        return t.api.get("/v1/sessions/" + session, token).body().path("messageCount").asInt();
+        return t.api.get("/v1/sessions/" + session, token)
+                .body()
+                .path("messageCount")
+                .asInt();
     }
 
     @Test
@@ -57,7 +60,8 @@ class InputRulesIT {
         assertError(send("{\"content\":\"" + "a".repeat(10_001) + "\"}"), 400, "message_too_long");
         assertThat(storedMessages()).isEqualTo(before);
         // exactly 10,000 is fine
-        assertThat(send("{\"content\":\"" + "a".repeat(10_000) + "\"}").status()).isEqualTo(200);
+        assertThat(send("{\"content\":\"" + "a".repeat(10_000) + "\"}").status())
+                .isEqualTo(200);
     }
 
     @Test
@@ -74,7 +78,9 @@ class InputRulesIT {
         var r = send("{\"content\":\"buy\\u0007 milk\\u001b\\tnow\\nplease\"}");
         assertThat(r.status()).isEqualTo(200);
         assertThat(t.simulator.requests().get(before).lastUserMessage()).isEqualTo("buy milk\tnow\nplease");
-        var messages = t.api.get("/v1/sessions/" + session + "/messages?limit=2", token).body().path("messages");
+        var messages = t.api.get("/v1/sessions/" + session + "/messages?limit=2", token)
+                .body()
+                .path("messages");
         assertThat(messages.get(0).path("content").asText()).isEqualTo("buy milk\tnow\nplease");
     }
 
@@ -126,9 +132,13 @@ class InputRulesIT {
     @Test
     void a_completed_session_refuses_messages_with_409() {
         String s = t.api.startSession(token, "tasks");
-        assertThat(t.api.post("/v1/sessions/" + s + "/complete", token, "{}").body().path("state").asText())
+        assertThat(t.api.post("/v1/sessions/" + s + "/complete", token, "{}")
+                        .body()
+                        .path("state")
+                        .asText())
                 .isEqualTo("completed");
-        assertError(t.api.post("/v1/sessions/" + s + "/messages", token, "{\"content\":\"hi\"}"), 409, "session_completed");
+        assertError(
+                t.api.post("/v1/sessions/" + s + "/messages", token, "{\"content\":\"hi\"}"), 409, "session_completed");
     }
 
     @Test

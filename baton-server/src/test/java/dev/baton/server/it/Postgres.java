@@ -16,12 +16,14 @@ import java.util.UUID;
 final class Postgres implements AutoCloseable {
     static final String SERVER = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
 
-    final String schema = "baton_it_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+    final String schema =
+            "baton_it_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
 
     private Postgres() {}
 
     static Postgres freshSchema() {
-        try (Connection c = DriverManager.getConnection(SERVER); Statement s = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection(SERVER);
+                Statement s = c.createStatement()) {
             Postgres pg = new Postgres();
             s.execute("CREATE SCHEMA " + pg.schema);
             return pg;
@@ -29,7 +31,9 @@ final class Postgres implements AutoCloseable {
             if ("true".equalsIgnoreCase(System.getenv("CI"))) {
                 fail("PostgreSQL at 127.0.0.1:5432 is required under CI=true but is not reachable: " + e.getMessage());
             }
-            assumeTrue(false, "PostgreSQL at 127.0.0.1:5432 not reachable, skipping the PostgreSQL half: " + e.getMessage());
+            assumeTrue(
+                    false,
+                    "PostgreSQL at 127.0.0.1:5432 not reachable, skipping the PostgreSQL half: " + e.getMessage());
             throw new IllegalStateException("unreachable");
         }
     }
@@ -40,7 +44,8 @@ final class Postgres implements AutoCloseable {
 
     @Override
     public void close() {
-        try (Connection c = DriverManager.getConnection(SERVER); Statement s = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection(SERVER);
+                Statement s = c.createStatement()) {
             s.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
         } catch (SQLException ignored) {
             // best effort: a leftover schema is harmless and uniquely named

@@ -20,7 +20,8 @@ class PostgresIT {
                 .whenToolResult("add_task", Reply.text("Added."))
                 .build();
         String token = TestServer.token("pg-user");
-        try (Postgres pg = Postgres.freshSchema(); LlmSimulator sim = LlmSimulator.start(script)) {
+        try (Postgres pg = Postgres.freshSchema();
+                LlmSimulator sim = LlmSimulator.start(script)) {
             String session;
             try (TestServer t = TestServer.start(pg.url(), TurnLimits.DEFAULTS, sim, false)) {
                 session = t.api.startSession(token, "tasks");
@@ -32,12 +33,22 @@ class PostgresIT {
                 assertThat(events.getLast().event()).isEqualTo("done");
             }
             try (TestServer t = TestServer.start(pg.url(), TurnLimits.DEFAULTS, sim, false)) {
-                JsonNode messages = t.api.get("/v1/sessions/" + session + "/messages", token).body().path("messages");
+                JsonNode messages = t.api.get("/v1/sessions/" + session + "/messages", token)
+                        .body()
+                        .path("messages");
                 assertThat(messages).extracting(m -> m.path("content").asText()).containsExactly("add milk", "Added.");
-                assertThat(messages.get(1).path("toolCalls").get(0).path("state").asText()).isEqualTo("succeeded");
+                assertThat(messages.get(1)
+                                .path("toolCalls")
+                                .get(0)
+                                .path("state")
+                                .asText())
+                        .isEqualTo("succeeded");
                 assertThat(t.api.get("/v1/tasks", token).body().path("tasks"))
-                        .extracting(n -> n.path("title").asText()).containsExactly("milk");
-                assertThat(t.api.get("/v1/sessions/" + session, TestServer.token("someone-else")).status()).isEqualTo(404);
+                        .extracting(n -> n.path("title").asText())
+                        .containsExactly("milk");
+                assertThat(t.api.get("/v1/sessions/" + session, TestServer.token("someone-else"))
+                                .status())
+                        .isEqualTo(404);
             }
         }
     }

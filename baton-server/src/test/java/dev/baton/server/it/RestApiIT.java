@@ -21,11 +21,13 @@ class RestApiIT {
 
     @BeforeAll
     static void start() {
-        t = TestServer.start(dir, SimulatorScript.builder()
-                .whenUserSays("add rest", Reply.toolCall("add_task", "{\"title\":\"rest\"}"))
-                .whenToolResult("add_task", Reply.text("Added rest."))
-                .always(Reply.text("plain answer"))
-                .build());
+        t = TestServer.start(
+                dir,
+                SimulatorScript.builder()
+                        .whenUserSays("add rest", Reply.toolCall("add_task", "{\"title\":\"rest\"}"))
+                        .whenToolResult("add_task", Reply.text("Added rest."))
+                        .always(Reply.text("plain answer"))
+                        .build());
     }
 
     @AfterAll
@@ -36,12 +38,16 @@ class RestApiIT {
     @Test
     void tasks_can_be_created_listed_updated_completed_and_deleted() {
         String token = TestServer.token("rita");
-        var created = t.api.post("/v1/tasks", token, "{\"title\":\"file taxes\",\"priority\":\"high\",\"dueDate\":\"2030-04-15\",\"tags\":[\"money\"]}");
+        var created = t.api.post(
+                "/v1/tasks",
+                token,
+                "{\"title\":\"file taxes\",\"priority\":\"high\",\"dueDate\":\"2030-04-15\",\"tags\":[\"money\"]}");
         assertThat(created.status()).isEqualTo(201);
         String id = created.body().path("task").path("id").asText();
         assertThat(created.body().path("task").path("priority").asText()).isEqualTo("high");
 
-        assertThat(t.api.get("/v1/tasks?priority=high", token).body().path("tasks")).hasSize(1);
+        assertThat(t.api.get("/v1/tasks?priority=high", token).body().path("tasks"))
+                .hasSize(1);
         assertThat(t.api.get("/v1/tasks?tag=mon", token).body().path("tasks")).isEmpty();
         assertThat(t.api.get("/v1/tasks?tag=money", token).body().path("tasks")).hasSize(1);
 
@@ -50,7 +56,8 @@ class RestApiIT {
         var done = t.api.post("/v1/tasks/" + id + "/complete", token, "{}");
         assertThat(done.body().path("task").path("status").asText()).isEqualTo("completed");
         assertThat(t.api.get("/v1/tasks", token).body().path("tasks")).isEmpty();
-        assertThat(t.api.get("/v1/tasks?status=completed", token).body().path("tasks")).hasSize(1);
+        assertThat(t.api.get("/v1/tasks?status=completed", token).body().path("tasks"))
+                .hasSize(1);
         assertThat(t.api.delete("/v1/tasks/" + id, token).status()).isEqualTo(204);
         assertThat(t.api.get("/v1/tasks/" + id, token).status()).isEqualTo(404);
     }
@@ -64,13 +71,20 @@ class RestApiIT {
     @Test
     void the_catalogue_lists_the_agent_and_the_tools_the_caller_may_use() {
         var agents = t.api.get("/v1/agents", TestServer.token("cat"));
-        assertThat(agents.body().path("agents")).extracting(a -> a.path("id").asText()).contains("tasks");
+        assertThat(agents.body().path("agents"))
+                .extracting(a -> a.path("id").asText())
+                .contains("tasks");
         var tools = t.api.get("/v1/tools", TestServer.token("cat")).body().path("tools");
         assertThat(tools).extracting(x -> x.path("name").asText()).contains("add_task", "delete_task");
         assertThat(tools.get(0).path("parameters").path("type").asText()).isEqualTo("object");
         // a viewer does not see the write tools
-        var viewerTools = t.api.get("/v1/tools", TestServer.token("cat2", "viewer")).body().path("tools");
-        assertThat(viewerTools).extracting(x -> x.path("name").asText()).contains("list_tasks").doesNotContain("add_task");
+        var viewerTools = t.api.get("/v1/tools", TestServer.token("cat2", "viewer"))
+                .body()
+                .path("tools");
+        assertThat(viewerTools)
+                .extracting(x -> x.path("name").asText())
+                .contains("list_tasks")
+                .doesNotContain("add_task");
     }
 
     @Test
@@ -80,9 +94,14 @@ class RestApiIT {
         assertThat(first.status()).isEqualTo(200);
         assertThat(first.body().path("answer").asText()).isEqualTo("Added rest.");
         String conversation = first.body().path("conversationId").asText();
-        var second = t.api.post("/v1/chat", token, "{\"message\":\"thanks\",\"conversationId\":\"" + conversation + "\"}");
+        var second =
+                t.api.post("/v1/chat", token, "{\"message\":\"thanks\",\"conversationId\":\"" + conversation + "\"}");
         assertThat(second.body().path("conversationId").asText()).isEqualTo(conversation);
-        assertThat(t.api.get("/v1/sessions/" + conversation, token).body().path("messageCount").asInt()).isEqualTo(4);
+        assertThat(t.api.get("/v1/sessions/" + conversation, token)
+                        .body()
+                        .path("messageCount")
+                        .asInt())
+                .isEqualTo(4);
     }
 
     @Test
@@ -96,8 +115,11 @@ class RestApiIT {
         assertThat(again.body()).isEqualTo(first.body());
         assertThat(again.headers().firstValue("Idempotent-Replayed")).contains("true");
         assertThat(t.api.get("/v1/tasks", token).body().path("tasks")).hasSize(1);
-        var reused = t.api.post("/v1/sessions/" + session + "/messages", token,
-                "{\"content\":\"something else\"}".getBytes(), Map.of("Idempotency-Key", "k-1"));
+        var reused = t.api.post(
+                "/v1/sessions/" + session + "/messages",
+                token,
+                "{\"content\":\"something else\"}".getBytes(),
+                Map.of("Idempotency-Key", "k-1"));
         assertThat(reused.status()).isEqualTo(422);
     }
 
@@ -108,12 +130,19 @@ class RestApiIT {
         String newer = t.api.startSession(token, "tasks");
         var listed = t.api.get("/v1/sessions?limit=1", token).body();
         assertThat(listed.path("sessions").get(0).path("id").asText()).isEqualTo(newer);
-        var next = t.api.get("/v1/sessions?limit=1&cursor=" + listed.path("nextCursor").asText(), token).body();
+        var next = t.api.get(
+                        "/v1/sessions?limit=1&cursor="
+                                + listed.path("nextCursor").asText(),
+                        token)
+                .body();
         assertThat(next.path("sessions").get(0).path("id").asText()).isEqualTo(older);
 
-        assertThat(t.api.post("/v1/sessions/" + older + "/complete", token, "{}").status()).isEqualTo(200);
+        assertThat(t.api.post("/v1/sessions/" + older + "/complete", token, "{}")
+                        .status())
+                .isEqualTo(200);
         assertThat(t.api.get("/v1/sessions?state=active", token).body().path("sessions"))
-                .extracting(s -> s.path("id").asText()).containsExactly(newer);
+                .extracting(s -> s.path("id").asText())
+                .containsExactly(newer);
         assertThat(t.api.delete("/v1/sessions/" + newer, token).status()).isEqualTo(204);
         assertThat(t.api.get("/v1/sessions/" + newer, token).status()).isEqualTo(404);
     }

@@ -34,17 +34,31 @@ class ServeProcessIT {
         ProcessBuilder pb = new ProcessBuilder(
                         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                         "--enable-native-access=ALL-UNNAMED",
-                        "-jar", jar.toString(), "serve", "--port", "0", "--host", "127.0.0.1")
+                        "-jar",
+                        jar.toString(),
+                        "serve",
+                        "--port",
+                        "0",
+                        "--host",
+                        "127.0.0.1")
                 .directory(workDir.toFile())
                 .redirectErrorStream(true);
         // a user's machine has none of these set; make sure the test's environment does not leak them in
         Map<String, String> env = pb.environment();
-        List.of("OPENAI_API_KEY", "OPENAI_BASE_URL", "BATON_JWT_SECRET", "BATON_DB_URL", "BATON_PORT", "BATON_MODEL", "BATON_CONFIG")
+        List.of(
+                        "OPENAI_API_KEY",
+                        "OPENAI_BASE_URL",
+                        "BATON_JWT_SECRET",
+                        "BATON_DB_URL",
+                        "BATON_PORT",
+                        "BATON_MODEL",
+                        "BATON_CONFIG")
                 .forEach(env::remove);
         Process process = pb.start();
         BlockingQueue<String> lines = new LinkedBlockingQueue<>();
         Thread.ofVirtual().start(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            try (BufferedReader r =
+                    new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = r.readLine()) != null) lines.add(line);
             } catch (IOException ignored) {
@@ -61,7 +75,8 @@ class ServeProcessIT {
                 Matcher m = Pattern.compile("Baton is running at (http://\\S+)").matcher(line);
                 if (m.find()) url = m.group(1);
                 if (line.contains("LLM SIMULATOR")) simulatorNotice = true;
-                if (line.trim().startsWith("export BATON_TOKEN=")) token = line.trim().substring("export BATON_TOKEN=".length());
+                if (line.trim().startsWith("export BATON_TOKEN="))
+                    token = line.trim().substring("export BATON_TOKEN=".length());
             }
             assertThat(simulatorNotice).isTrue();
 
@@ -72,13 +87,22 @@ class ServeProcessIT {
                 events = stream.all();
             }
             assertThat(events).extracting(SseEvent::event).contains("tool_call", "tool_result", "done");
-            SseEvent call = events.stream().filter(e -> e.event().equals("tool_call")).findFirst().orElseThrow();
+            SseEvent call = events.stream()
+                    .filter(e -> e.event().equals("tool_call"))
+                    .findFirst()
+                    .orElseThrow();
             assertThat(call.data().path("name").asText()).isEqualTo("add_task");
             assertThat(call.data().path("arguments").path("title").asText()).isEqualTo("buy groceries");
-            assertThat(api.get("/v1/tasks", token).body().path("tasks").get(0).path("title").asText())
+            assertThat(api.get("/v1/tasks", token)
+                            .body()
+                            .path("tasks")
+                            .get(0)
+                            .path("title")
+                            .asText())
                     .isEqualTo("buy groceries");
             // the embedded default is a SQLite file under the working directory
-            assertThat(Files.exists(workDir.resolve("data").resolve("baton.db"))).isTrue();
+            assertThat(Files.exists(workDir.resolve("data").resolve("baton.db")))
+                    .isTrue();
         } finally {
             process.destroy();
             process.waitFor(10, TimeUnit.SECONDS);

@@ -27,7 +27,13 @@ final class TestServer implements AutoCloseable {
             "student", Set.of("tasks:read:self", "tasks:write:self", "sessions:read:self", "sessions:write:self"),
             // can chat and read tasks, but not change them: the model must not be able to either
             "viewer", Set.of("tasks:read:self", "sessions:read:self", "sessions:write:self"),
-            "admin", Set.of("tasks:read:self", "tasks:write:self", "sessions:read:self", "sessions:write:self", "admin:audit"));
+            "admin",
+                    Set.of(
+                            "tasks:read:self",
+                            "tasks:write:self",
+                            "sessions:read:self",
+                            "sessions:write:self",
+                            "admin:audit"));
 
     final LlmSimulator simulator;
     final BatonServer server;
@@ -69,8 +75,10 @@ final class TestServer implements AutoCloseable {
 
     static String token(String user, String... roles) {
         return new TokenMinter(JwtSecret.of(SECRET))
-                .mint(TokenMinter.Claims.user(user, roles.length == 0 ? new String[] {"student"} : roles),
-                        Instant.now(), Duration.ofHours(1));
+                .mint(
+                        TokenMinter.Claims.user(user, roles.length == 0 ? new String[] {"student"} : roles),
+                        Instant.now(),
+                        Duration.ofHours(1));
     }
 
     @Override

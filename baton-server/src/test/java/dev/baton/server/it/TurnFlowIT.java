@@ -26,9 +26,11 @@ class TurnFlowIT {
     static void start() {
         SimulatorScript script = SimulatorScript.builder()
                 .whenUserSays("add milk", Reply.toolCall("add_task", "{\"title\":\"milk\"}"))
-                .whenUserSays("add two", Reply.toolCalls(
-                        new Reply.ToolCall("add_task", "{\"title\":\"bread\"}"),
-                        new Reply.ToolCall("add_task", "{\"title\":\"eggs\",\"priority\":\"high\"}")))
+                .whenUserSays(
+                        "add two",
+                        Reply.toolCalls(
+                                new Reply.ToolCall("add_task", "{\"title\":\"bread\"}"),
+                                new Reply.ToolCall("add_task", "{\"title\":\"eggs\",\"priority\":\"high\"}")))
                 .whenUserSays("bad args", Reply.toolCall("add_task", "{\"title\":5,\"colour\":\"red\"}"))
                 .whenUserSays("broken json", Reply.toolCall("add_task", "{\"title\": \"unterminated"))
                 .whenUserSays("keep looping", Reply.toolCall("list_tasks", "{}"))
@@ -82,8 +84,10 @@ class TurnFlowIT {
         assertThat(result.path("id").asText()).isEqualTo(call.path("id").asText());
         assertThat(result.path("result").path("task").path("title").asText()).isEqualTo("milk");
 
-        String answer = events.stream().filter(e -> e.event().equals("chunk"))
-                .map(e -> e.data().path("content").asText()).reduce("", String::concat);
+        String answer = events.stream()
+                .filter(e -> e.event().equals("chunk"))
+                .map(e -> e.data().path("content").asText())
+                .reduce("", String::concat);
         assertThat(answer).isEqualTo("All done.");
         JsonNode done = events.getLast().data();
         assertThat(done.path("toolsCalled")).extracting(JsonNode::asText).containsExactly("add_task");
@@ -92,17 +96,23 @@ class TurnFlowIT {
 
         // the task exists for alice through the same service the REST API uses
         var tasks = t.api.get("/v1/tasks", token);
-        assertThat(tasks.body().path("tasks")).extracting(n -> n.path("title").asText()).containsExactly("milk");
+        assertThat(tasks.body().path("tasks"))
+                .extracting(n -> n.path("title").asText())
+                .containsExactly("milk");
 
         // and the conversation is stored: user message, assistant answer with its tool call
-        JsonNode messages = t.api.get("/v1/sessions/" + session + "/messages", token).body().path("messages");
+        JsonNode messages =
+                t.api.get("/v1/sessions/" + session + "/messages", token).body().path("messages");
         assertThat(messages).hasSize(2);
         assertThat(messages.get(0).path("role").asText()).isEqualTo("user");
         assertThat(messages.get(0).path("content").asText()).isEqualTo("add milk");
         assertThat(messages.get(1).path("content").asText()).isEqualTo("All done.");
-        assertThat(messages.get(1).path("id").asText()).isEqualTo(done.path("messageId").asText());
-        assertThat(messages.get(1).path("toolCalls").get(0).path("name").asText()).isEqualTo("add_task");
-        assertThat(messages.get(1).path("toolCalls").get(0).path("state").asText()).isEqualTo("succeeded");
+        assertThat(messages.get(1).path("id").asText())
+                .isEqualTo(done.path("messageId").asText());
+        assertThat(messages.get(1).path("toolCalls").get(0).path("name").asText())
+                .isEqualTo("add_task");
+        assertThat(messages.get(1).path("toolCalls").get(0).path("state").asText())
+                .isEqualTo("succeeded");
     }
 
     @Test
@@ -113,10 +123,15 @@ class TurnFlowIT {
         try (var stream = t.api.stream(session, token, "add two")) {
             events = stream.all();
         }
-        List<SseEvent> tools = events.stream().filter(e -> e.event().startsWith("tool_")).toList();
-        assertThat(tools).extracting(SseEvent::event).containsExactly("tool_call", "tool_call", "tool_result", "tool_result");
-        assertThat(tools.get(2).data().path("result").path("task").path("title").asText()).isEqualTo("bread");
-        assertThat(tools.get(3).data().path("result").path("task").path("title").asText()).isEqualTo("eggs");
+        List<SseEvent> tools =
+                events.stream().filter(e -> e.event().startsWith("tool_")).toList();
+        assertThat(tools)
+                .extracting(SseEvent::event)
+                .containsExactly("tool_call", "tool_call", "tool_result", "tool_result");
+        assertThat(tools.get(2).data().path("result").path("task").path("title").asText())
+                .isEqualTo("bread");
+        assertThat(tools.get(3).data().path("result").path("task").path("title").asText())
+                .isEqualTo("eggs");
         assertThat(t.api.get("/v1/tasks", token).body().path("tasks"))
                 .extracting(n -> n.path("title").asText())
                 .containsExactlyInAnyOrder("bread", "eggs");
@@ -131,7 +146,10 @@ class TurnFlowIT {
         try (var stream = t.api.stream(session, token, "bad args")) {
             events = stream.all();
         }
-        SseEvent result = events.stream().filter(e -> e.event().equals("tool_result")).findFirst().orElseThrow();
+        SseEvent result = events.stream()
+                .filter(e -> e.event().equals("tool_result"))
+                .findFirst()
+                .orElseThrow();
         assertThat(result.data().path("ok").asBoolean()).isFalse();
         assertThat(result.data().path("error").asText()).containsIgnoringCase("colour");
         assertThat(events.getLast().event()).isEqualTo("done");
@@ -140,7 +158,10 @@ class TurnFlowIT {
         RecordedRequest second = t.simulator.requests().get(before + 1);
         assertThat(second.lastToolResult().orElseThrow().content()).contains("\"error\"");
         assertThat(t.api.get("/v1/tasks", token).body().path("tasks")).isEmpty();
-        JsonNode stored = t.api.get("/v1/sessions/" + session + "/messages", token).body().path("messages").get(1);
+        JsonNode stored = t.api.get("/v1/sessions/" + session + "/messages", token)
+                .body()
+                .path("messages")
+                .get(1);
         assertThat(stored.path("toolCalls").get(0).path("state").asText()).isEqualTo("invalid_arguments");
     }
 
@@ -152,7 +173,10 @@ class TurnFlowIT {
         try (var stream = t.api.stream(session, token, "broken json")) {
             events = stream.all();
         }
-        SseEvent result = events.stream().filter(e -> e.event().equals("tool_result")).findFirst().orElseThrow();
+        SseEvent result = events.stream()
+                .filter(e -> e.event().equals("tool_result"))
+                .findFirst()
+                .orElseThrow();
         assertThat(result.data().path("ok").asBoolean()).isFalse();
         assertThat(events.getLast().event()).isEqualTo("done");
     }
@@ -165,11 +189,17 @@ class TurnFlowIT {
         try (var stream = t.api.stream(session, token, "add milk")) {
             events = stream.all();
         }
-        SseEvent result = events.stream().filter(e -> e.event().equals("tool_result")).findFirst().orElseThrow();
+        SseEvent result = events.stream()
+                .filter(e -> e.event().equals("tool_result"))
+                .findFirst()
+                .orElseThrow();
         assertThat(result.data().path("ok").asBoolean()).isFalse();
         assertThat(result.data().path("error").asText()).containsIgnoringCase("permission");
         assertThat(t.api.get("/v1/tasks", token).body().path("tasks")).isEmpty();
-        JsonNode stored = t.api.get("/v1/sessions/" + session + "/messages", token).body().path("messages").get(1);
+        JsonNode stored = t.api.get("/v1/sessions/" + session + "/messages", token)
+                .body()
+                .path("messages")
+                .get(1);
         assertThat(stored.path("toolCalls").get(0).path("state").asText()).isEqualTo("denied");
     }
 
@@ -184,11 +214,14 @@ class TurnFlowIT {
         }
         assertThat(t.simulator.requests().size() - before).isEqualTo(5);
         assertThat(events.getLast().event()).isEqualTo("done");
-        String answer = events.stream().filter(e -> e.event().equals("chunk"))
-                .map(e -> e.data().path("content").asText()).reduce("", String::concat);
+        String answer = events.stream()
+                .filter(e -> e.event().equals("chunk"))
+                .map(e -> e.data().path("content").asText())
+                .reduce("", String::concat);
         assertThat(answer).contains("5 steps");
         // the tools of the last reply are not run: the limit stops the loop before them
-        assertThat(events.stream().filter(e -> e.event().equals("tool_call")).count()).isEqualTo(4);
+        assertThat(events.stream().filter(e -> e.event().equals("tool_call")).count())
+                .isEqualTo(4);
     }
 
     @Test
@@ -199,13 +232,19 @@ class TurnFlowIT {
         try (var stream = t.api.stream(session, token, "add it twice")) {
             events = stream.all();
         }
-        List<SseEvent> results = events.stream().filter(e -> e.event().equals("tool_result")).toList();
+        List<SseEvent> results =
+                events.stream().filter(e -> e.event().equals("tool_result")).toList();
         assertThat(results).hasSize(2);
-        assertThat(results.get(1).data().path("result")).isEqualTo(results.get(0).data().path("result"));
+        assertThat(results.get(1).data().path("result"))
+                .isEqualTo(results.get(0).data().path("result"));
         // executed once: one task, and the second call is stored as deduplicated
         assertThat(t.api.get("/v1/tasks", token).body().path("tasks")).hasSize(1);
-        JsonNode stored = t.api.get("/v1/sessions/" + session + "/messages", token).body().path("messages").get(1);
-        assertThat(stored.path("toolCalls")).extracting(n -> n.path("state").asText())
+        JsonNode stored = t.api.get("/v1/sessions/" + session + "/messages", token)
+                .body()
+                .path("messages")
+                .get(1);
+        assertThat(stored.path("toolCalls"))
+                .extracting(n -> n.path("state").asText())
                 .containsExactly("succeeded", "deduplicated");
     }
 

@@ -159,7 +159,8 @@ public final class Database implements AutoCloseable {
     private void acquireWriteLock() {
         try {
             if (!sqliteWriteLock.tryLock(WRITE_LOCK_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                throw new StoreException("timed out waiting " + WRITE_LOCK_TIMEOUT_SECONDS + "s for the SQLite write lock");
+                throw new StoreException(
+                        "timed out waiting " + WRITE_LOCK_TIMEOUT_SECONDS + "s for the SQLite write lock");
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -215,6 +216,10 @@ public final class Database implements AutoCloseable {
                 .locations(locations.toArray(String[]::new))
                 .load()
                 .migrate();
-        log.info("database migrated: dialect={} applied={} version={}", dialect, result.migrationsExecuted, result.targetSchemaVersion);
+        log.info(
+                "database migrated: dialect={} applied={} version={}",
+                dialect,
+                result.migrationsExecuted,
+                result.targetSchemaVersion);
     }
 }

@@ -18,7 +18,8 @@ public enum Dialect {
     public static Dialect of(String jdbcUrl) {
         if (jdbcUrl.startsWith("jdbc:sqlite:")) return SQLITE;
         if (jdbcUrl.startsWith("jdbc:postgresql:")) return POSTGRESQL;
-        throw new IllegalArgumentException("unsupported JDBC URL (want jdbc:sqlite: or jdbc:postgresql:): " + redact(jdbcUrl));
+        throw new IllegalArgumentException(
+                "unsupported JDBC URL (want jdbc:sqlite: or jdbc:postgresql:): " + redact(jdbcUrl));
     }
 
     /** The URL without its query string, which may carry a password. */

@@ -94,7 +94,8 @@ public final class JdbcConversationStore implements ConversationStore {
 
     @Override
     public Message appendUserMessage(Message message) {
-        if (message.role() != MessageRole.USER) throw new IllegalArgumentException("appendUserMessage takes a user message, got " + message.role());
+        if (message.role() != MessageRole.USER)
+            throw new IllegalArgumentException("appendUserMessage takes a user message, got " + message.role());
         return db.inTransaction(c -> {
             long seq = sessions.bumpCounts(c, message.userId(), message.sessionId(), 0, message.createdAt());
             return messages.insert(c, message, seq);
@@ -122,7 +123,9 @@ public final class JdbcConversationStore implements ConversationStore {
     public Message completeTurn(String userId, TurnRecord turn) {
         Message answer = turn.assistantMessage();
         checkBelongsToTurn(userId, turn);
-        List<ToolCallRecord> calls = turn.toolCalls().stream().map(t -> withMessageId(t, answer.id())).toList();
+        List<ToolCallRecord> calls = turn.toolCalls().stream()
+                .map(t -> withMessageId(t, answer.id()))
+                .toList();
         return db.inTransaction(c -> {
             long seq = sessions.bumpCounts(c, userId, answer.sessionId(), calls.size(), answer.createdAt());
             Message stored = messages.insert(c, answer, seq);
@@ -154,7 +157,8 @@ public final class JdbcConversationStore implements ConversationStore {
     public boolean deleteSession(String userId, String sessionId) {
         return db.inTransaction(c -> {
             if (!sessions.exists(c, userId, sessionId)) return false;
-            // Explicit deletes rather than relying on ON DELETE CASCADE, which SQLite honours only with foreign_keys on.
+            // Explicit deletes rather than relying on ON DELETE CASCADE, which SQLite honours only with foreign_keys
+            // on.
             for (String sql : List.of(
                     "DELETE FROM message_audit WHERE message_id IN (SELECT id FROM messages WHERE session_id = ?)",
                     "DELETE FROM extractions WHERE session_id = ?",
@@ -173,10 +177,13 @@ public final class JdbcConversationStore implements ConversationStore {
     /** Refuses a turn whose rows would land in another user's or another session's data. */
     private static void checkBelongsToTurn(String userId, TurnRecord turn) {
         Message answer = turn.assistantMessage();
-        if (answer.role() != MessageRole.ASSISTANT) throw new IllegalArgumentException("a turn ends with an assistant message, got " + answer.role());
-        if (!answer.userId().equals(userId)) throw new IllegalArgumentException("assistant message belongs to another user");
+        if (answer.role() != MessageRole.ASSISTANT)
+            throw new IllegalArgumentException("a turn ends with an assistant message, got " + answer.role());
+        if (!answer.userId().equals(userId))
+            throw new IllegalArgumentException("assistant message belongs to another user");
         for (ToolCallRecord t : turn.toolCalls()) {
-            if (!t.sessionId().equals(answer.sessionId())) throw new IllegalArgumentException("tool call " + t.id() + " belongs to another session");
+            if (!t.sessionId().equals(answer.sessionId()))
+                throw new IllegalArgumentException("tool call " + t.id() + " belongs to another session");
             if (t.messageId() != null && !t.messageId().equals(answer.id())) {
                 throw new IllegalArgumentException("tool call " + t.id() + " belongs to another message");
             }
@@ -190,7 +197,17 @@ public final class JdbcConversationStore implements ConversationStore {
 
     private static ToolCallRecord withMessageId(ToolCallRecord t, String messageId) {
         if (messageId.equals(t.messageId())) return t;
-        return new ToolCallRecord(t.id(), t.sessionId(), messageId, t.toolName(), t.toolArgs(), t.toolResult(), t.state(),
-                t.errorMessage(), t.startedAt(), t.completedAt(), t.durationMs());
+        return new ToolCallRecord(
+                t.id(),
+                t.sessionId(),
+                messageId,
+                t.toolName(),
+                t.toolArgs(),
+                t.toolResult(),
+                t.state(),
+                t.errorMessage(),
+                t.startedAt(),
+                t.completedAt(),
+                t.durationMs());
     }
 }

@@ -27,7 +27,10 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                 try (ResultSet rs = ps.executeQuery()) {
                     if (!rs.next()) return Optional.empty();
                     return Optional.of(new StoredResponse(
-                            rs.getString("request_hash"), rs.getInt("status"), rs.getString("response"), codec.getInstant(rs, "created_at")));
+                            rs.getString("request_hash"),
+                            rs.getInt("status"),
+                            rs.getString("response"),
+                            codec.getInstant(rs, "created_at")));
                 }
             }
         });
@@ -38,8 +41,9 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         Objects.requireNonNull(response.requestHash(), "requestHash");
         Objects.requireNonNull(response.createdAt(), "createdAt");
         return db.inTransaction(c -> {
-            try (PreparedStatement ps = c.prepareStatement("INSERT INTO idempotency_keys (user_id, \"key\", request_hash, status, response, created_at)"
-                    + " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, \"key\") DO NOTHING")) {
+            try (PreparedStatement ps = c.prepareStatement(
+                    "INSERT INTO idempotency_keys (user_id, \"key\", request_hash, status, response, created_at)"
+                            + " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, \"key\") DO NOTHING")) {
                 ps.setString(1, userId);
                 ps.setString(2, key);
                 ps.setString(3, response.requestHash());

@@ -23,9 +23,18 @@ final class MessageRows {
 
     /** Inserts the message with the given seq and returns it as a read would. */
     Message insert(Connection c, Message m, long seq) throws SQLException {
-        Message stored = new Message(m.id(), m.sessionId(), m.userId(), seq, m.role(), m.content(), m.status(), m.model(),
+        Message stored = new Message(
+                m.id(),
+                m.sessionId(),
+                m.userId(),
+                seq,
+                m.role(),
+                m.content(),
+                m.status(),
+                m.model(),
                 ColumnCodec.truncate(m.createdAt()));
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO messages (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+        try (PreparedStatement ps =
+                c.prepareStatement("INSERT INTO messages (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
             ps.setString(1, stored.id());
             ps.setString(2, stored.sessionId());
             ps.setString(3, stored.userId());

@@ -23,7 +23,8 @@ record SessionCursor(Instant startedAt, String id) {
         try {
             String raw = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8);
             String[] parts = raw.split("\\|", 3);
-            if (parts.length != 3 || !parts[0].equals(VERSION) || parts[2].isEmpty()) throw new IllegalArgumentException("invalid cursor");
+            if (parts.length != 3 || !parts[0].equals(VERSION) || parts[2].isEmpty())
+                throw new IllegalArgumentException("invalid cursor");
             return new SessionCursor(Instant.parse(parts[1]), parts[2]);
         } catch (IllegalArgumentException | DateTimeParseException e) {
             throw new IllegalArgumentException("invalid cursor", e);

@@ -21,7 +21,8 @@ final class SessionRows {
     }
 
     void insert(Connection c, Session s) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO sessions (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+        try (PreparedStatement ps =
+                c.prepareStatement("INSERT INTO sessions (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
             ps.setString(1, s.id());
             ps.setString(2, s.tenantId());
             ps.setString(3, s.userId());
@@ -38,7 +39,8 @@ final class SessionRows {
     }
 
     Optional<Session> find(Connection c, String userId, String sessionId) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + " FROM sessions WHERE id = ? AND user_id = ?")) {
+        try (PreparedStatement ps =
+                c.prepareStatement("SELECT " + COLUMNS + " FROM sessions WHERE id = ? AND user_id = ?")) {
             ps.setString(1, sessionId);
             ps.setString(2, userId);
             try (ResultSet rs = ps.executeQuery()) {
@@ -63,7 +65,8 @@ final class SessionRows {
      *
      * @throws SessionNotFoundException if the session is not the user's
      */
-    long bumpCounts(Connection c, String userId, String sessionId, int toolCalls, Instant activityAt) throws SQLException {
+    long bumpCounts(Connection c, String userId, String sessionId, int toolCalls, Instant activityAt)
+            throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("UPDATE sessions SET message_count = message_count + 1,"
                 + " tool_call_count = tool_call_count + ?, last_activity_at = ? WHERE id = ? AND user_id = ?")) {
             ps.setInt(1, toolCalls);

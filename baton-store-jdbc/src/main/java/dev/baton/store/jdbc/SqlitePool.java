@@ -12,6 +12,7 @@ import org.sqlite.SQLiteDataSource;
 final class SqlitePool {
     /** Writes are serialised by {@link Database}; the extra connections serve concurrent readers under WAL. */
     private static final int MAX_CONNECTIONS = 4;
+
     private static final int BUSY_TIMEOUT_MS = 5_000;
 
     private SqlitePool() {}
@@ -46,7 +47,8 @@ final class SqlitePool {
         String path = query < 0 ? rest : rest.substring(0, query);
         if (path.startsWith("file:")) path = path.substring("file:".length());
         if (path.isBlank() || path.contains(":memory:") || path.contains("mode=memory")) {
-            throw new IllegalArgumentException("SQLite needs a file (an in-memory database is not shared across the pool): " + jdbcUrl);
+            throw new IllegalArgumentException(
+                    "SQLite needs a file (an in-memory database is not shared across the pool): " + jdbcUrl);
         }
         return Path.of(path);
     }
@@ -57,7 +59,8 @@ final class SqlitePool {
         try {
             Files.createDirectories(parent);
         } catch (IOException e) {
-            throw new StoreException("cannot create the folder of the SQLite database " + file + ": " + e.getMessage(), e);
+            throw new StoreException(
+                    "cannot create the folder of the SQLite database " + file + ": " + e.getMessage(), e);
         }
     }
 }

@@ -25,7 +25,8 @@ final class ToolCallRows {
 
     void insertAll(Connection c, List<ToolCallRecord> calls) throws SQLException {
         if (calls.isEmpty()) return;
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO tool_calls (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+        try (PreparedStatement ps = c.prepareStatement(
+                "INSERT INTO tool_calls (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
             for (ToolCallRecord t : calls) {
                 ps.setString(1, t.id());
                 ps.setString(2, t.sessionId());
@@ -45,7 +46,8 @@ final class ToolCallRows {
     }
 
     /** Tool calls of the given messages in the user's session, in the order they started. */
-    List<ToolCallRecord> ofMessages(Connection c, String userId, String sessionId, List<String> messageIds) throws SQLException {
+    List<ToolCallRecord> ofMessages(Connection c, String userId, String sessionId, List<String> messageIds)
+            throws SQLException {
         List<ToolCallRecord> calls = new ArrayList<>();
         for (int from = 0; from < messageIds.size(); from += IDS_PER_QUERY) {
             List<String> chunk = messageIds.subList(from, Math.min(messageIds.size(), from + IDS_PER_QUERY));

@@ -16,9 +16,10 @@ final class UsageRows {
 
     void insertAll(Connection c, List<UsageRecord> usage) throws SQLException {
         if (usage.isEmpty()) return;
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO ai_usage (id, tenant_id, user_id, session_id, message_id,"
-                + " provider, model, input_tokens, output_tokens, cost_usd, latency_ms, created_at)"
-                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+        try (PreparedStatement ps =
+                c.prepareStatement("INSERT INTO ai_usage (id, tenant_id, user_id, session_id, message_id,"
+                        + " provider, model, input_tokens, output_tokens, cost_usd, latency_ms, created_at)"
+                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
             for (UsageRecord u : usage) {
                 ps.setString(1, u.id());
                 ps.setString(2, u.tenantId());

@@ -28,21 +28,52 @@ final class ConversationFixtures {
     }
 
     static Message userMessage(Session s, String content, Instant at) {
-        return new Message(Ids.newId(), s.id(), s.userId(), 0, MessageRole.USER, content, MessageStatus.COMPLETE, null, at);
+        return new Message(
+                Ids.newId(), s.id(), s.userId(), 0, MessageRole.USER, content, MessageStatus.COMPLETE, null, at);
     }
 
     static Message assistantMessage(Session s, String content, Instant at) {
-        return new Message(Ids.newId(), s.id(), s.userId(), 0, MessageRole.ASSISTANT, content, MessageStatus.COMPLETE, "simulator:default", at);
+        return new Message(
+                Ids.newId(),
+                s.id(),
+                s.userId(),
+                0,
+                MessageRole.ASSISTANT,
+                content,
+                MessageStatus.COMPLETE,
+                "simulator:default",
+                at);
     }
 
     static ToolCallRecord toolCall(String id, Message answer, String toolName, Instant at) {
-        return new ToolCallRecord(id, answer.sessionId(), answer.id(), toolName, "{\"q\":1}", "{\"ok\":true}", ToolCallState.SUCCEEDED,
-                null, at, at.plusMillis(12), 12);
+        return new ToolCallRecord(
+                id,
+                answer.sessionId(),
+                answer.id(),
+                toolName,
+                "{\"q\":1}",
+                "{\"ok\":true}",
+                ToolCallState.SUCCEEDED,
+                null,
+                at,
+                at.plusMillis(12),
+                12);
     }
 
     static UsageRecord usage(Message answer, BigDecimal cost, Instant at) {
-        return new UsageRecord(Ids.newId(), "tenant-1", answer.userId(), answer.sessionId(), answer.id(), "simulator", "default",
-                120, 30, cost, 250, at);
+        return new UsageRecord(
+                Ids.newId(),
+                "tenant-1",
+                answer.userId(),
+                answer.sessionId(),
+                answer.id(),
+                "simulator",
+                "default",
+                120,
+                30,
+                cost,
+                250,
+                at);
     }
 
     static TurnRecord turn(Message answer, List<ToolCallRecord> calls, List<UsageRecord> usage) {

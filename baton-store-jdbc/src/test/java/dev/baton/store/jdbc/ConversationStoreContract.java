@@ -106,20 +106,41 @@ abstract class ConversationStoreContract {
         assertThat(store.findSession(intruder, s.id())).isEmpty();
         assertThat(store.recentMessages(intruder, s.id(), 10)).isEmpty();
         assertThat(store.listMessages(intruder, s.id(), null, 10)).isEmpty();
-        assertThat(store.listSessions(intruder, new SessionQuery(null, null, 10, null)).sessions()).isEmpty();
+        assertThat(store.listSessions(intruder, new SessionQuery(null, null, 10, null))
+                        .sessions())
+                .isEmpty();
         assertThat(store.completeSession(intruder, s.id(), T0.plusSeconds(5))).isEmpty();
         assertThat(store.deleteSession(intruder, s.id())).isFalse();
-        Message intruderAnswer = new Message(Ids.newId(), s.id(), intruder, 0, MessageRole.ASSISTANT, "hijack",
-                question.status(), "m", T0.plusSeconds(2));
+        Message intruderAnswer = new Message(
+                Ids.newId(),
+                s.id(),
+                intruder,
+                0,
+                MessageRole.ASSISTANT,
+                "hijack",
+                question.status(),
+                "m",
+                T0.plusSeconds(2));
         assertThatThrownBy(() -> store.completeTurn(intruder, turn(intruderAnswer, List.of(), List.of())))
                 .isInstanceOf(SessionNotFoundException.class);
-        assertThatThrownBy(() -> store.appendUserMessage(new Message(Ids.newId(), s.id(), intruder, 0, question.role(), "hi",
-                question.status(), null, T0.plusSeconds(3)))).isInstanceOf(SessionNotFoundException.class);
+        assertThatThrownBy(() -> store.appendUserMessage(new Message(
+                        Ids.newId(),
+                        s.id(),
+                        intruder,
+                        0,
+                        question.role(),
+                        "hi",
+                        question.status(),
+                        null,
+                        T0.plusSeconds(3))))
+                .isInstanceOf(SessionNotFoundException.class);
 
         Session untouched = store.findSession(s.userId(), s.id()).orElseThrow();
         assertThat(untouched.state()).isEqualTo(SessionState.ACTIVE);
         assertThat(untouched.messageCount()).isEqualTo(1);
-        assertThat(store.recentMessages(s.userId(), s.id(), 10)).extracting(Message::content).containsExactly("secret question");
+        assertThat(store.recentMessages(s.userId(), s.id(), 10))
+                .extracting(Message::content)
+                .containsExactly("secret question");
     }
 
     @Test
@@ -127,7 +148,9 @@ abstract class ConversationStoreContract {
         Session s = session(newUser(), "tutor", T0);
         store.createSession(s);
         Message answer = assistantMessage(s, "done", T0.plusSeconds(2));
-        store.completeTurn(s.userId(), turn(answer, List.of(toolCall(Ids.newId(), answer, "tasks.list", T0.plusSeconds(1))), List.of()));
+        store.completeTurn(
+                s.userId(),
+                turn(answer, List.of(toolCall(Ids.newId(), answer, "tasks.list", T0.plusSeconds(1))), List.of()));
 
         assertThat(store.toolCallsOf(s.userId(), s.id(), List.of(answer.id()))).hasSize(1);
         assertThat(store.toolCallsOf(newUser(), s.id(), List.of(answer.id()))).isEmpty();
@@ -139,11 +162,14 @@ abstract class ConversationStoreContract {
         store.createSession(s);
 
         Message first = store.appendUserMessage(userMessage(s, "one", T0.plusSeconds(1)));
-        Message answer = store.completeTurn(s.userId(), turn(assistantMessage(s, "two", T0.plusSeconds(2)), List.of(), List.of()));
+        Message answer = store.completeTurn(
+                s.userId(), turn(assistantMessage(s, "two", T0.plusSeconds(2)), List.of(), List.of()));
         Message third = store.appendUserMessage(userMessage(s, "three", T0.plusSeconds(3)));
 
         assertThat(List.of(first.seq(), answer.seq(), third.seq())).containsExactly(1L, 2L, 3L);
-        assertThat(store.recentMessages(s.userId(), s.id(), 10)).extracting(Message::content).containsExactly("one", "two", "three");
+        assertThat(store.recentMessages(s.userId(), s.id(), 10))
+                .extracting(Message::content)
+                .containsExactly("one", "two", "three");
         Session after = store.findSession(s.userId(), s.id()).orElseThrow();
         assertThat(after.messageCount()).isEqualTo(3);
         assertThat(after.lastActivityAt()).isEqualTo(third.createdAt());
@@ -156,9 +182,15 @@ abstract class ConversationStoreContract {
         store.createSession(s);
         for (int i = 1; i <= 10; i++) store.appendUserMessage(userMessage(s, "m" + i, T0.plusSeconds(i)));
 
-        assertThat(store.recentMessages(s.userId(), s.id(), 3)).extracting(Message::seq).containsExactly(8L, 9L, 10L);
-        assertThat(store.listMessages(s.userId(), s.id(), 8L, 3)).extracting(Message::content).containsExactly("m5", "m6", "m7");
-        assertThat(store.listMessages(s.userId(), s.id(), 3L, 10)).extracting(Message::seq).containsExactly(1L, 2L);
+        assertThat(store.recentMessages(s.userId(), s.id(), 3))
+                .extracting(Message::seq)
+                .containsExactly(8L, 9L, 10L);
+        assertThat(store.listMessages(s.userId(), s.id(), 8L, 3))
+                .extracting(Message::content)
+                .containsExactly("m5", "m6", "m7");
+        assertThat(store.listMessages(s.userId(), s.id(), 3L, 10))
+                .extracting(Message::seq)
+                .containsExactly(1L, 2L);
     }
 
     @Test
@@ -168,18 +200,31 @@ abstract class ConversationStoreContract {
         store.appendUserMessage(userMessage(s, "list my tasks", T0.plusSeconds(1)));
         Message answer = assistantMessage(s, "You have two tasks.", T0.plusSeconds(3));
         ToolCallRecord call1 = toolCall(Ids.newId(), answer, "tasks.list", T0.plusSeconds(2));
-        ToolCallRecord call2 = new ToolCallRecord(Ids.newId(), s.id(), null, "tasks.get", "{}", null,
-                dev.baton.core.conversation.ToolCallState.FAILED, "boom", T0.plusSeconds(2).plusMillis(5), null, 0);
+        ToolCallRecord call2 = new ToolCallRecord(
+                Ids.newId(),
+                s.id(),
+                null,
+                "tasks.get",
+                "{}",
+                null,
+                dev.baton.core.conversation.ToolCallState.FAILED,
+                "boom",
+                T0.plusSeconds(2).plusMillis(5),
+                null,
+                0);
         BigDecimal cost = new BigDecimal("0.000123450");
 
-        Message stored = store.completeTurn(s.userId(), turn(answer, List.of(call1, call2), List.of(usage(answer, cost, T0.plusSeconds(3)))));
+        Message stored = store.completeTurn(
+                s.userId(), turn(answer, List.of(call1, call2), List.of(usage(answer, cost, T0.plusSeconds(3)))));
 
         assertThat(stored.seq()).isEqualTo(2);
         List<ToolCallRecord> calls = store.toolCallsOf(s.userId(), s.id(), List.of(answer.id()));
         assertThat(calls).extracting(ToolCallRecord::toolName).containsExactly("tasks.list", "tasks.get");
         assertThat(calls.get(0).startedAt()).isEqualTo(call1.startedAt().truncatedTo(ChronoUnit.MICROS));
         assertThat(calls.get(0).toolResult()).isEqualTo("{\"ok\":true}");
-        assertThat(calls.get(1).messageId()).as("a call without a message id is filed under the turn's answer").isEqualTo(answer.id());
+        assertThat(calls.get(1).messageId())
+                .as("a call without a message id is filed under the turn's answer")
+                .isEqualTo(answer.id());
         assertThat(calls.get(1).errorMessage()).isEqualTo("boom");
         assertThat(calls.get(1).completedAt()).isNull();
         Session after = store.findSession(s.userId(), s.id()).orElseThrow();
@@ -195,19 +240,26 @@ abstract class ConversationStoreContract {
         store.appendUserMessage(userMessage(s, "hello", T0.plusSeconds(1)));
         Message answer = assistantMessage(s, "partial", T0.plusSeconds(3));
         String duplicate = Ids.newId();
-        var calls = List.of(toolCall(duplicate, answer, "a", T0.plusSeconds(2)), toolCall(duplicate, answer, "b", T0.plusSeconds(2)));
+        var calls = List.of(
+                toolCall(duplicate, answer, "a", T0.plusSeconds(2)),
+                toolCall(duplicate, answer, "b", T0.plusSeconds(2)));
 
-        assertThatThrownBy(() -> store.completeTurn(s.userId(), turn(answer, calls, List.of(usage(answer, BigDecimal.ONE, T0)))))
+        assertThatThrownBy(() ->
+                        store.completeTurn(s.userId(), turn(answer, calls, List.of(usage(answer, BigDecimal.ONE, T0)))))
                 .isInstanceOf(StoreException.class);
 
-        assertThat(store.recentMessages(s.userId(), s.id(), 10)).extracting(Message::content).containsExactly("hello");
+        assertThat(store.recentMessages(s.userId(), s.id(), 10))
+                .extracting(Message::content)
+                .containsExactly("hello");
         assertThat(store.toolCallsOf(s.userId(), s.id(), List.of(answer.id()))).isEmpty();
         assertThat(usageCostOf(s.id())).isEmpty();
         Session after = store.findSession(s.userId(), s.id()).orElseThrow();
         assertThat(after.messageCount()).isEqualTo(1);
         assertThat(after.toolCallCount()).isZero();
         // the seq the failed turn would have taken is free again
-        assertThat(store.appendUserMessage(userMessage(s, "again", T0.plusSeconds(4))).seq()).isEqualTo(2);
+        assertThat(store.appendUserMessage(userMessage(s, "again", T0.plusSeconds(4)))
+                        .seq())
+                .isEqualTo(2);
     }
 
     @Test
@@ -222,8 +274,11 @@ abstract class ConversationStoreContract {
         store.completeSession(user, created.get(0).id(), T0.plusSeconds(10));
 
         List<String> expectedOrder = created.stream()
-                .sorted(java.util.Comparator.comparing(Session::startedAt).thenComparing(Session::id).reversed())
-                .map(Session::id).toList();
+                .sorted(java.util.Comparator.comparing(Session::startedAt)
+                        .thenComparing(Session::id)
+                        .reversed())
+                .map(Session::id)
+                .toList();
         List<String> paged = new ArrayList<>();
         String cursor = null;
         int pages = 0;
@@ -237,12 +292,19 @@ abstract class ConversationStoreContract {
         assertThat(paged).containsExactlyElementsOf(expectedOrder);
         assertThat(pages).isEqualTo(3);
 
-        assertThat(store.listSessions(user, new SessionQuery("coach", null, 10, null)).sessions())
-                .extracting(Session::id).containsExactly(created.get(3).id(), created.get(1).id());
-        assertThat(store.listSessions(user, new SessionQuery("tutor", SessionState.ACTIVE, 10, null)).sessions())
-                .extracting(Session::id).hasSize(3).doesNotContain(created.get(0).id());
-        assertThat(store.listSessions(user, new SessionQuery(null, SessionState.COMPLETED, 10, null)).sessions())
-                .extracting(Session::id).containsExactly(created.get(0).id());
+        assertThat(store.listSessions(user, new SessionQuery("coach", null, 10, null))
+                        .sessions())
+                .extracting(Session::id)
+                .containsExactly(created.get(3).id(), created.get(1).id());
+        assertThat(store.listSessions(user, new SessionQuery("tutor", SessionState.ACTIVE, 10, null))
+                        .sessions())
+                .extracting(Session::id)
+                .hasSize(3)
+                .doesNotContain(created.get(0).id());
+        assertThat(store.listSessions(user, new SessionQuery(null, SessionState.COMPLETED, 10, null))
+                        .sessions())
+                .extracting(Session::id)
+                .containsExactly(created.get(0).id());
         assertThatThrownBy(() -> store.listSessions(user, new SessionQuery(null, null, 10, "not-a-cursor")))
                 .isInstanceOf(IllegalArgumentException.class);
     }
@@ -252,8 +314,10 @@ abstract class ConversationStoreContract {
         Session s = session(newUser(), "tutor", T0);
         store.createSession(s);
 
-        Session done = store.completeSession(s.userId(), s.id(), T0.plusSeconds(60)).orElseThrow();
-        Session again = store.completeSession(s.userId(), s.id(), T0.plusSeconds(120)).orElseThrow();
+        Session done =
+                store.completeSession(s.userId(), s.id(), T0.plusSeconds(60)).orElseThrow();
+        Session again =
+                store.completeSession(s.userId(), s.id(), T0.plusSeconds(120)).orElseThrow();
 
         assertThat(done.state()).isEqualTo(SessionState.COMPLETED);
         assertThat(done.endedAt()).isEqualTo(T0.plusSeconds(60).truncatedTo(ChronoUnit.MICROS));
@@ -267,14 +331,20 @@ abstract class ConversationStoreContract {
         store.createSession(s);
         store.appendUserMessage(userMessage(s, "hello", T0.plusSeconds(1)));
         Message answer = assistantMessage(s, "hi", T0.plusSeconds(2));
-        store.completeTurn(s.userId(), turn(answer, List.of(toolCall(Ids.newId(), answer, "t", T0.plusSeconds(1))),
-                List.of(usage(answer, new BigDecimal("0.5"), T0.plusSeconds(2)))));
+        store.completeTurn(
+                s.userId(),
+                turn(
+                        answer,
+                        List.of(toolCall(Ids.newId(), answer, "t", T0.plusSeconds(1))),
+                        List.of(usage(answer, new BigDecimal("0.5"), T0.plusSeconds(2)))));
 
         assertThat(store.deleteSession(s.userId(), s.id())).isTrue();
 
         assertThat(store.findSession(s.userId(), s.id())).isEmpty();
-        assertThat(count("SELECT count(*) FROM messages WHERE session_id = ?", s.id())).isZero();
-        assertThat(count("SELECT count(*) FROM tool_calls WHERE session_id = ?", s.id())).isZero();
+        assertThat(count("SELECT count(*) FROM messages WHERE session_id = ?", s.id()))
+                .isZero();
+        assertThat(count("SELECT count(*) FROM tool_calls WHERE session_id = ?", s.id()))
+                .isZero();
         assertThat(usageCostOf(s.id())).containsExactly(new BigDecimal("0.5"));
         assertThat(store.deleteSession(s.userId(), s.id())).isFalse();
     }
@@ -286,12 +356,16 @@ abstract class ConversationStoreContract {
 
         assertThat(idempotency.find(user, "k1")).isEmpty();
         assertThat(idempotency.save(user, "k1", first)).isTrue();
-        assertThat(idempotency.save(user, "k1", new StoredResponse("hash-2", 500, "other", T0.plusSeconds(1)))).isFalse();
+        assertThat(idempotency.save(user, "k1", new StoredResponse("hash-2", 500, "other", T0.plusSeconds(1))))
+                .isFalse();
 
         StoredResponse stored = idempotency.find(user, "k1").orElseThrow();
-        assertThat(stored).isEqualTo(new StoredResponse("hash-1", 200, "{\"answer\":1}", T0.truncatedTo(ChronoUnit.MICROS)));
+        assertThat(stored)
+                .isEqualTo(new StoredResponse("hash-1", 200, "{\"answer\":1}", T0.truncatedTo(ChronoUnit.MICROS)));
         assertThat(idempotency.find(newUser(), "k1")).isEmpty();
-        assertThat(idempotency.save(newUser(), "k1", first)).as("keys are per user").isTrue();
+        assertThat(idempotency.save(newUser(), "k1", first))
+                .as("keys are per user")
+                .isTrue();
     }
 
     @Test
@@ -303,7 +377,10 @@ abstract class ConversationStoreContract {
 
         reopen();
 
-        assertThat(store.findSession(s.userId(), s.id())).get().extracting(Session::messageCount).isEqualTo(1);
+        assertThat(store.findSession(s.userId(), s.id()))
+                .get()
+                .extracting(Session::messageCount)
+                .isEqualTo(1);
         assertThat(store.recentMessages(s.userId(), s.id(), 5)).containsExactly(m);
         assertThat(idempotency.find(s.userId(), "k")).isPresent();
     }
@@ -313,10 +390,14 @@ abstract class ConversationStoreContract {
         Session s = session(newUser(), "tutor", T0);
 
         assertThatThrownBy(() -> db.inTransaction(c -> {
-            store.createSession(s);
-            assertThat(store.findSession(s.userId(), s.id())).as("visible inside the transaction").isPresent();
-            throw new IllegalStateException("abort");
-        })).isInstanceOf(IllegalStateException.class).hasMessage("abort");
+                    store.createSession(s);
+                    assertThat(store.findSession(s.userId(), s.id()))
+                            .as("visible inside the transaction")
+                            .isPresent();
+                    throw new IllegalStateException("abort");
+                }))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("abort");
 
         assertThat(store.findSession(s.userId(), s.id())).isEmpty();
     }
@@ -346,16 +427,22 @@ abstract class ConversationStoreContract {
                 futures.add(pool.submit(() -> {
                     start.await();
                     List<Long> seqs = new ArrayList<>();
-                    for (int i = 0; i < perThread; i++) seqs.add(store.appendUserMessage(userMessage(s, "x", Instant.now())).seq());
+                    for (int i = 0; i < perThread; i++)
+                        seqs.add(store.appendUserMessage(userMessage(s, "x", Instant.now()))
+                                .seq());
                     return seqs;
                 }));
             }
             start.countDown();
             List<Long> all = new ArrayList<>();
             for (var f : futures) all.addAll(f.get(60, java.util.concurrent.TimeUnit.SECONDS));
-            assertThat(all).containsExactlyInAnyOrderElementsOf(LongStream.rangeClosed(1, threads * perThread).boxed().toList());
+            assertThat(all)
+                    .containsExactlyInAnyOrderElementsOf(LongStream.rangeClosed(1, threads * perThread)
+                            .boxed()
+                            .toList());
         }
-        assertThat(store.findSession(s.userId(), s.id()).orElseThrow().messageCount()).isEqualTo(threads * perThread);
+        assertThat(store.findSession(s.userId(), s.id()).orElseThrow().messageCount())
+                .isEqualTo(threads * perThread);
     }
 
     private List<BigDecimal> usageCostOf(String sessionId) {

@@ -25,9 +25,11 @@ class DialectTest {
 
     @Test
     void the_sqlite_file_is_the_url_path_without_its_options() {
-        assertThat(SqlitePool.fileOf("jdbc:sqlite:/var/lib/baton/baton.db?foo=bar")).isEqualTo(Path.of("/var/lib/baton/baton.db"));
+        assertThat(SqlitePool.fileOf("jdbc:sqlite:/var/lib/baton/baton.db?foo=bar"))
+                .isEqualTo(Path.of("/var/lib/baton/baton.db"));
         assertThat(SqlitePool.fileOf("jdbc:sqlite:file:data/baton.db")).isEqualTo(Path.of("data/baton.db"));
         assertThatThrownBy(() -> SqlitePool.fileOf("jdbc:sqlite:")).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> SqlitePool.fileOf("jdbc:sqlite:file::memory:?cache=shared")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> SqlitePool.fileOf("jdbc:sqlite:file::memory:?cache=shared"))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 }

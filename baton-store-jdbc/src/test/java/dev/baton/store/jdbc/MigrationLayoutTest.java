@@ -30,7 +30,9 @@ class MigrationLayoutTest {
     }
 
     private static List<String> files(String dialect) throws IOException, URISyntaxException {
-        Path folder = Path.of(MigrationLayoutTest.class.getResource("/db/migration/baton/" + dialect).toURI());
+        Path folder = Path.of(MigrationLayoutTest.class
+                .getResource("/db/migration/baton/" + dialect)
+                .toURI());
         try (Stream<Path> files = Files.list(folder)) {
             return files.map(p -> p.getFileName().toString()).sorted().toList();
         }

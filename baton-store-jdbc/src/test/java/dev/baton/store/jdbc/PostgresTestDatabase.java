@@ -40,7 +40,8 @@ public final class PostgresTestDatabase {
     public static PostgresTestDatabase create() {
         String baseUrl = System.getenv().getOrDefault("BATON_TEST_POSTGRES_URL", DEFAULT_URL);
         requireReachable(baseUrl);
-        String schema = "baton_it_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16).toLowerCase(Locale.ROOT);
+        String schema = "baton_it_"
+                + UUID.randomUUID().toString().replace("-", "").substring(0, 16).toLowerCase(Locale.ROOT);
         execute(baseUrl, "CREATE SCHEMA " + schema);
         return new PostgresTestDatabase(baseUrl, schema);
     }
@@ -73,7 +74,8 @@ public final class PostgresTestDatabase {
     }
 
     private static void execute(String url, String sql) {
-        try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection(url);
+                Statement s = c.createStatement()) {
             s.execute(sql);
         } catch (SQLException e) {
             throw new IllegalStateException(sql + " failed: " + e.getMessage(), e);

@@ -11,7 +11,13 @@ class SessionCursorTest {
 
     @Test
     void a_cursor_round_trips_the_position_after_a_session_at_microsecond_precision() {
-        Session last = Session.start("0190f3a0-0000-7000-8000-000000000001", "t", "u", "a", null, Instant.parse("2025-01-02T03:04:05.123456789Z"));
+        Session last = Session.start(
+                "0190f3a0-0000-7000-8000-000000000001",
+                "t",
+                "u",
+                "a",
+                null,
+                Instant.parse("2025-01-02T03:04:05.123456789Z"));
 
         SessionCursor cursor = SessionCursor.parse(SessionCursor.after(last));
 
@@ -20,7 +26,9 @@ class SessionCursorTest {
 
     @Test
     void text_that_is_not_a_cursor_is_refused() {
-        for (String bad : new String[] {"not base64!", "", "djJ8eHx5" /* v2|x|y */, "djF8bm90LWEtdGltZXxpZA" /* v1|not-a-time|id */}) {
+        for (String bad : new String[] {
+            "not base64!", "", "djJ8eHx5" /* v2|x|y */, "djF8bm90LWEtdGltZXxpZA" /* v1|not-a-time|id */
+        }) {
             assertThatThrownBy(() -> SessionCursor.parse(bad)).as(bad).isInstanceOf(IllegalArgumentException.class);
         }
     }

@@ -68,7 +68,8 @@ class SqliteDatabaseIT {
 
     @Test
     void readers_are_not_blocked_by_an_open_write_transaction() throws Exception {
-        try (Database db = Database.open(url("rw.db")); ExecutorService pool = Executors.newFixedThreadPool(2)) {
+        try (Database db = Database.open(url("rw.db"));
+                ExecutorService pool = Executors.newFixedThreadPool(2)) {
             var store = new JdbcConversationStore(db);
             Session s = session(newUser(), "tutor", T0);
             store.createSession(s);
@@ -82,8 +83,11 @@ class SqliteDatabaseIT {
             }));
             assertThat(writing.await(10, TimeUnit.SECONDS)).isTrue();
 
-            Future<Integer> reader = pool.submit(() -> store.recentMessages(s.userId(), s.id(), 10).size());
-            assertThat(reader.get(10, TimeUnit.SECONDS)).as("the uncommitted message is not visible").isZero();
+            Future<Integer> reader = pool.submit(
+                    () -> store.recentMessages(s.userId(), s.id(), 10).size());
+            assertThat(reader.get(10, TimeUnit.SECONDS))
+                    .as("the uncommitted message is not visible")
+                    .isZero();
 
             release.countDown();
             assertThat(writer.get(10, TimeUnit.SECONDS).seq()).isEqualTo(1);
@@ -94,7 +98,9 @@ class SqliteDatabaseIT {
     @Test
     void two_databases_on_one_file_write_concurrently_without_sqlite_busy() throws Exception {
         String url = url("shared.db");
-        try (Database first = Database.open(url); Database second = Database.open(url); ExecutorService pool = Executors.newFixedThreadPool(6)) {
+        try (Database first = Database.open(url);
+                Database second = Database.open(url);
+                ExecutorService pool = Executors.newFixedThreadPool(6)) {
             // two pools with separate in-process locks behave like two processes: only BEGIN IMMEDIATE and the
             // busy timeout keep them apart
             var stores = List.of(new JdbcConversationStore(first), new JdbcConversationStore(second));
@@ -107,21 +113,27 @@ class SqliteDatabaseIT {
                 futures.add(pool.submit(() -> {
                     await(start);
                     List<Long> seqs = new ArrayList<>();
-                    for (int i = 0; i < 20; i++) seqs.add(store.appendUserMessage(userMessage(s, "x", Instant.now())).seq());
+                    for (int i = 0; i < 20; i++)
+                        seqs.add(store.appendUserMessage(userMessage(s, "x", Instant.now()))
+                                .seq());
                     return seqs;
                 }));
             }
             start.countDown();
             List<Long> all = new ArrayList<>();
             for (var f : futures) all.addAll(f.get(60, TimeUnit.SECONDS));
-            assertThat(all).containsExactlyInAnyOrderElementsOf(LongStream.rangeClosed(1, 120).boxed().toList());
+            assertThat(all)
+                    .containsExactlyInAnyOrderElementsOf(
+                            LongStream.rangeClosed(1, 120).boxed().toList());
         }
     }
 
     @Test
     void read_then_write_transactions_from_two_databases_never_lose_an_update() throws Exception {
         String url = url("counter.db");
-        try (Database first = Database.open(url); Database second = Database.open(url); ExecutorService pool = Executors.newFixedThreadPool(4)) {
+        try (Database first = Database.open(url);
+                Database second = Database.open(url);
+                ExecutorService pool = Executors.newFixedThreadPool(4)) {
             first.inTransaction(c -> {
                 try (Statement st = c.createStatement()) {
                     st.execute("CREATE TABLE counter (n INTEGER NOT NULL)");
@@ -139,7 +151,8 @@ class SqliteDatabaseIT {
                     for (int i = 0; i < 25; i++) {
                         db.inTransaction(c -> {
                             long n;
-                            try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT n FROM counter")) {
+                            try (Statement st = c.createStatement();
+                                    ResultSet rs = st.executeQuery("SELECT n FROM counter")) {
                                 rs.next();
                                 n = rs.getLong(1);
                             }
@@ -154,7 +167,8 @@ class SqliteDatabaseIT {
             start.countDown();
             for (var f : futures) f.get(60, TimeUnit.SECONDS);
             long total = first.withConnection(c -> {
-                try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT n FROM counter")) {
+                try (Statement st = c.createStatement();
+                        ResultSet rs = st.executeQuery("SELECT n FROM counter")) {
                     rs.next();
                     return rs.getLong(1);
                 }
@@ -172,7 +186,9 @@ class SqliteDatabaseIT {
         }
         try (Database db = Database.open(url)) {
             long applied = db.withConnection(c -> {
-                try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT count(*) FROM flyway_schema_history WHERE success = 1")) {
+                try (Statement st = c.createStatement();
+                        ResultSet rs =
+                                st.executeQuery("SELECT count(*) FROM flyway_schema_history WHERE success = 1")) {
                     rs.next();
                     return rs.getLong(1);
                 }
@@ -186,7 +202,8 @@ class SqliteDatabaseIT {
     }
 
     private static String pragma(Connection c, String name) throws Exception {
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("PRAGMA " + name)) {
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("PRAGMA " + name)) {
             rs.next();
             return rs.getString(1);
         }

@@ -71,7 +71,9 @@ public sealed interface DueWindow {
      */
     record DueRange(Instant from, Instant before) {
         static DueRange days(LocalDate first, LocalDate end) {
-            return new DueRange(first.atStartOfDay(ZoneOffset.UTC).toInstant(), end.atStartOfDay(ZoneOffset.UTC).toInstant());
+            return new DueRange(
+                    first.atStartOfDay(ZoneOffset.UTC).toInstant(),
+                    end.atStartOfDay(ZoneOffset.UTC).toInstant());
         }
     }
 }

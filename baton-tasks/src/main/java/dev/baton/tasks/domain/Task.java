@@ -38,8 +38,16 @@ public record Task(
     /** A new open task. */
     public static Task create(String id, TaskOwner owner, NewTask spec, Instant now) {
         return new Task(
-                id, owner, spec.title(), spec.description(), spec.dueAt(), spec.priority(), spec.tags(),
-                TaskStatus.OPEN, now, now);
+                id,
+                owner,
+                spec.title(),
+                spec.description(),
+                spec.dueAt(),
+                spec.priority(),
+                spec.tags(),
+                TaskStatus.OPEN,
+                now,
+                now);
     }
 
     /** This task marked completed; completing a completed task changes nothing. */

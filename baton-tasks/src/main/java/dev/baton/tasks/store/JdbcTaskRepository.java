@@ -36,8 +36,8 @@ public final class JdbcTaskRepository implements TaskRepository {
 
     @Override
     public void insert(Task task) {
-        String insert = "INSERT INTO tasks (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, "
-                + sql.tagsPlaceholder() + ", ?, ?, ?)";
+        String insert = "INSERT INTO tasks (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, " + sql.tagsPlaceholder()
+                + ", ?, ?, ?)";
         database.inTransaction(c -> {
             try (PreparedStatement ps = c.prepareStatement(insert)) {
                 ps.setString(1, task.id());

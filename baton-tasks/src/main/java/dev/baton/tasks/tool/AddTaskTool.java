@@ -32,7 +32,11 @@ final class AddTaskTool extends TaskTool {
     private final TaskService service;
 
     AddTaskTool(TaskService service) {
-        super(NAME, "Add a task to the user's to-do list. Returns the created task.", SCHEMA, Set.of(TaskService.WRITE));
+        super(
+                NAME,
+                "Add a task to the user's to-do list. Returns the created task.",
+                SCHEMA,
+                Set.of(TaskService.WRITE));
         this.service = service;
     }
 

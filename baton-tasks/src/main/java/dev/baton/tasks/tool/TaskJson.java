@@ -113,8 +113,8 @@ public final class TaskJson {
         while (names.hasNext()) {
             String name = names.next();
             if (!allowed.contains(name)) {
-                throw TaskException.malformed(
-                        "unknown field '" + abbreviate(name) + "' (allowed: " + String.join(", ", allowed.stream().sorted().toList()) + ")");
+                throw TaskException.malformed("unknown field '" + abbreviate(name) + "' (allowed: "
+                        + String.join(", ", allowed.stream().sorted().toList()) + ")");
             }
         }
         return object;

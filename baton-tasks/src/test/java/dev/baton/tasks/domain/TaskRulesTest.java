@@ -19,18 +19,17 @@ class TaskRulesTest {
         assertThat(TaskRules.dueDate("2026-11-21T17:00:00+02:00")).isEqualTo(Instant.parse("2026-11-21T15:00:00Z"));
         assertThat(TaskRules.dueDate("2026-11-21T17:00:00Z")).isEqualTo(Instant.parse("2026-11-21T17:00:00Z"));
         assertThat(TaskRules.dueDate("2026-11-21T17:00")).isEqualTo(Instant.parse("2026-11-21T17:00:00Z"));
-        assertThat(TaskRules.dueDate("2026-11-21T17:00:00.123456Z")).isEqualTo(Instant.parse("2026-11-21T17:00:00.123Z"));
+        assertThat(TaskRules.dueDate("2026-11-21T17:00:00.123456Z"))
+                .isEqualTo(Instant.parse("2026-11-21T17:00:00.123Z"));
     }
 
     @Test
     void anything_else_is_an_invalid_due_date_with_a_message_that_says_what_is_accepted() {
         for (String bad : List.of("tomorrow", "21/11/2026", "2026-11-31", "2026-1-5", "+12026-11-21T00:00:00Z", " ")) {
-            assertThatThrownBy(() -> TaskRules.dueDate(bad))
-                    .as(bad)
-                    .isInstanceOfSatisfying(TaskException.class, e -> {
-                        assertThat(e.code()).isEqualTo("invalid_argument");
-                        assertThat(e.getMessage()).startsWith("dueDate must");
-                    });
+            assertThatThrownBy(() -> TaskRules.dueDate(bad)).as(bad).isInstanceOfSatisfying(TaskException.class, e -> {
+                assertThat(e.code()).isEqualTo("invalid_argument");
+                assertThat(e.getMessage()).startsWith("dueDate must");
+            });
         }
     }
 

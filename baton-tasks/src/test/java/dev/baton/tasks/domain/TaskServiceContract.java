@@ -100,7 +100,8 @@ abstract class TaskServiceContract {
         service.complete(alice, done.id());
 
         assertThat(ids(service.list(alice, TaskFilter.OPEN))).containsExactly(open.id());
-        assertThat(ids(service.list(alice, TaskFilter.of("completed", null, null, null)))).containsExactly(done.id());
+        assertThat(ids(service.list(alice, TaskFilter.of("completed", null, null, null))))
+                .containsExactly(done.id());
         assertThat(ids(service.list(alice, TaskFilter.of("all", null, null, null))))
                 .containsExactlyInAnyOrder(open.id(), done.id());
     }
@@ -111,7 +112,8 @@ abstract class TaskServiceContract {
         service.create(alice, NewTask.of("Low", null, null, "low", null));
         service.create(alice, NewTask.titled("Medium"));
 
-        assertThat(ids(service.list(alice, TaskFilter.of(null, "high", null, null)))).containsExactly(high.id());
+        assertThat(ids(service.list(alice, TaskFilter.of(null, "high", null, null))))
+                .containsExactly(high.id());
     }
 
     @Test
@@ -136,7 +138,8 @@ abstract class TaskServiceContract {
                 .as("a completed task is never overdue")
                 .doesNotContain(doneLate.id())
                 .hasSize(3);
-        assertThat(service.list(alice, TaskFilter.of("completed", null, "overdue", null))).isEmpty();
+        assertThat(service.list(alice, TaskFilter.of("completed", null, "overdue", null)))
+                .isEmpty();
         assertThat(ids(service.list(alice, TaskFilter.of(null, null, "2026-11-23", null))))
                 .containsExactly(nextMonday.id());
         assertThat(ids(service.list(alice, TaskFilter.of("all", null, "2026-11-01", null))))
@@ -157,11 +160,13 @@ abstract class TaskServiceContract {
     @Test
     void a_task_becomes_overdue_when_the_clock_passes_its_due_time() {
         Task task = service.create(alice, NewTask.of("Soon", null, "2026-11-18T11:00:00Z", null, null));
-        assertThat(service.list(alice, TaskFilter.of(null, null, "overdue", null))).isEmpty();
+        assertThat(service.list(alice, TaskFilter.of(null, null, "overdue", null)))
+                .isEmpty();
 
         clock.advance(Duration.ofHours(2));
 
-        assertThat(ids(service.list(alice, TaskFilter.of(null, null, "overdue", null)))).containsExactly(task.id());
+        assertThat(ids(service.list(alice, TaskFilter.of(null, null, "overdue", null))))
+                .containsExactly(task.id());
     }
 
     @Test
@@ -185,7 +190,8 @@ abstract class TaskServiceContract {
         service.create(alice, NewTask.of("Wrong priority", null, "2026-11-18", "low", List.of("work")));
         service.create(alice, NewTask.of("Wrong day", null, "2026-11-25", "high", List.of("work")));
 
-        assertThat(ids(service.list(alice, TaskFilter.of("open", "high", "today", "work")))).containsExactly(match.id());
+        assertThat(ids(service.list(alice, TaskFilter.of("open", "high", "today", "work"))))
+                .containsExactly(match.id());
     }
 
     @Test
@@ -205,11 +211,11 @@ abstract class TaskServiceContract {
 
     @Test
     void updating_changes_only_the_given_fields_and_can_clear_optional_ones() {
-        Task task = service.create(
-                alice, NewTask.of("Draft", "Old notes", "2026-11-20", "low", List.of("writing")));
+        Task task = service.create(alice, NewTask.of("Draft", "Old notes", "2026-11-20", "low", List.of("writing")));
         clock.advance(Duration.ofMinutes(1));
 
-        Task renamed = service.update(alice, task.id(), TaskUpdate.NONE.withTitle(" Final ").withPriority(TaskPriority.HIGH));
+        Task renamed = service.update(
+                alice, task.id(), TaskUpdate.NONE.withTitle(" Final ").withPriority(TaskPriority.HIGH));
 
         assertThat(renamed.title()).isEqualTo("Final");
         assertThat(renamed.priority()).isEqualTo(TaskPriority.HIGH);
@@ -220,7 +226,9 @@ abstract class TaskServiceContract {
         assertThat(renamed.updatedAt()).isEqualTo(NOW.plus(Duration.ofMinutes(1)));
 
         Task cleared = service.update(
-                alice, task.id(), TaskUpdate.NONE.withDescription(null).withDueDate(null).withTags(List.of()));
+                alice,
+                task.id(),
+                TaskUpdate.NONE.withDescription(null).withDueDate(null).withTags(List.of()));
 
         assertThat(cleared.description()).isNull();
         assertThat(cleared.dueAt()).isNull();
@@ -233,7 +241,8 @@ abstract class TaskServiceContract {
         Task task = service.create(alice, NewTask.titled("Stay"));
 
         assertThatThrownBy(() -> service.update(alice, task.id(), TaskUpdate.NONE))
-                .isInstanceOfSatisfying(TaskException.class, e -> assertThat(e.code()).isEqualTo("invalid_argument"));
+                .isInstanceOfSatisfying(
+                        TaskException.class, e -> assertThat(e.code()).isEqualTo("invalid_argument"));
     }
 
     @Test
@@ -266,7 +275,8 @@ abstract class TaskServiceContract {
         assertInvalid(() -> NewTask.of("t", "d".repeat(2001), null, null, null), "description must be at most 2000");
         assertInvalid(() -> NewTask.of("t", null, null, null, List.of("a".repeat(41))), "each tag must be 1-40");
         assertInvalid(
-                () -> NewTask.of("t", null, null, null, List.of("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11")),
+                () -> NewTask.of(
+                        "t", null, null, null, List.of("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11")),
                 "at most 10 tags");
         assertInvalid(() -> TaskFilter.of("done", null, null, null), "status must be one of open, completed, all");
         assertInvalid(() -> TaskFilter.of(null, null, "someday", null), "due must be one of today, this_week");
@@ -306,7 +316,8 @@ abstract class TaskServiceContract {
         TaskException missing = catchTaskException(() -> service.get(bob, "01900000-0000-7000-8000-000000000000"));
 
         assertThat(foreign.code()).isEqualTo(missing.code()).isEqualTo("not_found");
-        assertThat(foreign.getMessage()).isEqualTo(missing.getMessage().replace("01900000-0000-7000-8000-000000000000", task.id()));
+        assertThat(foreign.getMessage())
+                .isEqualTo(missing.getMessage().replace("01900000-0000-7000-8000-000000000000", task.id()));
     }
 
     @Test
@@ -319,7 +330,8 @@ abstract class TaskServiceContract {
         assertDenied(() -> service.update(readOnly, task.id(), TaskUpdate.NONE.withTitle("Changed")));
         assertDenied(() -> service.delete(readOnly, task.id()));
 
-        assertThat(service.list(readOnly, TaskFilter.of("all", null, null, null))).containsExactly(task);
+        assertThat(service.list(readOnly, TaskFilter.of("all", null, null, null)))
+                .containsExactly(task);
     }
 
     @Test

@@ -51,7 +51,8 @@ public final class TestDatabases {
      * unless the environment says CI=true, where it fails instead.
      */
     public static Opened postgresql() {
-        String schema = "tasks_it_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+        String schema =
+                "tasks_it_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
         try (Connection c = DriverManager.getConnection(POSTGRES);
                 Statement s = c.createStatement()) {
             s.execute("CREATE SCHEMA " + schema);

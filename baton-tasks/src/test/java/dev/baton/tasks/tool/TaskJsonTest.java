@@ -38,20 +38,25 @@ class TaskJsonTest {
 
     @Test
     void a_create_body_maps_onto_a_new_task() {
-        NewTask parsed = TaskJson.parseNewTask(json(
-                "{\"title\": \"A\", \"description\": \"B\", \"dueDate\": \"2026-12-01T09:00:00Z\", \"priority\": \"low\", \"tags\": [\"X\"]}"));
+        NewTask parsed = TaskJson.parseNewTask(
+                json(
+                        "{\"title\": \"A\", \"description\": \"B\", \"dueDate\": \"2026-12-01T09:00:00Z\", \"priority\": \"low\", \"tags\": [\"X\"]}"));
 
         assertThat(parsed)
-                .isEqualTo(new NewTask("A", "B", Instant.parse("2026-12-01T09:00:00Z"), TaskPriority.LOW, List.of("x")));
+                .isEqualTo(
+                        new NewTask("A", "B", Instant.parse("2026-12-01T09:00:00Z"), TaskPriority.LOW, List.of("x")));
     }
 
     @Test
     void create_bodies_with_wrong_shapes_are_refused_precisely() {
         assertMalformed(() -> TaskJson.parseNewTask(json("{}")), "title is required");
         assertMalformed(() -> TaskJson.parseNewTask(json("{\"title\": 5}")), "title must be a string");
-        assertMalformed(() -> TaskJson.parseNewTask(json("{\"title\": \"a\", \"tags\": \"x\"}")), "tags must be an array");
-        assertMalformed(() -> TaskJson.parseNewTask(json("{\"title\": \"a\", \"tags\": [1]}")), "tags must be an array");
-        assertMalformed(() -> TaskJson.parseNewTask(json("{\"title\": \"a\", \"userId\": \"bob\"}")), "unknown field 'userId'");
+        assertMalformed(
+                () -> TaskJson.parseNewTask(json("{\"title\": \"a\", \"tags\": \"x\"}")), "tags must be an array");
+        assertMalformed(
+                () -> TaskJson.parseNewTask(json("{\"title\": \"a\", \"tags\": [1]}")), "tags must be an array");
+        assertMalformed(
+                () -> TaskJson.parseNewTask(json("{\"title\": \"a\", \"userId\": \"bob\"}")), "unknown field 'userId'");
         assertMalformed(() -> TaskJson.parseNewTask(json("[]")), "expected a JSON object");
     }
 
@@ -71,9 +76,11 @@ class TaskJsonTest {
 
     @Test
     void a_filter_maps_each_field() {
-        TaskFilter filter = TaskJson.parseFilter(json("{\"status\": \"all\", \"priority\": \"low\", \"due\": \"overdue\", \"tag\": \"Work\"}"));
+        TaskFilter filter = TaskJson.parseFilter(
+                json("{\"status\": \"all\", \"priority\": \"low\", \"due\": \"overdue\", \"tag\": \"Work\"}"));
 
-        assertThat(filter).isEqualTo(new TaskFilter(StatusScope.ALL, TaskPriority.LOW, new DueWindow.Overdue(), "work"));
+        assertThat(filter)
+                .isEqualTo(new TaskFilter(StatusScope.ALL, TaskPriority.LOW, new DueWindow.Overdue(), "work"));
         assertThat(TaskJson.parseFilter(json("{}"))).isEqualTo(TaskFilter.OPEN);
         assertInvalid(() -> TaskJson.parseFilter(json("{\"due\": \"later\"}")), "due must be one of");
     }

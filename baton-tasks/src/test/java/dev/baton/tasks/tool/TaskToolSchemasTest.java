@@ -11,8 +11,8 @@ import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
 import dev.baton.core.tool.Tool;
 import dev.baton.tasks.domain.TaskService;
-import dev.baton.tasks.support.UnusedTaskRepository;
 import dev.baton.tasks.support.MutableClock;
+import dev.baton.tasks.support.UnusedTaskRepository;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
@@ -26,14 +26,13 @@ import org.junit.jupiter.api.Test;
  * the contract's arguments and reject everything else, in particular any attempt to name a user.
  */
 class TaskToolSchemasTest {
-    private static final SchemaRegistry REGISTRY = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
+    private static final SchemaRegistry REGISTRY =
+            SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
 
     // the service is never called here: only definitions are read
     private final Map<String, Tool> tools = new TaskToolSource(
                     new TaskService(new UnusedTaskRepository(), Clock.systemUTC()), new MutableClock(Instant.EPOCH))
-            .tools()
-            .stream()
-            .collect(Collectors.toMap(t -> t.definition().name(), t -> t));
+            .tools().stream().collect(Collectors.toMap(t -> t.definition().name(), t -> t));
 
     @Test
     void the_source_offers_exactly_the_contract_tools_with_their_permissions() {
@@ -53,7 +52,9 @@ class TaskToolSchemasTest {
             JsonNode schema = tool.definition().parametersSchema();
             assertThat(schema.path("type").asText()).as(name).isEqualTo("object");
             assertThat(schema.path("additionalProperties").isBoolean()).as(name).isTrue();
-            assertThat(schema.path("additionalProperties").booleanValue()).as(name).isFalse();
+            assertThat(schema.path("additionalProperties").booleanValue())
+                    .as(name)
+                    .isFalse();
         });
     }
 
@@ -64,10 +65,13 @@ class TaskToolSchemasTest {
                  "priority": "high", "tags": ["home", "money"]}""");
         assertValid("add_task", "{\"title\": \"x\", \"dueDate\": \"2026-12-01T09:00:00Z\"}");
         assertValid("list_tasks", "{}");
-        assertValid("list_tasks", "{\"status\": \"all\", \"priority\": \"low\", \"due\": \"this_week\", \"tag\": \"work\"}");
+        assertValid(
+                "list_tasks",
+                "{\"status\": \"all\", \"priority\": \"low\", \"due\": \"this_week\", \"tag\": \"work\"}");
         assertValid("list_tasks", "{\"due\": \"2026-12-01\"}");
         assertValid("complete_task", "{\"taskId\": \"0193c4e0-0000-7000-8000-000000000001\"}");
-        assertValid("update_task", "{\"taskId\": \"t1\", \"title\": \"New\", \"description\": null, \"dueDate\": null}");
+        assertValid(
+                "update_task", "{\"taskId\": \"t1\", \"title\": \"New\", \"description\": null, \"dueDate\": null}");
         assertValid("delete_task", "{\"taskId\": \"t1\", \"confirmation\": true}");
         assertValid("delete_task", "{\"taskId\": \"t1\", \"confirmation\": false}");
         assertValid("get_current_time", "{}");
@@ -98,7 +102,9 @@ class TaskToolSchemasTest {
         assertInvalid("add_task", "{\"title\": \"\"}");
         assertInvalid("add_task", "{\"title\": \"" + "x".repeat(201) + "\"}");
         assertInvalid("add_task", "{\"title\": \"x\", \"priority\": \"urgent\"}");
-        assertInvalid("add_task", "{\"title\": \"x\", \"tags\": [\"1\",\"2\",\"3\",\"4\",\"5\",\"6\",\"7\",\"8\",\"9\",\"10\",\"11\"]}");
+        assertInvalid(
+                "add_task",
+                "{\"title\": \"x\", \"tags\": [\"1\",\"2\",\"3\",\"4\",\"5\",\"6\",\"7\",\"8\",\"9\",\"10\",\"11\"]}");
         assertInvalid("list_tasks", "{\"status\": \"done\"}");
         assertInvalid("list_tasks", "{\"due\": \"someday\"}");
         assertInvalid("list_tasks", "{\"due\": \"today or tomorrow\"}");
@@ -122,7 +128,8 @@ class TaskToolSchemasTest {
     }
 
     private List<Error> errors(String tool, String arguments) {
-        Schema schema = REGISTRY.getSchema(tools.get(tool).definition().parametersSchema().toString(), InputFormat.JSON);
+        Schema schema = REGISTRY.getSchema(
+                tools.get(tool).definition().parametersSchema().toString(), InputFormat.JSON);
         return schema.validate(arguments, InputFormat.JSON);
     }
 }

@@ -67,7 +67,8 @@ class TaskToolsIT {
         JsonNode task = result.get("task");
         assertThat(fieldNames(result)).containsExactly("task");
         assertThat(fieldNames(task)).containsExactlyElementsOf(TASK_FIELDS);
-        assertThat(task.get("id").asText()).matches("[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}");
+        assertThat(task.get("id").asText())
+                .matches("[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}");
         assertThat(task.get("title").asText()).isEqualTo("Pay rent");
         assertThat(task.get("description").asText()).isEqualTo("by transfer");
         assertThat(task.get("dueAt").asText()).isEqualTo("2026-12-01T23:59:59Z");
@@ -94,12 +95,27 @@ class TaskToolsIT {
 
     @Test
     void list_tasks_maps_the_filter_and_returns_tasks_with_their_count() {
-        String work = id(call("add_task", alice, "{\"title\": \"Work\", \"priority\": \"high\", \"dueDate\": \"2026-11-21\", \"tags\": [\"work\"]}"));
-        call("add_task", alice, "{\"title\": \"Homework\", \"priority\": \"high\", \"dueDate\": \"2026-11-21\", \"tags\": [\"homework\"]}");
-        call("add_task", alice, "{\"title\": \"Later\", \"priority\": \"high\", \"dueDate\": \"2026-11-30\", \"tags\": [\"work\"]}");
-        call("add_task", alice, "{\"title\": \"Low\", \"priority\": \"low\", \"dueDate\": \"2026-11-21\", \"tags\": [\"work\"]}");
+        String work = id(call(
+                "add_task",
+                alice,
+                "{\"title\": \"Work\", \"priority\": \"high\", \"dueDate\": \"2026-11-21\", \"tags\": [\"work\"]}"));
+        call(
+                "add_task",
+                alice,
+                "{\"title\": \"Homework\", \"priority\": \"high\", \"dueDate\": \"2026-11-21\", \"tags\": [\"homework\"]}");
+        call(
+                "add_task",
+                alice,
+                "{\"title\": \"Later\", \"priority\": \"high\", \"dueDate\": \"2026-11-30\", \"tags\": [\"work\"]}");
+        call(
+                "add_task",
+                alice,
+                "{\"title\": \"Low\", \"priority\": \"low\", \"dueDate\": \"2026-11-21\", \"tags\": [\"work\"]}");
 
-        JsonNode result = call("list_tasks", alice, "{\"status\": \"open\", \"priority\": \"high\", \"due\": \"today\", \"tag\": \"work\"}");
+        JsonNode result = call(
+                "list_tasks",
+                alice,
+                "{\"status\": \"open\", \"priority\": \"high\", \"due\": \"today\", \"tag\": \"work\"}");
 
         assertThat(fieldNames(result)).containsExactly("tasks", "count");
         assertThat(result.get("count").asInt()).isEqualTo(1);
@@ -118,16 +134,21 @@ class TaskToolsIT {
 
         assertThat(result.get("task").get("id").asText()).isEqualTo(id);
         assertThat(result.get("task").get("status").asText()).isEqualTo("completed");
-        assertThat(call("list_tasks", alice, "{\"status\": \"completed\"}").get("count").asInt()).isEqualTo(1);
+        assertThat(call("list_tasks", alice, "{\"status\": \"completed\"}")
+                        .get("count")
+                        .asInt())
+                .isEqualTo(1);
     }
 
     @Test
     void update_task_changes_only_the_given_fields_and_null_clears() {
-        String id = id(call("add_task", alice, "{\"title\": \"Draft\", \"description\": \"notes\", \"dueDate\": \"2026-11-25\", \"tags\": [\"a\"]}"));
+        String id = id(call(
+                "add_task",
+                alice,
+                "{\"title\": \"Draft\", \"description\": \"notes\", \"dueDate\": \"2026-11-25\", \"tags\": [\"a\"]}"));
 
         JsonNode task = call("update_task", alice, """
-                {"taskId": "%s", "title": "Final", "description": null, "priority": "low"}""".formatted(id))
-                .get("task");
+                {"taskId": "%s", "title": "Final", "description": null, "priority": "low"}""".formatted(id)).get("task");
 
         assertThat(task.get("id").asText()).isEqualTo(id);
         assertThat(task.get("title").asText()).isEqualTo("Final");
@@ -141,7 +162,8 @@ class TaskToolsIT {
     void update_task_with_nothing_to_change_is_an_invalid_argument() {
         String id = id(call("add_task", alice, "{\"title\": \"Same\"}"));
 
-        assertThat(refusal("update_task", alice, "{\"taskId\": \"" + id + "\"}").code()).isEqualTo("invalid_argument");
+        assertThat(refusal("update_task", alice, "{\"taskId\": \"" + id + "\"}").code())
+                .isEqualTo("invalid_argument");
     }
 
     @Test
@@ -163,16 +185,22 @@ class TaskToolsIT {
 
         JsonNode result = call("delete_task", alice, "{\"taskId\": \"" + id + "\", \"confirmation\": true}");
 
-        assertThat(result).isEqualTo(TaskJson.MAPPER.createObjectNode().put("deleted", true).put("taskId", id));
-        assertThat(module.service().list(alice, TaskFilter.of("all", null, null, null))).isEmpty();
+        assertThat(result)
+                .isEqualTo(
+                        TaskJson.MAPPER.createObjectNode().put("deleted", true).put("taskId", id));
+        assertThat(module.service().list(alice, TaskFilter.of("all", null, null, null)))
+                .isEmpty();
     }
 
     @Test
     void domain_refusals_become_tool_exceptions_with_the_same_code() {
         assertThat(refusal("add_task", alice, "{\"title\": \"   \"}").code()).isEqualTo("invalid_argument");
-        assertThat(refusal("add_task", alice, "{\"title\": \"x\", \"dueDate\": \"next friday\"}").getMessage())
+        assertThat(refusal("add_task", alice, "{\"title\": \"x\", \"dueDate\": \"next friday\"}")
+                        .getMessage())
                 .contains("dueDate must be an ISO date");
-        assertThat(refusal("complete_task", alice, "{\"taskId\": \"no-such-task\"}").code()).isEqualTo("not_found");
+        assertThat(refusal("complete_task", alice, "{\"taskId\": \"no-such-task\"}")
+                        .code())
+                .isEqualTo("not_found");
 
         Principal readOnly = Principals.user(alice.userId(), alice.tenantId(), Set.of(TaskService.READ));
         assertThat(refusal("add_task", readOnly, "{\"title\": \"x\"}").code()).isEqualTo("permission_denied");
@@ -183,10 +211,16 @@ class TaskToolsIT {
         String id = id(call("add_task", alice, "{\"title\": \"Alice only\"}"));
         Principal bob = Principals.newUser();
 
-        assertThat(refusal("complete_task", bob, "{\"taskId\": \"" + id + "\"}").code()).isEqualTo("not_found");
-        assertThat(refusal("update_task", bob, "{\"taskId\": \"" + id + "\", \"title\": \"Bob\"}").code()).isEqualTo("not_found");
-        assertThat(refusal("delete_task", bob, "{\"taskId\": \"" + id + "\", \"confirmation\": true}").code()).isEqualTo("not_found");
-        assertThat(call("list_tasks", bob, "{\"status\": \"all\"}").get("count").asInt()).isZero();
+        assertThat(refusal("complete_task", bob, "{\"taskId\": \"" + id + "\"}").code())
+                .isEqualTo("not_found");
+        assertThat(refusal("update_task", bob, "{\"taskId\": \"" + id + "\", \"title\": \"Bob\"}")
+                        .code())
+                .isEqualTo("not_found");
+        assertThat(refusal("delete_task", bob, "{\"taskId\": \"" + id + "\", \"confirmation\": true}")
+                        .code())
+                .isEqualTo("not_found");
+        assertThat(call("list_tasks", bob, "{\"status\": \"all\"}").get("count").asInt())
+                .isZero();
         assertThat(module.service().get(alice, id).title()).isEqualTo("Alice only");
     }
 
@@ -202,7 +236,8 @@ class TaskToolsIT {
             assertThat(refused.code()).as(tool).isEqualTo("invalid_request");
             assertThat(refused.getMessage()).as(tool).contains("unknown field 'userId'");
         }
-        assertThat(module.service().list(bob, TaskFilter.of("all", null, null, null))).isEmpty();
+        assertThat(module.service().list(bob, TaskFilter.of("all", null, null, null)))
+                .isEmpty();
     }
 
     @Test
@@ -212,18 +247,21 @@ class TaskToolsIT {
         String id = id(call("add_task", bob, "{\"title\": \"Bob's\"}"));
 
         assertThat(module.service().get(bob, id).owner().userId()).isEqualTo(bob.userId());
-        assertThat(module.service().list(alice, TaskFilter.of("all", null, null, null))).isEmpty();
+        assertThat(module.service().list(alice, TaskFilter.of("all", null, null, null)))
+                .isEmpty();
     }
 
     @Test
     void get_current_time_reports_the_clock_in_utc() {
         JsonNode result = call("get_current_time", alice, "{}");
 
-        assertThat(result).isEqualTo(TaskJson.MAPPER.createObjectNode()
-                .put("now", "2026-11-21T10:15:30Z")
-                .put("date", "2026-11-21")
-                .put("dayOfWeek", "SATURDAY")
-                .put("timezone", "UTC"));
+        assertThat(result)
+                .isEqualTo(TaskJson.MAPPER
+                        .createObjectNode()
+                        .put("now", "2026-11-21T10:15:30Z")
+                        .put("date", "2026-11-21")
+                        .put("dayOfWeek", "SATURDAY")
+                        .put("timezone", "UTC"));
     }
 
     private JsonNode call(String name, Principal principal, String arguments) {

@@ -55,14 +55,16 @@ final class ChatWire {
     }
 
     static Usage usage(RecordedRequest request, String text, List<Reply.ToolCall> calls, Reply.UsageOverride override) {
-        int prompt = override != null && override.promptTokens() != null ? override.promptTokens() : promptTokens(request);
+        int prompt =
+                override != null && override.promptTokens() != null ? override.promptTokens() : promptTokens(request);
         int completion = override != null && override.completionTokens() != null
                 ? override.completionTokens()
                 : completionTokens(text, calls);
         return new Usage(prompt, completion);
     }
 
-    static ObjectNode completion(CompletionId id, String text, List<Reply.ToolCall> calls, List<String> callIds, Usage usage) {
+    static ObjectNode completion(
+            CompletionId id, String text, List<Reply.ToolCall> calls, List<String> callIds, Usage usage) {
         var root = header(id, "chat.completion");
         var choice = root.putArray("choices").addObject();
         choice.put("index", 0);
@@ -80,7 +82,9 @@ final class ChatWire {
                 var call = toolCalls.addObject();
                 call.put("id", callIds.get(i));
                 call.put("type", "function");
-                call.putObject("function").put("name", calls.get(i).name()).put("arguments", calls.get(i).argumentsJson());
+                call.putObject("function")
+                        .put("name", calls.get(i).name())
+                        .put("arguments", calls.get(i).argumentsJson());
             }
         }
         choice.putNull("logprobs");
@@ -169,7 +173,11 @@ final class ChatWire {
     static ObjectNode models(String model, long created) {
         var root = JSON.createObjectNode().put("object", "list");
         ArrayNode data = root.putArray("data");
-        data.addObject().put("id", model).put("object", "model").put("created", created).put("owned_by", "baton-simulator");
+        data.addObject()
+                .put("id", model)
+                .put("object", "model")
+                .put("created", created)
+                .put("owned_by", "baton-simulator");
         return root;
     }
 

@@ -48,7 +48,8 @@ final class ClientConnection implements AutoCloseable {
         long deadline = System.nanoTime() + duration.toNanos();
         long remaining;
         while ((remaining = deadline - System.nanoTime()) > 0) {
-            int millis = (int) Math.max(1, Math.min(PROBE_MILLIS, Duration.ofNanos(remaining).toMillis()));
+            int millis = (int) Math.max(
+                    1, Math.min(PROBE_MILLIS, Duration.ofNanos(remaining).toMillis()));
             if (!probe(millis)) {
                 return false;
             }
@@ -128,8 +129,13 @@ final class ClientConnection implements AutoCloseable {
     }
 
     private void writeHead(int status, Map<String, String> headers) throws IOException {
-        var head = new StringBuilder("HTTP/1.1 ").append(status).append(' ').append(reason(status)).append("\r\n");
-        headers.forEach((name, value) -> head.append(name).append(": ").append(value).append("\r\n"));
+        var head = new StringBuilder("HTTP/1.1 ")
+                .append(status)
+                .append(' ')
+                .append(reason(status))
+                .append("\r\n");
+        headers.forEach(
+                (name, value) -> head.append(name).append(": ").append(value).append("\r\n"));
         head.append("\r\n");
         out.write(head.toString().getBytes(StandardCharsets.ISO_8859_1));
     }

@@ -3,7 +3,6 @@ package dev.baton.testkit.sim;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -48,8 +47,9 @@ final class CompletionPlayer {
 
     Outcome play(Reply reply, Pacing pacing, String fallback) throws IOException {
         return switch (reply) {
-            case Reply.Failure failure -> playFault(
-                    failure.fault(), failure.partial() == null ? Reply.text(fallback) : failure.partial(), pacing);
+            case Reply.Failure failure ->
+                playFault(
+                        failure.fault(), failure.partial() == null ? Reply.text(fallback) : failure.partial(), pacing);
             case Reply.Text text -> answer(text, pacing, -1, -1);
             case Reply.ToolCalls calls -> answer(calls, pacing, -1, -1);
         };
@@ -65,8 +65,13 @@ final class CompletionPlayer {
                 var seconds = Integer.toString(limited.retryAfterSeconds());
                 sendJson(
                         429,
-                        Map.of("Content-Type", "application/json", "Retry-After", seconds,
-                                "x-ratelimit-reset-requests", seconds + "s"),
+                        Map.of(
+                                "Content-Type",
+                                "application/json",
+                                "Retry-After",
+                                seconds,
+                                "x-ratelimit-reset-requests",
+                                seconds + "s"),
                         ChatWire.error(
                                 "Rate limit reached (simulated). Please try again in " + seconds + "s.",
                                 "requests",
@@ -128,7 +133,8 @@ final class CompletionPlayer {
             deltas.add(ChatWire.textDelta(piece));
         }
         for (int i = 0; i < calls.size(); i++) {
-            deltas.add(ChatWire.toolCallStartDelta(i, callIds.get(i), calls.get(i).name()));
+            deltas.add(
+                    ChatWire.toolCallStartDelta(i, callIds.get(i), calls.get(i).name()));
             for (var fragment : DeltaSplitter.fragments(calls.get(i).argumentsJson(), pacing.chunkSize())) {
                 deltas.add(ChatWire.toolCallArgumentsDelta(i, fragment));
             }
@@ -139,7 +145,8 @@ final class CompletionPlayer {
         boolean includeUsage = request.includeUsage();
         try {
             connection.startChunked(200, SSE_HEADERS, keepAlive);
-            connection.writeChunk(ChatWire.sse(ChatWire.chunk(id, ChatWire.roleDelta(!text.isEmpty()), null, includeUsage)));
+            connection.writeChunk(
+                    ChatWire.sse(ChatWire.chunk(id, ChatWire.roleDelta(!text.isEmpty()), null, includeUsage)));
             for (int i = 0; i <= deltas.size(); i++) {
                 if (i == dropAfter) {
                     connection.close();
@@ -156,8 +163,8 @@ final class CompletionPlayer {
                 }
                 connection.writeChunk(ChatWire.sse(ChatWire.chunk(id, deltas.get(i), null, includeUsage)));
             }
-            connection.writeChunk(ChatWire.sse(ChatWire.chunk(
-                    id, ChatWire.JSON.createObjectNode(), ChatWire.finishReason(calls), includeUsage)));
+            connection.writeChunk(ChatWire.sse(
+                    ChatWire.chunk(id, ChatWire.JSON.createObjectNode(), ChatWire.finishReason(calls), includeUsage)));
             if (includeUsage) {
                 connection.writeChunk(ChatWire.sse(ChatWire.usageChunk(id, usage)));
             }
@@ -172,7 +179,11 @@ final class CompletionPlayer {
 
     private static int tokensIn(ObjectNode delta) {
         var content = delta.path("content").asText("");
-        var arguments = delta.path("tool_calls").path(0).path("function").path("arguments").asText("");
+        var arguments = delta.path("tool_calls")
+                .path(0)
+                .path("function")
+                .path("arguments")
+                .asText("");
         return Math.max(1, ChatWire.estimateTokens(content.length() + arguments.length()));
     }
 

@@ -71,7 +71,8 @@ public sealed interface Condition {
         @Override
         public Optional<List<String>> match(RecordedRequest request) {
             var result = request.lastToolResult();
-            if (result.isEmpty() || (toolName != null && !toolName.equals(result.get().toolName()))) {
+            if (result.isEmpty()
+                    || (toolName != null && !toolName.equals(result.get().toolName()))) {
                 return Optional.empty();
             }
             var content = result.get().content();

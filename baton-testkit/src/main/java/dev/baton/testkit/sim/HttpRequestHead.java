@@ -81,7 +81,8 @@ record HttpRequestHead(String method, String target, Map<String, List<String>> h
 
     private static byte[] readBody(InputStream in, HttpRequestHead head) throws IOException {
         var transferEncoding = head.header("transfer-encoding");
-        if (transferEncoding != null && transferEncoding.toLowerCase(Locale.ROOT).contains("chunked")) {
+        if (transferEncoding != null
+                && transferEncoding.toLowerCase(Locale.ROOT).contains("chunked")) {
             return readChunked(in);
         }
         var length = head.header("content-length");

@@ -17,7 +17,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -249,7 +248,10 @@ public final class LlmSimulator implements AutoCloseable {
                 }
             }
         } catch (HttpRequestHead.MalformedRequest e) {
-            sendQuietly(connection, 400, ChatWire.error("Malformed HTTP request: " + e.getMessage(), "invalid_request_error", null));
+            sendQuietly(
+                    connection,
+                    400,
+                    ChatWire.error("Malformed HTTP request: " + e.getMessage(), "invalid_request_error", null));
         } catch (IOException e) {
             log.debug("client connection ended", e);
         } finally {
@@ -271,14 +273,26 @@ public final class LlmSimulator implements AutoCloseable {
             return outcome;
         }
         if (MODELS_PATHS.contains(path) && head.method().equals("GET")) {
-            connection.sendFixed(200, JSON_HEADERS, ChatWire.bytes(ChatWire.models("simulator", 1_700_000_000L)), keepAlive);
+            connection.sendFixed(
+                    200, JSON_HEADERS, ChatWire.bytes(ChatWire.models("simulator", 1_700_000_000L)), keepAlive);
         } else if (CHAT_PATHS.contains(path) || MODELS_PATHS.contains(path)) {
-            connection.sendFixed(405, JSON_HEADERS, ChatWire.bytes(ChatWire.error(
-                    "Method " + head.method() + " is not allowed on " + path + ".", "invalid_request_error", "method_not_allowed")), keepAlive);
+            connection.sendFixed(
+                    405,
+                    JSON_HEADERS,
+                    ChatWire.bytes(ChatWire.error(
+                            "Method " + head.method() + " is not allowed on " + path + ".",
+                            "invalid_request_error",
+                            "method_not_allowed")),
+                    keepAlive);
         } else {
-            connection.sendFixed(404, JSON_HEADERS, ChatWire.bytes(ChatWire.error(
-                    "Unknown request URL: " + head.method() + " " + path + ". Please check the URL for typos.",
-                    "invalid_request_error", "unknown_url")), keepAlive);
+            connection.sendFixed(
+                    404,
+                    JSON_HEADERS,
+                    ChatWire.bytes(ChatWire.error(
+                            "Unknown request URL: " + head.method() + " " + path + ". Please check the URL for typos.",
+                            "invalid_request_error",
+                            "unknown_url")),
+                    keepAlive);
         }
         return CompletionPlayer.Outcome.ANSWERED;
     }
@@ -286,11 +300,18 @@ public final class LlmSimulator implements AutoCloseable {
     private CompletionPlayer.Outcome answerChat(ClientConnection connection, RecordedRequest request, boolean keepAlive)
             throws IOException {
         long sequence = completions.incrementAndGet();
-        var id = new ChatWire.CompletionId("chatcmpl-sim-" + sequence, Instant.now().getEpochSecond(), request.model());
+        var id = new ChatWire.CompletionId(
+                "chatcmpl-sim-" + sequence, Instant.now().getEpochSecond(), request.model());
         var player = new CompletionPlayer(connection, request, id, () -> closing, keepAlive);
         if (!request.body().isObject() || !request.body().path("messages").isArray()) {
-            connection.sendFixed(400, JSON_HEADERS, ChatWire.bytes(ChatWire.error(
-                    "The body must be a JSON object with a 'messages' array.", "invalid_request_error", "invalid_request")), keepAlive);
+            connection.sendFixed(
+                    400,
+                    JSON_HEADERS,
+                    ChatWire.bytes(ChatWire.error(
+                            "The body must be a JSON object with a 'messages' array.",
+                            "invalid_request_error",
+                            "invalid_request")),
+                    keepAlive);
             return CompletionPlayer.Outcome.ANSWERED;
         }
         var current = script;
@@ -299,12 +320,19 @@ public final class LlmSimulator implements AutoCloseable {
             answer = current.answer(request);
         } catch (RuntimeException e) {
             log.warn("simulator script failed on request {}", sequence, e);
-            connection.sendFixed(500, JSON_HEADERS, ChatWire.bytes(ChatWire.error(
-                    "The simulator script failed: " + e, "server_error", "script_error")), keepAlive);
+            connection.sendFixed(
+                    500,
+                    JSON_HEADERS,
+                    ChatWire.bytes(ChatWire.error("The simulator script failed: " + e, "server_error", "script_error")),
+                    keepAlive);
             return CompletionPlayer.Outcome.ANSWERED;
         }
         var fault = faults.poll();
-        log.debug("request {} answered by rule '{}'{}", sequence, answer.ruleName(), fault == null ? "" : " with queued fault " + fault);
+        log.debug(
+                "request {} answered by rule '{}'{}",
+                sequence,
+                answer.ruleName(),
+                fault == null ? "" : " with queued fault " + fault);
         if (fault != null) {
             var partial = answer.reply() instanceof Reply.Failure f ? f.partial() : answer.reply();
             return player.play(new Reply.Failure(fault, partial), answer.pacing(), current.fallback());

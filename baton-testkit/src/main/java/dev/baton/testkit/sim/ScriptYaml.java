@@ -144,7 +144,9 @@ final class ScriptYaml {
         var arguments = node.path("arguments");
         String json;
         try {
-            json = arguments.isMissingNode() ? "{}" : arguments.isTextual() ? arguments.asText() : JSON.writeValueAsString(arguments);
+            json = arguments.isMissingNode()
+                    ? "{}"
+                    : arguments.isTextual() ? arguments.asText() : JSON.writeValueAsString(arguments);
         } catch (JsonProcessingException e) {
             throw invalid(where + ".arguments cannot be written as JSON");
         }
@@ -154,20 +156,26 @@ final class ScriptYaml {
     private static Fault fault(JsonNode node, String where) {
         var kind = node.isTextual() ? node.asText() : text(node.get("kind"), where + ".kind");
         if (node.isObject()) {
-            allowOnly(node, where, Set.of("kind", "retryAfterSeconds", "chunks", "afterChunks", "status", "type", "code", "message"));
+            allowOnly(
+                    node,
+                    where,
+                    Set.of("kind", "retryAfterSeconds", "chunks", "afterChunks", "status", "type", "code", "message"));
         }
         return switch (kind.toLowerCase(Locale.ROOT)) {
             case "http_500" -> Fault.http500();
             case "http_503" -> Fault.http503();
-            case "rate_limited", "http_429" -> Fault.rateLimited(node.path("retryAfterSeconds").asInt(1));
+            case "rate_limited", "http_429" ->
+                Fault.rateLimited(node.path("retryAfterSeconds").asInt(1));
             case "hang" -> Fault.hang();
             case "disconnect_after" -> Fault.disconnectAfter(node.path("chunks").asInt(1));
-            case "malformed_chunk" -> Fault.malformedChunk(node.path("afterChunks").asInt(1));
-            case "http_error" -> new Fault.HttpError(
-                    node.path("status").asInt(500),
-                    node.path("type").asText("server_error"),
-                    node.hasNonNull("code") ? node.get("code").asText() : null,
-                    node.path("message").asText(null));
+            case "malformed_chunk" ->
+                Fault.malformedChunk(node.path("afterChunks").asInt(1));
+            case "http_error" ->
+                new Fault.HttpError(
+                        node.path("status").asInt(500),
+                        node.path("type").asText("server_error"),
+                        node.hasNonNull("code") ? node.get("code").asText() : null,
+                        node.path("message").asText(null));
             default -> throw invalid(where + ": unknown fault kind '" + kind + "'");
         };
     }

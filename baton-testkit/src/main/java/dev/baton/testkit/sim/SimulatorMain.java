@@ -30,10 +30,13 @@ public final class SimulatorMain {
         }
         var simulator = run(port, script);
         var stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            simulator.close();
-            stopped.countDown();
-        }, "llm-simulator-shutdown"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            simulator.close();
+                            stopped.countDown();
+                        },
+                        "llm-simulator-shutdown"));
         stopped.await();
     }
 
@@ -44,8 +47,8 @@ public final class SimulatorMain {
     public static LlmSimulator run(int port, Optional<Path> script) {
         var loaded = script.map(SimulatorScript::fromYaml).orElseGet(TaskAgentScript::create);
         var simulator = LlmSimulator.start(loaded, port);
-        System.out.println("LLM simulator (OpenAI Chat Completions) listening at " + simulator.baseUrl()
-                + " — script: " + script.map(Path::toString).orElse("built-in task agent"));
+        System.out.println("LLM simulator (OpenAI Chat Completions) listening at " + simulator.baseUrl() + " — script: "
+                + script.map(Path::toString).orElse("built-in task agent"));
         return simulator;
     }
 

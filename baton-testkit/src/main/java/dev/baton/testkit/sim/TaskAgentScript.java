@@ -36,7 +36,8 @@ public final class TaskAgentScript {
             - "what time is it"
             (Simulated model — set OPENAI_API_KEY to use a real one.)""";
 
-    private static final DateTimeFormatter CLOCK_TIME = DateTimeFormatter.ofPattern("HH:mm").withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter CLOCK_TIME =
+            DateTimeFormatter.ofPattern("HH:mm").withZone(ZoneOffset.UTC);
 
     private final Clock clock;
 
@@ -83,14 +84,17 @@ public final class TaskAgentScript {
         }
         var task = json.path("task");
         return switch (result.toolName()) {
-            case "add_task" -> Reply.text("Done — I've added “" + task.path("title").asText() + "” to your tasks"
-                    + dueSuffix(task, ", due ") + ".");
+            case "add_task" ->
+                Reply.text("Done — I've added “" + task.path("title").asText() + "” to your tasks"
+                        + dueSuffix(task, ", due ") + ".");
             case "list_tasks" -> afterList(request, intent, json.path("tasks"));
             case "complete_task" -> Reply.text("Nice — “" + task.path("title").asText() + "” is marked as done.");
-            case "update_task" -> Reply.text("I've updated “" + task.path("title").asText() + "”.");
-            case "delete_task" -> Reply.text(titleOf(request, json.path("taskId").asText())
-                    .map(title -> "I've deleted “" + title + "”.")
-                    .orElse("I've deleted the task."));
+            case "update_task" ->
+                Reply.text("I've updated “" + task.path("title").asText() + "”.");
+            case "delete_task" ->
+                Reply.text(titleOf(request, json.path("taskId").asText())
+                        .map(title -> "I've deleted “" + title + "”.")
+                        .orElse("I've deleted the task."));
             case "get_current_time" -> Reply.text(describeTime(json, intent));
             default -> Reply.text("Done.");
         };
@@ -120,12 +124,16 @@ public final class TaskAgentScript {
             var text = new StringBuilder("I found " + matches.size() + " tasks matching “" + name + "”:\n");
             for (int i = 0; i < matches.size(); i++) {
                 var due = dueSuffix(matches.get(i), "");
-                text.append(i + 1).append(". ").append(matches.get(i).path("title").asText());
+                text.append(i + 1)
+                        .append(". ")
+                        .append(matches.get(i).path("title").asText());
                 text.append(due.isEmpty() ? "" : " (due " + due + ")").append('\n');
             }
             return Reply.text(text.append("Which one do you mean?").toString());
         }
-        var id = ChatWire.JSON.createObjectNode().put("taskId", matches.getFirst().path("id").asText());
+        var id = ChatWire.JSON
+                .createObjectNode()
+                .put("taskId", matches.getFirst().path("id").asText());
         if (completing) {
             return call(request, "complete_task", id.toString());
         }
@@ -156,7 +164,10 @@ public final class TaskAgentScript {
         var text = new StringBuilder("You have " + tasks.size() + " open task" + (tasks.size() == 1 ? "" : "s") + ":");
         int number = 1;
         for (var task : tasks) {
-            text.append('\n').append(number++).append(". ").append(task.path("title").asText());
+            text.append('\n')
+                    .append(number++)
+                    .append(". ")
+                    .append(task.path("title").asText());
             var due = dueSuffix(task, "");
             text.append(due.isEmpty() ? "" : " (due " + due + ")");
         }

@@ -25,22 +25,25 @@ sealed interface TaskIntent {
     record Unknown() implements TaskIntent {}
 
     int FLAGS = Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE;
-    Pattern POLITE = Pattern.compile("^(?:(?:hey|hi|ok|okay)[,!]?\\s+)?(?:please\\s+|can you\\s+|could you\\s+|would you\\s+)?", FLAGS);
+    Pattern POLITE = Pattern.compile(
+            "^(?:(?:hey|hi|ok|okay)[,!]?\\s+)?(?:please\\s+|can you\\s+|could you\\s+|would you\\s+)?", FLAGS);
     Pattern TIME = Pattern.compile(
-            "\\b(?:what(?:'s|’s| is) the (time|date|day)|what (time|day) is it|(today'?s date)|current (time|date))\\b", FLAGS);
+            "\\b(?:what(?:'s|’s| is) the (time|date|day)|what (time|day) is it|(today'?s date)|current (time|date))\\b",
+            FLAGS);
     List<Pattern> COMPLETE = List.of(
             Pattern.compile("^mark\\s+(.+?)\\s+(?:as\\s+)?(?:done|complete|completed|finished)$", FLAGS),
             Pattern.compile("^mark\\s+(?:as\\s+)?(?:done|complete|completed)\\s*:?\\s+(.+)$", FLAGS),
             Pattern.compile("^(?:complete|finish|check off|tick off)\\s+(.+)$", FLAGS));
     Pattern DELETE = Pattern.compile("^(?:delete|remove)\\s+(.+)$", FLAGS);
     List<Pattern> ADD = List.of(
-            Pattern.compile("^remind me to\\s+(.+)$", FLAGS),
-            Pattern.compile("^(?:add|create)\\s+(.+)$", FLAGS));
+            Pattern.compile("^remind me to\\s+(.+)$", FLAGS), Pattern.compile("^(?:add|create)\\s+(.+)$", FLAGS));
     Pattern ADD_FILLER = Pattern.compile(
-            "^(?:(?:a|an|the)\\s+)?(?:new\\s+)?(?:task|todo|to-do|reminder)\\b\\s*(?:to\\b|called\\b|named\\b|:)?\\s*", FLAGS);
+            "^(?:(?:a|an|the)\\s+)?(?:new\\s+)?(?:task|todo|to-do|reminder)\\b\\s*(?:to\\b|called\\b|named\\b|:)?\\s*",
+            FLAGS);
     Pattern TO_MY_LIST = Pattern.compile("\\s+to\\s+(?:my\\s+)?(?:tasks|task list|list|to-?do list)$", FLAGS);
     Pattern PRIORITY = Pattern.compile("(?:,\\s*|\\s+)(?:with\\s+)?(high|medium|low)\\s+priority$", FLAGS);
-    Pattern DUE = Pattern.compile("\\s+(?:due\\s+|by\\s+|for\\s+|on\\s+)?(today|tonight|tomorrow|\\d{4}-\\d{2}-\\d{2})$", FLAGS);
+    Pattern DUE = Pattern.compile(
+            "\\s+(?:due\\s+|by\\s+|for\\s+|on\\s+)?(today|tonight|tomorrow|\\d{4}-\\d{2}-\\d{2})$", FLAGS);
     Pattern LIST = Pattern.compile(
             "\\b(?:list|show|display|see|view|what are|what's on|whats on)\\b.*\\b(?:tasks?|to-?dos?)\\b|\\b(?:what|which)\\s+tasks\\b|^(?:my\\s+)?tasks$",
             FLAGS);
@@ -48,7 +51,10 @@ sealed interface TaskIntent {
     Pattern QUOTES = Pattern.compile("^[\"'“”‘’]+|[\"'“”‘’]+$");
 
     static TaskIntent parse(String message, Clock clock) {
-        var text = POLITE.matcher(message.strip()).replaceFirst("").replaceAll("[.!?]+$", "").strip();
+        var text = POLITE.matcher(message.strip())
+                .replaceFirst("")
+                .replaceAll("[.!?]+$", "")
+                .strip();
         var time = TIME.matcher(text);
         if (time.find()) {
             var asked = (time.group(1) != null ? time.group(1) : time.group(2) != null ? time.group(2) : "date")
@@ -102,8 +108,11 @@ sealed interface TaskIntent {
     }
 
     private static Optional<String> name(String raw) {
-        var name = NAME_FILLER.matcher(QUOTES.matcher(raw.strip()).replaceAll("")).replaceFirst("");
-        name = QUOTES.matcher(name.replaceAll("(?i)\\s+task$", "")).replaceAll("").strip();
+        var name =
+                NAME_FILLER.matcher(QUOTES.matcher(raw.strip()).replaceAll("")).replaceFirst("");
+        name = QUOTES.matcher(name.replaceAll("(?i)\\s+task$", ""))
+                .replaceAll("")
+                .strip();
         return name.isEmpty() ? Optional.empty() : Optional.of(name);
     }
 }

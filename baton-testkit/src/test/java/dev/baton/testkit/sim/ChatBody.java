@@ -80,6 +80,10 @@ final class ChatBody {
 
     RecordedRequest recorded() {
         return new RecordedRequest(
-                "POST", "/v1/chat/completions", Map.of("Content-Type", List.of("application/json")), root.deepCopy(), json());
+                "POST",
+                "/v1/chat/completions",
+                Map.of("Content-Type", List.of("application/json")),
+                root.deepCopy(),
+                json());
     }
 }

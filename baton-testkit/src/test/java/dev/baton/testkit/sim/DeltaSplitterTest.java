@@ -29,6 +29,8 @@ class DeltaSplitterTest {
         var fragments = DeltaSplitter.fragments(text, 1);
 
         assertThat(String.join("", fragments)).isEqualTo(text);
-        assertThat(fragments).allSatisfy(f -> assertThat(Character.isHighSurrogate(f.charAt(f.length() - 1))).isFalse());
+        assertThat(fragments)
+                .allSatisfy(f -> assertThat(Character.isHighSurrogate(f.charAt(f.length() - 1)))
+                        .isFalse());
     }
 }

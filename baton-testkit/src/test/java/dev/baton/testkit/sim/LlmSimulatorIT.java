@@ -22,7 +22,8 @@ class LlmSimulatorIT {
     @BeforeEach
     void start() {
         sim = LlmSimulator.start(SimulatorScript.builder()
-                .whenUserMatches("weather in (\\w+)", Reply.toolCall("get_weather", "{\"city\":\"$1\",\"unit\":\"celsius\"}"))
+                .whenUserMatches(
+                        "weather in (\\w+)", Reply.toolCall("get_weather", "{\"city\":\"$1\",\"unit\":\"celsius\"}"))
                 .whenUserMatches("^note (.+)$", Reply.toolCall("save_note", "{\"text\":\"$1\"}"))
                 .whenToolResult("get_weather", Reply.text("It is sunny in $0."))
                 .whenUserSays("broken", Reply.fault(Fault.http503()))
@@ -74,8 +75,19 @@ class LlmSimulatorIT {
         assertThat(stream.contentChunks()).hasSize(9); // one word per delta
         var chunks = stream.chunks();
         assertThat(chunks).allSatisfy(c -> assertThat(c.path("object").asText()).isEqualTo("chat.completion.chunk"));
-        assertThat(chunks.getFirst().path("choices").path(0).path("delta").path("role").asText()).isEqualTo("assistant");
-        assertThat(chunks.getLast().path("choices").path(0).path("finish_reason").asText()).isEqualTo("stop");
+        assertThat(chunks.getFirst()
+                        .path("choices")
+                        .path(0)
+                        .path("delta")
+                        .path("role")
+                        .asText())
+                .isEqualTo("assistant");
+        assertThat(chunks.getLast()
+                        .path("choices")
+                        .path(0)
+                        .path("finish_reason")
+                        .asText())
+                .isEqualTo("stop");
         assertThat(chunks).noneMatch(c -> c.has("usage"));
     }
 
@@ -101,16 +113,23 @@ class LlmSimulatorIT {
         assertThat(last.path("usage").path("completion_tokens").asInt()).isEqualTo(11);
         assertThat(last.path("usage").path("total_tokens").asInt())
                 .isEqualTo(last.path("usage").path("prompt_tokens").asInt() + 11);
-        assertThat(chunks.subList(0, chunks.size() - 1)).allSatisfy(c -> assertThat(c.path("usage").isNull()).isTrue());
+        assertThat(chunks.subList(0, chunks.size() - 1))
+                .allSatisfy(c -> assertThat(c.path("usage").isNull()).isTrue());
     }
 
     @Test
     void streamed_tool_call_arguments_are_split_across_deltas_and_reassemble_into_json() throws IOException {
-        var stream = client.stream(ChatBody.create().user("What is the weather in Paris?").tools("get_weather").stream(false).json());
+        var stream =
+                client.stream(ChatBody.create().user("What is the weather in Paris?").tools("get_weather").stream(false)
+                        .json());
 
         assertThat(stream.done()).isTrue();
         var calls = stream.contentChunks().stream()
-                .map(c -> c.path("choices").path(0).path("delta").path("tool_calls").path(0))
+                .map(c -> c.path("choices")
+                        .path(0)
+                        .path("delta")
+                        .path("tool_calls")
+                        .path(0))
                 .toList();
         var first = calls.getFirst();
         assertThat(first.path("index").asInt()).isZero();
@@ -123,29 +142,48 @@ class LlmSimulatorIT {
         calls.forEach(c -> arguments.append(c.path("function").path("arguments").asText()));
         assertThat(ChatBody.JSON.readTree(arguments.toString()))
                 .isEqualTo(ChatBody.JSON.readTree("{\"city\":\"Paris\",\"unit\":\"celsius\"}"));
-        assertThat(stream.chunks().getLast().path("choices").path(0).path("finish_reason").asText()).isEqualTo("tool_calls");
+        assertThat(stream.chunks()
+                        .getLast()
+                        .path("choices")
+                        .path(0)
+                        .path("finish_reason")
+                        .asText())
+                .isEqualTo("tool_calls");
     }
 
     @Test
     void non_streaming_tool_call_carries_string_arguments_with_the_regex_capture() throws IOException {
-        var completion = client.postJson(ChatBody.create().user("weather in Oslo please").json());
+        var completion =
+                client.postJson(ChatBody.create().user("weather in Oslo please").json());
 
         var message = completion.path("choices").path(0).path("message");
         assertThat(message.path("content").isNull()).isTrue();
         var call = message.path("tool_calls").path(0);
         assertThat(call.path("type").asText()).isEqualTo("function");
         assertThat(call.path("function").path("name").asText()).isEqualTo("get_weather");
-        assertThat(ChatBody.JSON.readTree(call.path("function").path("arguments").asText()).path("city").asText())
+        assertThat(ChatBody.JSON
+                        .readTree(call.path("function").path("arguments").asText())
+                        .path("city")
+                        .asText())
                 .isEqualTo("Oslo");
-        assertThat(completion.path("choices").path(0).path("finish_reason").asText()).isEqualTo("tool_calls");
+        assertThat(completion.path("choices").path(0).path("finish_reason").asText())
+                .isEqualTo("tool_calls");
     }
 
     @Test
     void captured_quotes_stay_valid_json_in_tool_arguments() throws IOException {
-        var completion = client.postJson(ChatBody.create().user("note say \"hi\" \\ bye").json());
+        var completion =
+                client.postJson(ChatBody.create().user("note say \"hi\" \\ bye").json());
 
-        var arguments = completion.path("choices").path(0).path("message").path("tool_calls").path(0)
-                .path("function").path("arguments").asText();
+        var arguments = completion
+                .path("choices")
+                .path(0)
+                .path("message")
+                .path("tool_calls")
+                .path(0)
+                .path("function")
+                .path("arguments")
+                .asText();
         assertThat(ChatBody.JSON.readTree(arguments).path("text").asText()).isEqualTo("say \"hi\" \\ bye");
     }
 
@@ -159,7 +197,12 @@ class LlmSimulatorIT {
 
         var completion = client.postJson(body);
 
-        assertThat(completion.path("choices").path(0).path("message").path("content").asText())
+        assertThat(completion
+                        .path("choices")
+                        .path(0)
+                        .path("message")
+                        .path("content")
+                        .asText())
                 .isEqualTo("It is sunny in {\"sky\":\"clear\"}.");
     }
 
@@ -176,7 +219,12 @@ class LlmSimulatorIT {
         assertThat(error.path("type").asText()).isEqualTo("server_error");
         assertThat(error.has("code")).isTrue();
         assertThat(overloaded.statusCode()).isEqualTo(503);
-        assertThat(ChatBody.JSON.readTree(overloaded.body()).path("error").path("code").asText()).isEqualTo("overloaded");
+        assertThat(ChatBody.JSON
+                        .readTree(overloaded.body())
+                        .path("error")
+                        .path("code")
+                        .asText())
+                .isEqualTo("overloaded");
     }
 
     @Test
@@ -199,8 +247,9 @@ class LlmSimulatorIT {
     @Test
     void hang_sends_nothing_until_the_client_gives_up_and_counts_the_disconnect() {
         sim.enqueueFault(Fault.hang());
-        var pending = client.http().sendAsync(
-                client.chatRequest(ChatBody.create().user("hi").json()), HttpResponse.BodyHandlers.ofString());
+        var pending = client.http()
+                .sendAsync(
+                        client.chatRequest(ChatBody.create().user("hi").json()), HttpResponse.BodyHandlers.ofString());
         sim.awaitRequest(0, WAIT);
         assertThat(pending).isNotDone();
 
@@ -213,9 +262,14 @@ class LlmSimulatorIT {
 
     @Test
     void a_client_leaving_during_first_token_latency_is_a_disconnect() {
-        sim.script(SimulatorScript.builder().firstTokenLatency(Duration.ofMinutes(5)).build());
-        var pending = client.http().sendAsync(
-                client.chatRequest(ChatBody.create().user("hi").stream(false).json()), HttpResponse.BodyHandlers.ofString());
+        sim.script(SimulatorScript.builder()
+                .firstTokenLatency(Duration.ofMinutes(5))
+                .build());
+        var pending = client.http()
+                .sendAsync(
+                        client.chatRequest(
+                                ChatBody.create().user("hi").stream(false).json()),
+                        HttpResponse.BodyHandlers.ofString());
         sim.awaitRequest(0, WAIT);
 
         pending.cancel(true);
@@ -225,11 +279,17 @@ class LlmSimulatorIT {
 
     @Test
     void a_client_closing_mid_stream_is_counted_as_a_disconnect() throws Exception {
-        sim.script(SimulatorScript.builder().fallback("word ".repeat(200)).tokensPerSecond(20).build());
-        var response = client.http().send(
-                client.chatRequest(ChatBody.create().user("hi").stream(false).json()),
-                HttpResponse.BodyHandlers.ofInputStream());
-        try (var body = new java.io.BufferedReader(new java.io.InputStreamReader(response.body(), java.nio.charset.StandardCharsets.UTF_8))) {
+        sim.script(SimulatorScript.builder()
+                .fallback("word ".repeat(200))
+                .tokensPerSecond(20)
+                .build());
+        var response = client.http()
+                .send(
+                        client.chatRequest(
+                                ChatBody.create().user("hi").stream(false).json()),
+                        HttpResponse.BodyHandlers.ofInputStream());
+        try (var body = new java.io.BufferedReader(
+                new java.io.InputStreamReader(response.body(), java.nio.charset.StandardCharsets.UTF_8))) {
             assertThat(body.readLine()).startsWith("data: ");
         }
 
@@ -242,7 +302,9 @@ class LlmSimulatorIT {
         try (var executor = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
             var streams = java.util.stream.IntStream.range(0, clients)
                     .mapToObj(i -> java.util.concurrent.CompletableFuture.supplyAsync(
-                            () -> client.stream(ChatBody.create().user("client " + i).stream(true).json()), executor))
+                            () -> client.stream(ChatBody.create().user("client " + i).stream(true)
+                                    .json()),
+                            executor))
                     .toList();
 
             assertThat(streams).allSatisfy(f -> {
@@ -252,8 +314,11 @@ class LlmSimulatorIT {
             });
         }
         assertThat(sim.requests()).hasSize(clients);
-        assertThat(sim.requests()).extracting(RecordedRequest::lastUserMessage)
-                .containsExactlyInAnyOrderElementsOf(java.util.stream.IntStream.range(0, clients).mapToObj(i -> "client " + i).toList());
+        assertThat(sim.requests())
+                .extracting(RecordedRequest::lastUserMessage)
+                .containsExactlyInAnyOrderElementsOf(java.util.stream.IntStream.range(0, clients)
+                        .mapToObj(i -> "client " + i)
+                        .toList());
     }
 
     @Test
@@ -277,14 +342,21 @@ class LlmSimulatorIT {
 
         assertThat(stream.data()).contains("{not json");
         int malformedAt = stream.data().indexOf("{not json");
-        assertThat(malformedAt).as("role chunk and two content chunks come first").isEqualTo(3);
-        assertThatThrownBy(() -> ChatBody.JSON.readTree(stream.data().get(malformedAt))).isInstanceOf(IOException.class);
+        assertThat(malformedAt)
+                .as("role chunk and two content chunks come first")
+                .isEqualTo(3);
+        assertThatThrownBy(() -> ChatBody.JSON.readTree(stream.data().get(malformedAt)))
+                .isInstanceOf(IOException.class);
     }
 
     @Test
     void every_request_is_recorded_with_its_exact_body_even_when_faulted() throws IOException {
         sim.enqueueFault(Fault.http500());
-        var body = ChatBody.create().system("You are terse.").user("first").tools("get_weather").json();
+        var body = ChatBody.create()
+                .system("You are terse.")
+                .user("first")
+                .tools("get_weather")
+                .json();
 
         client.post(body);
         client.post(ChatBody.create().user("second").json());
@@ -340,7 +412,13 @@ class LlmSimulatorIT {
 
         var completion = client.postJson(ChatBody.create().user("hello").json());
 
-        assertThat(completion.path("choices").path(0).path("message").path("content").asText()).isEqualTo("second script");
+        assertThat(completion
+                        .path("choices")
+                        .path(0)
+                        .path("message")
+                        .path("content")
+                        .asText())
+                .isEqualTo("second script");
     }
 
     @Test
@@ -351,10 +429,18 @@ class LlmSimulatorIT {
             throw new AssertionError(e);
         }
 
-        var completion = client.postJson(ChatBody.create().user("Weather in Rome?").json());
+        var completion =
+                client.postJson(ChatBody.create().user("Weather in Rome?").json());
 
-        assertThat(completion.path("choices").path(0).path("message").path("tool_calls").path(0)
-                        .path("function").path("arguments").asText())
+        assertThat(completion
+                        .path("choices")
+                        .path(0)
+                        .path("message")
+                        .path("tool_calls")
+                        .path(0)
+                        .path("function")
+                        .path("arguments")
+                        .asText())
                 .isEqualTo("{\"city\":\"Rome\"}");
         assertThat(completion.path("usage").path("prompt_tokens").asInt()).isEqualTo(100);
     }
@@ -362,8 +448,9 @@ class LlmSimulatorIT {
     @Test
     void closing_ends_a_hanging_request_and_frees_the_port() {
         sim.enqueueFault(Fault.hang());
-        var pending = client.http().sendAsync(
-                client.chatRequest(ChatBody.create().user("hi").json()), HttpResponse.BodyHandlers.ofString());
+        var pending = client.http()
+                .sendAsync(
+                        client.chatRequest(ChatBody.create().user("hi").json()), HttpResponse.BodyHandlers.ofString());
         sim.awaitRequest(0, WAIT);
 
         sim.close();

@@ -24,8 +24,11 @@ class ScriptYamlTest {
 
         var weather = script.answer(ChatBody.create().user("weather in Rome").recorded());
         assertThat(weather.ruleName()).isEqualTo("weather");
-        assertThat(weather.reply()).isEqualTo(new Reply.ToolCalls(
-                "", java.util.List.of(new Reply.ToolCall("get_weather", "{\"city\":\"Rome\"}")), new Reply.UsageOverride(100, null)));
+        assertThat(weather.reply())
+                .isEqualTo(new Reply.ToolCalls(
+                        "",
+                        java.util.List.of(new Reply.ToolCall("get_weather", "{\"city\":\"Rome\"}")),
+                        new Reply.UsageOverride(100, null)));
 
         var sky = script.answer(ChatBody.create()
                 .user("weather in Rome")
@@ -35,7 +38,8 @@ class ScriptYamlTest {
         assertThat(sky.reply()).isEqualTo(Reply.text("The sky is grey."));
         assertThat(sky.pacing()).isEqualTo(new Pacing(Duration.ZERO, 50, 2));
 
-        assertThat(script.answer(ChatBody.create().user("are you overloaded").recorded()).reply())
+        assertThat(script.answer(ChatBody.create().user("are you overloaded").recorded())
+                        .reply())
                 .isEqualTo(Reply.fault(Fault.http503()));
         assertThat(script.answer(ChatBody.create().user("drop it").recorded()).reply())
                 .isEqualTo(new Reply.Failure(Fault.disconnectAfter(2), Reply.text("this text is cut short")));
@@ -60,8 +64,10 @@ class ScriptYamlTest {
         assertThat(script.rules().get(0).pacing().tokensPerSecond()).isEqualTo(20);
         assertThat(script.rules().get(1).pacing().firstTokenLatency()).isEqualTo(Duration.ofMillis(250));
         assertThat(script.rules().get(4).pacing().firstTokenLatency()).isEqualTo(Duration.ofMinutes(1));
-        assertThat(script.answer(ChatBody.create().user("a").recorded()).reply()).isEqualTo(Reply.fault(Fault.http500()));
-        assertThat(script.answer(ChatBody.create().user("b").recorded()).reply()).isEqualTo(Reply.fault(Fault.hang()));
+        assertThat(script.answer(ChatBody.create().user("a").recorded()).reply())
+                .isEqualTo(Reply.fault(Fault.http500()));
+        assertThat(script.answer(ChatBody.create().user("b").recorded()).reply())
+                .isEqualTo(Reply.fault(Fault.hang()));
         assertThat(script.answer(ChatBody.create().user("c").recorded()).reply())
                 .isEqualTo(Reply.fault(Fault.malformedChunk(4)));
         assertThat(script.answer(ChatBody.create().user("d").recorded()).reply())
@@ -100,7 +106,6 @@ class ScriptYamlTest {
                 .hasMessageContaining("exactly one");
         assertThatThrownBy(() -> parse("rules: [{when: always, reply: {fault: explode}}]"))
                 .hasMessageContaining("unknown fault kind 'explode'");
-        assertThatThrownBy(() -> parse("pacing: {firstTokenLatency: soon}"))
-                .hasMessageContaining("not a duration");
+        assertThatThrownBy(() -> parse("pacing: {firstTokenLatency: soon}")).hasMessageContaining("not a duration");
     }
 }

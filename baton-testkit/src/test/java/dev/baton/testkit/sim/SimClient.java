@@ -45,13 +45,19 @@ final class SimClient implements AutoCloseable {
         List<JsonNode> contentChunks() {
             return chunks().stream()
                     .filter(c -> c.path("choices").path(0).path("delta").has("tool_calls")
-                            || !c.path("choices").path(0).path("delta").path("content").asText("").isEmpty())
+                            || !c.path("choices")
+                                    .path(0)
+                                    .path("delta")
+                                    .path("content")
+                                    .asText("")
+                                    .isEmpty())
                     .toList();
         }
 
         String text() {
             var text = new StringBuilder();
-            chunks().forEach(c -> text.append(c.path("choices").path(0).path("delta").path("content").asText("")));
+            chunks().forEach(c -> text.append(
+                    c.path("choices").path(0).path("delta").path("content").asText("")));
             return text.toString();
         }
     }
@@ -80,7 +86,10 @@ final class SimClient implements AutoCloseable {
     }
 
     HttpResponse<String> get(String pathUnderBase) {
-        return send(HttpRequest.newBuilder(URI.create(baseUrl + pathUnderBase)).timeout(Duration.ofSeconds(20)).GET().build());
+        return send(HttpRequest.newBuilder(URI.create(baseUrl + pathUnderBase))
+                .timeout(Duration.ofSeconds(20))
+                .GET()
+                .build());
     }
 
     JsonNode postJson(String body) {
@@ -100,7 +109,8 @@ final class SimClient implements AutoCloseable {
         var collector = new SseCollector();
         int status;
         try {
-            status = http.send(chatRequest(body), HttpResponse.BodyHandlers.fromLineSubscriber(collector)).statusCode();
+            status = http.send(chatRequest(body), HttpResponse.BodyHandlers.fromLineSubscriber(collector))
+                    .statusCode();
         } catch (IOException e) {
             status = -1; // cut off before send() could return the response
         } catch (InterruptedException e) {
@@ -111,7 +121,9 @@ final class SimClient implements AutoCloseable {
             collector.finished.get(20, TimeUnit.SECONDS);
             return new Stream(status, List.copyOf(collector.data), null);
         } catch (ExecutionException e) {
-            return new Stream(status, List.copyOf(collector.data),
+            return new Stream(
+                    status,
+                    List.copyOf(collector.data),
                     e.getCause() instanceof IOException io ? io : new IOException(e.getCause()));
         } catch (InterruptedException | TimeoutException e) {
             throw new IllegalStateException("the stream did not end", e);

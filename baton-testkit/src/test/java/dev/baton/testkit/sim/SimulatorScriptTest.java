@@ -22,7 +22,10 @@ class SimulatorScriptTest {
 
     @Test
     void without_a_match_the_fallback_answers() {
-        var script = SimulatorScript.builder().whenUserSays("hello", Reply.text("hi")).fallback("no idea").build();
+        var script = SimulatorScript.builder()
+                .whenUserSays("hello", Reply.text("hi"))
+                .fallback("no idea")
+                .build();
 
         var answer = script.answer(ChatBody.create().user("goodbye").recorded());
 
@@ -81,15 +84,19 @@ class SimulatorScriptTest {
     @Test
     void a_java_responder_can_decline_and_let_the_next_rule_answer() {
         var script = SimulatorScript.builder()
-                .responder("long messages", request -> request.lastUserMessage().length() > 10
-                        ? Optional.of(Reply.text("long"))
-                        : Optional.empty())
+                .responder(
+                        "long messages",
+                        request -> request.lastUserMessage().length() > 10
+                                ? Optional.of(Reply.text("long"))
+                                : Optional.empty())
                 .always(Reply.text("short"))
                 .build();
 
-        assertThat(script.answer(ChatBody.create().user("a very long message").recorded()).reply())
+        assertThat(script.answer(ChatBody.create().user("a very long message").recorded())
+                        .reply())
                 .isEqualTo(Reply.text("long"));
-        assertThat(script.answer(ChatBody.create().user("tiny").recorded()).reply()).isEqualTo(Reply.text("short"));
+        assertThat(script.answer(ChatBody.create().user("tiny").recorded()).reply())
+                .isEqualTo(Reply.text("short"));
     }
 
     @Test
@@ -97,11 +104,16 @@ class SimulatorScriptTest {
         var slow = Pacing.INSTANT.withTokensPerSecond(5);
         var script = SimulatorScript.builder()
                 .firstTokenLatency(Duration.ofMillis(20))
-                .rule(Rule.when(new Condition.UserContains("slow"), Reply.text("s")).withPacing(slow))
+                .rule(Rule.when(new Condition.UserContains("slow"), Reply.text("s"))
+                        .withPacing(slow))
                 .build();
 
-        assertThat(script.answer(ChatBody.create().user("slow please").recorded()).pacing()).isEqualTo(slow);
-        assertThat(script.answer(ChatBody.create().user("fast").recorded()).pacing().firstTokenLatency())
+        assertThat(script.answer(ChatBody.create().user("slow please").recorded())
+                        .pacing())
+                .isEqualTo(slow);
+        assertThat(script.answer(ChatBody.create().user("fast").recorded())
+                        .pacing()
+                        .firstTokenLatency())
                 .isEqualTo(Duration.ofMillis(20));
     }
 

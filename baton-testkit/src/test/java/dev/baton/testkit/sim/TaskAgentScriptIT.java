@@ -38,10 +38,23 @@ class TaskAgentScriptIT {
                 .user("add a task to buy groceries tomorrow");
 
         var first = client.stream(conversation.stream(true).json());
-        var call = first.contentChunks().getFirst().path("choices").path(0).path("delta").path("tool_calls").path(0);
+        var call = first.contentChunks()
+                .getFirst()
+                .path("choices")
+                .path(0)
+                .path("delta")
+                .path("tool_calls")
+                .path(0);
         var arguments = new StringBuilder();
-        first.contentChunks().forEach(c -> arguments.append(
-                c.path("choices").path(0).path("delta").path("tool_calls").path(0).path("function").path("arguments").asText()));
+        first.contentChunks()
+                .forEach(c -> arguments.append(c.path("choices")
+                        .path(0)
+                        .path("delta")
+                        .path("tool_calls")
+                        .path(0)
+                        .path("function")
+                        .path("arguments")
+                        .asText()));
         assertThat(call.path("function").path("name").asText()).isEqualTo("add_task");
         assertThat(ChatBody.JSON.readTree(arguments.toString()))
                 .isEqualTo(ChatBody.JSON.readTree("{\"title\":\"buy groceries\",\"dueDate\":\"2026-11-22\"}"));
@@ -58,7 +71,8 @@ class TaskAgentScriptIT {
         assertThat(second.done()).isTrue();
         assertThat(second.text()).isEqualTo("Done — I've added “buy groceries” to your tasks, due 2026-11-22.");
         var recorded = sim.awaitRequest(1, Duration.ofSeconds(5));
-        assertThat(recorded.lastToolResult()).hasValueSatisfying(r -> assertThat(r.toolName()).isEqualTo("add_task"));
+        assertThat(recorded.lastToolResult())
+                .hasValueSatisfying(r -> assertThat(r.toolName()).isEqualTo("add_task"));
         assertThat(recorded.toolNames()).contains("add_task", "list_tasks", "complete_task", "delete_task");
     }
 
@@ -66,21 +80,39 @@ class TaskAgentScriptIT {
     void completing_by_name_goes_through_list_tasks_then_complete_task() {
         var conversation = ChatBody.create().taskTools().user("complete write report");
 
-        var listCall = client.postJson(conversation.json()).path("choices").path(0).path("message").path("tool_calls").path(0);
+        var listCall = client.postJson(conversation.json())
+                .path("choices")
+                .path(0)
+                .path("message")
+                .path("tool_calls")
+                .path(0);
         assertThat(listCall.path("function").path("name").asText()).isEqualTo("list_tasks");
 
         var listResult = "{\"tasks\":[{\"id\":\"t-1\",\"title\":\"buy milk\",\"dueAt\":null,\"status\":\"open\"},"
                 + "{\"id\":\"t-2\",\"title\":\"Write report\",\"dueAt\":null,\"status\":\"open\"}],\"count\":2}";
-        conversation.assistantCalls(listCall.path("id").asText(), "list_tasks", "{}")
+        conversation
+                .assistantCalls(listCall.path("id").asText(), "list_tasks", "{}")
                 .toolResult(listCall.path("id").asText(), listResult);
-        var completeCall = client.postJson(conversation.json()).path("choices").path(0).path("message").path("tool_calls").path(0);
+        var completeCall = client.postJson(conversation.json())
+                .path("choices")
+                .path(0)
+                .path("message")
+                .path("tool_calls")
+                .path(0);
         assertThat(completeCall.path("function").path("name").asText()).isEqualTo("complete_task");
         assertThat(completeCall.path("function").path("arguments").asText()).isEqualTo("{\"taskId\":\"t-2\"}");
 
-        conversation.assistantCalls(completeCall.path("id").asText(), "complete_task", "{\"taskId\":\"t-2\"}")
-                .toolResult(completeCall.path("id").asText(),
+        conversation
+                .assistantCalls(completeCall.path("id").asText(), "complete_task", "{\"taskId\":\"t-2\"}")
+                .toolResult(
+                        completeCall.path("id").asText(),
                         "{\"task\":{\"id\":\"t-2\",\"title\":\"Write report\",\"status\":\"completed\"}}");
-        var answer = client.postJson(conversation.json()).path("choices").path(0).path("message").path("content").asText();
+        var answer = client.postJson(conversation.json())
+                .path("choices")
+                .path(0)
+                .path("message")
+                .path("content")
+                .asText();
         assertThat(answer).isEqualTo("Nice — “Write report” is marked as done.");
     }
 }

@@ -16,7 +16,8 @@ class TaskAgentScriptTest {
     private static final SimulatorScript SCRIPT = TaskAgentScript.create(CLOCK);
 
     private static final String MILK = task("0193a1b2-0000-7000-8000-000000000001", "buy milk", null);
-    private static final String OAT_MILK = task("0193a1b2-0000-7000-8000-000000000002", "buy oat milk", "2026-11-22T00:00:00Z");
+    private static final String OAT_MILK =
+            task("0193a1b2-0000-7000-8000-000000000002", "buy oat milk", "2026-11-22T00:00:00Z");
     private static final String REPORT = task("0193a1b2-0000-7000-8000-000000000003", "write report", null);
 
     private static String task(String id, String title, String dueAt) {
@@ -51,13 +52,15 @@ class TaskAgentScriptTest {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-        "add a task to buy groceries tomorrow | buy groceries | 2026-11-22",
-        "add buy milk                         | buy milk      |",
-        "Remind me to call mom today.         | call mom      | 2026-11-21",
-        "please add task: water the plants    | water the plants |",
-        "add \"file taxes\" on 2026-12-01      | file taxes    | 2026-12-01",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "add a task to buy groceries tomorrow | buy groceries | 2026-11-22",
+                "add buy milk                         | buy milk      |",
+                "Remind me to call mom today.         | call mom      | 2026-11-21",
+                "please add task: water the plants    | water the plants |",
+                "add \"file taxes\" on 2026-12-01      | file taxes    | 2026-12-01",
+            })
     void add_phrasings_call_add_task_with_title_and_due_date(String message, String title, String dueDate)
             throws Exception {
         var call = onlyCall(answer(ChatBody.create().taskTools().user(message)));
@@ -163,7 +166,8 @@ class TaskAgentScriptTest {
                 .toolResult("call_1", list(MILK, OAT_MILK, REPORT)));
 
         assertThat(text(reply))
-                .isEqualTo("I found 2 tasks matching “milk”:\n1. buy milk\n2. buy oat milk (due 2026-11-22)\nWhich one do you mean?");
+                .isEqualTo(
+                        "I found 2 tasks matching “milk”:\n1. buy milk\n2. buy oat milk (due 2026-11-22)\nWhich one do you mean?");
     }
 
     @Test
@@ -210,9 +214,11 @@ class TaskAgentScriptTest {
 
     @Test
     void time_questions_call_get_current_time_and_state_the_answer() {
-        var timeResult = "{\"now\":\"2026-11-21T10:15:30Z\",\"date\":\"2026-11-21\",\"dayOfWeek\":\"SATURDAY\",\"timezone\":\"UTC\"}";
+        var timeResult =
+                "{\"now\":\"2026-11-21T10:15:30Z\",\"date\":\"2026-11-21\",\"dayOfWeek\":\"SATURDAY\",\"timezone\":\"UTC\"}";
 
-        assertThat(onlyCall(answer(ChatBody.create().taskTools().user("what time is it?"))).name())
+        assertThat(onlyCall(answer(ChatBody.create().taskTools().user("what time is it?")))
+                        .name())
                 .isEqualTo("get_current_time");
         assertThat(text(answer(ChatBody.create()
                         .taskTools()
@@ -234,7 +240,8 @@ class TaskAgentScriptTest {
                 .taskTools()
                 .user("add buy milk")
                 .assistantCalls("c", "add_task", "{\"title\":\"buy milk\"}")
-                .toolResult("c", "{\"error\":{\"code\":\"validation_failed\",\"message\":\"The title is too long.\"}}"));
+                .toolResult(
+                        "c", "{\"error\":{\"code\":\"validation_failed\",\"message\":\"The title is too long.\"}}"));
 
         assertThat(text(reply)).isEqualTo("Sorry, I couldn't do that: The title is too long.");
     }
