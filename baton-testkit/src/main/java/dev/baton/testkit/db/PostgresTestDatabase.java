@@ -1,4 +1,4 @@
-package dev.baton.store.jdbc;
+package dev.baton.testkit.db;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Assumptions;
  * static PostgresTestDatabase pg;
  * @BeforeAll static void start() { pg = PostgresTestDatabase.create(); }   // skips or fails as above
  * @AfterAll  static void stop()  { pg.drop(); }
- * ... Database.open(pg.url(), List.of("classpath:db/migration/tasks")) ...
+ * ... Database.open(pg.url(), ...) ...
  * }</pre>
  */
 public final class PostgresTestDatabase {
