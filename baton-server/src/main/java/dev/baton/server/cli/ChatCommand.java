@@ -37,6 +37,9 @@ final class ChatCommand implements Callable<Integer> {
     boolean fresh;
 
     private final HttpClient http = HttpClient.newHttpClient();
+    /** Whether the next answer text starts a new "baton>" line (after a tool line, or at the start). */
+    private boolean atLineStart;
+
     private final PrintStream out = System.out;
 
     @Override
@@ -102,7 +105,7 @@ final class ChatCommand implements Callable<Integer> {
             out.println("error: HTTP " + r.statusCode() + " " + body);
             return;
         }
-        out.print("baton> ");
+        atLineStart = true;
         Iterator<String> lines = r.body().iterator();
         while (lines.hasNext()) {
             String line = lines.next();
@@ -114,20 +117,33 @@ final class ChatCommand implements Callable<Integer> {
 
     private void render(JsonNode e) {
         switch (e.path("type").asText()) {
-            case "chunk" -> out.print(e.path("content").asText());
-            case "tool_call" -> out.print("\n  [tool] " + e.path("name").asText() + " " + e.path("arguments") + "\n");
+            case "chunk", "blocked" -> {
+                if (atLineStart) out.print("baton> ");
+                atLineStart = false;
+                out.print(e.path(e.path("type").asText().equals("chunk") ? "content" : "response")
+                        .asText());
+            }
+            case "tool_call" -> toolLine("[tool] " + e.path("name").asText() + " " + e.path("arguments"));
             case "tool_result" ->
-                out.print("  [" + (e.path("ok").asBoolean() ? "ok" : "failed") + "] "
+                toolLine("["
+                        + (e.path("ok").asBoolean()
+                                ? "ok"
+                                : "failed: " + e.path("error").asText()) + "] "
                         + e.path("name").asText() + " in "
-                        + e.path("durationMs").asLong() + " ms\nbaton> ");
-            case "blocked" -> out.print(e.path("response").asText());
-            case "error" -> out.print("\n  [error] " + e.path("message").asText());
+                        + e.path("durationMs").asLong() + " ms");
+            case "error" -> toolLine("[error] " + e.path("message").asText());
             case "done" ->
-                out.print("\n  (" + e.path("model").asText() + ", "
+                toolLine("(" + e.path("model").asText() + ", "
                         + e.path("usage").path("inputTokens").asLong() + " in / "
                         + e.path("usage").path("outputTokens").asLong() + " out tokens)");
             default -> {}
         }
         out.flush();
+    }
+
+    private void toolLine(String text) {
+        if (!atLineStart) out.println();
+        out.println("  " + text);
+        atLineStart = true;
     }
 }
