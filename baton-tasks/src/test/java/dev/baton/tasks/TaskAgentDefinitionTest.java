@@ -22,7 +22,7 @@ class TaskAgentDefinitionTest {
 
         assertThat(agent.get("id").asText()).isEqualTo("tasks");
         assertThat(agent.get("name").asText()).isEqualTo("Task assistant");
-        assertThat(agent.get("model").asText()).isEqualTo("simulator:default");
+        assertThat(agent.get("model").asText()).isEqualTo("default");
         List<String> tools = new ArrayList<>();
         agent.get("tools").forEach(t -> tools.add(t.asText()));
         List<String> offered = new TaskToolSource(

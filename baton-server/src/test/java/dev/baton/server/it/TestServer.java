@@ -54,18 +54,31 @@ final class TestServer implements AutoCloseable {
     }
 
     static TestServer start(String databaseUrl, TurnLimits limits, LlmSimulator simulator, boolean ownsSimulator) {
-        BatonConfig config = new BatonConfig(
-                0,
+        return start(
                 databaseUrl,
-                SECRET,
-                new ModelSettings("simulator:default", null, null, Map.of()),
                 limits,
-                ROLES,
-                List.of(),
-                BatonConfig.DEFAULT_MAX_BODY_BYTES);
+                simulator,
+                ownsSimulator,
+                new ModelSettings("simulator:default", null, null, Map.of()),
+                simulator.baseUrl());
+    }
+
+    /**
+     * @param simulatorBaseUrl what "simulator:*" models reach; null when the models configured point at the
+     *     simulator as if it were a real provider
+     */
+    static TestServer start(
+            String databaseUrl,
+            TurnLimits limits,
+            LlmSimulator simulator,
+            boolean ownsSimulator,
+            ModelSettings models,
+            String simulatorBaseUrl) {
+        BatonConfig config = new BatonConfig(
+                0, databaseUrl, SECRET, models, limits, ROLES, List.of(), BatonConfig.DEFAULT_MAX_BODY_BYTES);
         BatonServer server = BatonServer.start(
                 config,
-                new BatonServer.Options("127.0.0.1", Clock.systemUTC(), Duration.ofMillis(100), simulator.baseUrl()));
+                new BatonServer.Options("127.0.0.1", Clock.systemUTC(), Duration.ofMillis(100), simulatorBaseUrl));
         return new TestServer(simulator, ownsSimulator, server, databaseUrl);
     }
 
