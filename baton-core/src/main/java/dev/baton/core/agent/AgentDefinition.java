@@ -1,5 +1,7 @@
 package dev.baton.core.agent;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import java.util.List;
 import java.util.Objects;
 
@@ -9,6 +11,10 @@ import java.util.Objects;
  * @param model "provider:model", e.g. "openai:gpt-4o-mini" or "simulator:default"
  * @param tools the tool allow-list: the agent sees only tools named here
  * @param allowedRoles roles that may use the agent; empty means everyone signed in
+ * @param fallbackModels "provider:model" references tried in order when the primary model fails or its
+ *     circuit is open
+ * @param definition the agent's whole definition as configured (YAML as a JSON tree): modules, constraints and
+ *     other sections are read from here by the features that own them
  */
 public record AgentDefinition(
         String id,
@@ -18,7 +24,9 @@ public record AgentDefinition(
         String model,
         List<String> tools,
         List<String> allowedRoles,
-        TurnLimits limits) {
+        TurnLimits limits,
+        List<String> fallbackModels,
+        JsonNode definition) {
     public AgentDefinition {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(name, "name");
@@ -28,5 +36,13 @@ public record AgentDefinition(
         tools = List.copyOf(tools == null ? List.of() : tools);
         allowedRoles = List.copyOf(allowedRoles == null ? List.of() : allowedRoles);
         limits = limits == null ? TurnLimits.DEFAULTS : limits;
+        fallbackModels = List.copyOf(fallbackModels == null ? List.of() : fallbackModels);
+        definition = definition == null ? JsonNodeFactory.instance.objectNode() : definition.deepCopy();
+    }
+
+    /** This agent with other limits: the cascade's assignment level overrides the agent's. */
+    public AgentDefinition withLimits(TurnLimits newLimits) {
+        return new AgentDefinition(
+                id, name, description, systemPrompt, model, tools, allowedRoles, newLimits, fallbackModels, definition);
     }
 }

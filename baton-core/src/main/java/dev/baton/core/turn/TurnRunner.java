@@ -116,7 +116,8 @@ public final class TurnRunner {
 
         TurnProgress progress = TurnProgress.resume(TurnState.start(List.of()));
         try {
-            ModelBinding binding = models.resolve(request.agent().model());
+            ModelBinding binding =
+                    models.resolve(request.agent().model(), request.agent().fallbackModels());
             List<ToolSpec> specs = tools.specsFor(request.agent());
             PromptSections promptSections = sectionsFor(request).withGuidance(guidance);
             BuiltContext context = contexts.build(new ContextRequest(
@@ -255,7 +256,8 @@ public final class TurnRunner {
     }
 
     private UsageRecord usageOf(TurnRequest request, ModelBinding binding, ModelReply reply, long latencyMs) {
-        String provider = binding.gateway().provider();
+        String provider =
+                reply.provider() != null ? reply.provider() : binding.gateway().provider();
         String model = reply.model() == null || reply.model().isBlank() ? binding.model() : reply.model();
         BigDecimal cost;
         try {

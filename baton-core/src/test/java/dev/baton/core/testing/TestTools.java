@@ -71,7 +71,16 @@ public final class TestTools {
 
     public static AgentDefinition agent(List<String> toolNames, TurnLimits limits) {
         return new AgentDefinition(
-                "helper", "Helper", "", "You help with tasks.", "simulator:default", toolNames, List.of(), limits);
+                "helper",
+                "Helper",
+                "",
+                "You help with tasks.",
+                "simulator:default",
+                toolNames,
+                List.of(),
+                limits,
+                List.of(),
+                null);
     }
 
     public static Principal principal(String... permissions) {

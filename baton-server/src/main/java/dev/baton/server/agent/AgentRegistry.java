@@ -69,6 +69,8 @@ public final class AgentRegistry {
         node.path("tools").forEach(t -> tools.add(t.asText()));
         List<String> roles = new ArrayList<>();
         node.path("roles").forEach(r -> roles.add(r.asText()));
+        List<String> fallbacks = new ArrayList<>();
+        node.path("fallbackModels").forEach(f -> fallbacks.add(f.asText()));
         return new AgentDefinition(
                 id,
                 node.path("name").asText(id),
@@ -77,7 +79,9 @@ public final class AgentRegistry {
                 model,
                 tools,
                 roles,
-                ConfigLoader.limits(node.path("limits"), orgLimits));
+                ConfigLoader.limits(node.path("limits"), orgLimits),
+                fallbacks,
+                node);
     }
 
     private static String required(JsonNode node, String field, String source) {

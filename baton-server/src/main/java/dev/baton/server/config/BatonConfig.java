@@ -1,5 +1,7 @@
 package dev.baton.server.config;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import dev.baton.core.agent.TurnLimits;
 import java.nio.file.Path;
 import java.util.List;
@@ -13,6 +15,9 @@ import java.util.Set;
  * @param jwtSecret null when none is configured: {@code baton serve} then generates one for the run
  * @param rolePermissions what each role may do; a principal's permissions are the union over its roles
  * @param agentDirs extra folders with agents/*.yaml besides the built-in agents on the classpath
+ * @param raw the whole baton.yaml as a tree (empty when there is none): each feature reads its own section
+ *     (e.g. {@code raw.path("rateLimits")}) so that adding a feature does not change this record
+ * @param env the environment the configuration was loaded with, for features' own overrides
  */
 public record BatonConfig(
         int port,
@@ -22,7 +27,9 @@ public record BatonConfig(
         TurnLimits limits,
         Map<String, Set<String>> rolePermissions,
         List<Path> agentDirs,
-        int maxBodyBytes) {
+        int maxBodyBytes,
+        JsonNode raw,
+        Map<String, String> env) {
 
     public static final int DEFAULT_PORT = 8080;
     public static final String DEFAULT_DATABASE_URL = "jdbc:sqlite:data/baton.db";
@@ -36,28 +43,58 @@ public record BatonConfig(
         rolePermissions = Map.copyOf(rolePermissions);
         agentDirs = List.copyOf(agentDirs);
         if (maxBodyBytes < 1024) throw new IllegalArgumentException("maxBodyBytes must be >= 1024");
+        raw = raw == null ? MissingNode.getInstance() : raw;
+        env = Map.copyOf(env == null ? Map.of() : env);
+    }
+
+    /** A configuration with defaults everywhere but the given essentials (tests, embedding). */
+    public static BatonConfig of(
+            int port,
+            String databaseUrl,
+            String jwtSecret,
+            ModelSettings models,
+            TurnLimits limits,
+            Map<String, Set<String>> rolePermissions) {
+        return new BatonConfig(
+                port,
+                databaseUrl,
+                jwtSecret,
+                models,
+                limits,
+                rolePermissions,
+                List.of(),
+                DEFAULT_MAX_BODY_BYTES,
+                null,
+                null);
+    }
+
+    /** A section of baton.yaml, missing when absent. */
+    public JsonNode section(String name) {
+        return raw.path(name);
     }
 
     public BatonConfig withPort(int newPort) {
         return new BatonConfig(
-                newPort, databaseUrl, jwtSecret, models, limits, rolePermissions, agentDirs, maxBodyBytes);
+                newPort, databaseUrl, jwtSecret, models, limits, rolePermissions, agentDirs, maxBodyBytes, raw, env);
     }
 
     public BatonConfig withJwtSecret(String secret) {
-        return new BatonConfig(port, databaseUrl, secret, models, limits, rolePermissions, agentDirs, maxBodyBytes);
+        return new BatonConfig(
+                port, databaseUrl, secret, models, limits, rolePermissions, agentDirs, maxBodyBytes, raw, env);
     }
 
     public BatonConfig withDatabaseUrl(String url) {
-        return new BatonConfig(port, url, jwtSecret, models, limits, rolePermissions, agentDirs, maxBodyBytes);
+        return new BatonConfig(
+                port, url, jwtSecret, models, limits, rolePermissions, agentDirs, maxBodyBytes, raw, env);
     }
 
     public BatonConfig withModels(ModelSettings newModels) {
         return new BatonConfig(
-                port, databaseUrl, jwtSecret, newModels, limits, rolePermissions, agentDirs, maxBodyBytes);
+                port, databaseUrl, jwtSecret, newModels, limits, rolePermissions, agentDirs, maxBodyBytes, raw, env);
     }
 
     public BatonConfig withLimits(TurnLimits newLimits) {
         return new BatonConfig(
-                port, databaseUrl, jwtSecret, models, newLimits, rolePermissions, agentDirs, maxBodyBytes);
+                port, databaseUrl, jwtSecret, models, newLimits, rolePermissions, agentDirs, maxBodyBytes, raw, env);
     }
 }

@@ -90,7 +90,9 @@ public final class ConfigLoader {
                 limits(root.path("limits")),
                 roles(root.path("roles")),
                 agentDirs,
-                maxBody);
+                maxBody,
+                root,
+                env);
     }
 
     /** Reads org-level limits; anything unset keeps the DESIGN §8 default. */

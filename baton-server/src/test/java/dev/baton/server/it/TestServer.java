@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -74,8 +73,7 @@ final class TestServer implements AutoCloseable {
             boolean ownsSimulator,
             ModelSettings models,
             String simulatorBaseUrl) {
-        BatonConfig config = new BatonConfig(
-                0, databaseUrl, SECRET, models, limits, ROLES, List.of(), BatonConfig.DEFAULT_MAX_BODY_BYTES);
+        BatonConfig config = BatonConfig.of(0, databaseUrl, SECRET, models, limits, ROLES);
         BatonServer server = BatonServer.start(
                 config,
                 new BatonServer.Options("127.0.0.1", Clock.systemUTC(), Duration.ofMillis(100), simulatorBaseUrl));
