@@ -1,6 +1,7 @@
 package dev.baton.core.turn;
 
 import dev.baton.core.agent.AgentDefinition;
+import dev.baton.core.agent.Assignment;
 import dev.baton.core.auth.Principal;
 import dev.baton.core.conversation.Session;
 import java.util.Objects;
@@ -8,6 +9,8 @@ import java.util.Objects;
 /**
  * One user message to run as a turn. The session has already been loaded for this principal and checked
  * to be active; {@code userContent} has already passed the input rules (length, control characters).
+ *
+ * @param assignment the session's assignment, null when it has none
  */
 public record TurnRequest(
         String requestId,
@@ -15,7 +18,20 @@ public record TurnRequest(
         Session session,
         AgentDefinition agent,
         String userContent,
-        Cancellation cancellation) {
+        Cancellation cancellation,
+        Assignment assignment) {
+
+    /** A turn in a session that belongs to no assignment. */
+    public TurnRequest(
+            String requestId,
+            Principal principal,
+            Session session,
+            AgentDefinition agent,
+            String userContent,
+            Cancellation cancellation) {
+        this(requestId, principal, session, agent, userContent, cancellation, null);
+    }
+
     public TurnRequest {
         Objects.requireNonNull(requestId, "requestId");
         Objects.requireNonNull(principal, "principal");
@@ -25,6 +41,9 @@ public record TurnRequest(
         Objects.requireNonNull(cancellation, "cancellation");
         if (!session.userId().equals(principal.userId())) {
             throw new IllegalArgumentException("session does not belong to the principal");
+        }
+        if (assignment != null && !assignment.id().equals(session.assignmentId())) {
+            throw new IllegalArgumentException("the assignment is not the session's");
         }
     }
 }
