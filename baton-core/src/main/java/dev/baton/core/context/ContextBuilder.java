@@ -43,6 +43,23 @@ public final class ContextBuilder {
     }
 
     public BuiltContext build(ContextRequest request) {
+        return build(request, candidates(request, request.agent().limits().historyMessages()));
+    }
+
+    /**
+     * The newest messages that may appear as history, loaded before the turn's user message is stored (so hooks
+     * can see the same history without another query); pass them to {@link #build(ContextRequest, List)}.
+     */
+    public List<Message> recentHistory(String userId, String sessionId, TurnLimits limits) {
+        if (limits.historyMessages() == 0) {
+            return List.of();
+        }
+        return usable(
+                store.recentMessages(userId, sessionId, limits.historyMessages()), null, limits.historyMessages());
+    }
+
+    /** Builds the context from history already loaded with {@link #recentHistory}. */
+    public BuiltContext build(ContextRequest request, List<Message> recent) {
         TurnLimits limits = request.agent().limits();
         String system = SystemPrompt.render(
                 request.agent().systemPrompt(),
@@ -50,7 +67,7 @@ public final class ContextBuilder {
                 clock.instant(),
                 request.principal().displayName());
         String current = request.currentMessage().content();
-        List<Message> candidates = candidates(request, limits.historyMessages());
+        List<Message> candidates = usable(recent, request.currentMessage().id(), limits.historyMessages());
 
         List<Message> history;
         int systemTokens = -1;
@@ -101,8 +118,14 @@ public final class ContextBuilder {
             return List.of();
         }
         // one more than the cap: the current message is already stored and is usually the newest of them
-        List<Message> recent = store.recentMessages(request.principal().userId(), request.sessionId(), cap + 1);
-        String currentId = request.currentMessage().id();
+        return store.recentMessages(request.principal().userId(), request.sessionId(), cap + 1);
+    }
+
+    /** Messages fit for history: not the current one, not blocked, not blank; the newest {@code cap}. */
+    private static List<Message> usable(List<Message> recent, String currentId, int cap) {
+        if (cap == 0) {
+            return List.of();
+        }
         List<Message> usable = recent.stream()
                 .filter(m -> !m.id().equals(currentId))
                 .filter(m -> m.status() != MessageStatus.BLOCKED)

@@ -1,5 +1,7 @@
 package dev.baton.core.conversation;
 
+import dev.baton.core.audit.AuditRecord;
+import dev.baton.core.audit.ExtractionRecord;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -22,7 +24,17 @@ public interface ConversationStore {
      *
      * @return the message as stored, with its seq
      */
-    Message appendUserMessage(Message message);
+    default Message appendUserMessage(Message message) {
+        return appendUserMessage(message, List.of(), List.of());
+    }
+
+    /**
+     * Appends a user message like {@link #appendUserMessage(Message)}, with the audit records and extractions the
+     * before_ai hooks produced for it (the original of a redacted or blocked message), in the same transaction.
+     *
+     * @return the message as stored, with its seq
+     */
+    Message appendUserMessage(Message message, List<AuditRecord> audit, List<ExtractionRecord> extractions);
 
     /**
      * The newest {@code limit} messages of a session, returned oldest first. A bounded query: its cost does
@@ -37,7 +49,7 @@ public interface ConversationStore {
     List<ToolCallRecord> toolCallsOf(String userId, String sessionId, List<String> messageIds);
 
     /**
-     * Writes a turn's assistant message, its tool calls and usage rows atomically, and bumps the session's
+     * Writes a turn's assistant message, its tool calls, usage, audit and extraction rows atomically, and bumps the session's
      * message and tool-call counts.
      *
      * @return the assistant message as stored, with its seq
@@ -47,6 +59,9 @@ public interface ConversationStore {
     /** Marks an active session completed. Returns the updated session, empty if not found or not the user's. */
     Optional<Session> completeSession(String userId, String sessionId, Instant endedAt);
 
-    /** Deletes a session and everything in it. Returns false if not found or not the user's. */
+    /**
+     * Deletes a session and everything in it except its audit records and usage rows, which outlive the
+     * conversation. Returns false if not found or not the user's.
+     */
     boolean deleteSession(String userId, String sessionId);
 }

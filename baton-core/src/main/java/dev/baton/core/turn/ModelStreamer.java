@@ -11,7 +11,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 
 /**
  * Makes one streaming model call and turns its deltas into turn events. The gateway runs on a virtual thread of its
@@ -30,12 +29,13 @@ final class ModelStreamer {
     record ModelCall(ModelReply reply, long latencyMs) {}
 
     /**
-     * Streams one call. Text deltas are emitted as {@link TurnEvent.Chunk}s and appended to {@code answer} as they
-     * arrive, so on failure {@code answer} holds exactly what the client saw.
+     * Streams one call. Text deltas go through {@code out} (output filters, then the client) as they arrive, and
+     * the filters are flushed once the call's text is complete; on failure what they held back is dropped, so the
+     * answer holds exactly what the client saw.
      *
      * @throws ModelFailure when the call fails, times out or is cancelled
      */
-    ModelCall stream(ModelBinding binding, ModelRequest request, StringBuilder answer, Consumer<TurnEvent> sink) {
+    ModelCall stream(ModelBinding binding, ModelRequest request, AnswerStream out) {
         BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
         CompletableFuture<ModelReply> reply = new CompletableFuture<>();
         long started = System.nanoTime();
@@ -54,7 +54,7 @@ final class ModelStreamer {
         // a gateway should notice the cancellation itself; this makes sure the turn stops waiting even if it does not
         AutoCloseable onCancel = request.cancellation().onCancel(() -> queue.add(CANCELLED));
         try {
-            return drain(queue, reply, caller, started, request, answer, sink);
+            return drain(queue, reply, caller, started, request, out);
         } finally {
             closeQuietly(onCancel);
         }
@@ -66,10 +66,9 @@ final class ModelStreamer {
             Thread caller,
             long started,
             ModelRequest request,
-            StringBuilder answer,
-            Consumer<TurnEvent> sink) {
+            AnswerStream out) {
         // text from an earlier model call of this turn and text from this one read as separate paragraphs
-        boolean separate = !answer.isEmpty();
+        boolean separate = !out.isEmpty();
         boolean streamedText = false;
         long deadline = started + request.timeout().plus(GRACE).toNanos();
         while (true) {
@@ -98,13 +97,13 @@ final class ModelStreamer {
                 case ModelDelta.Text text
                 when text.content() != null && !text.content().isEmpty() -> {
                     if (separate && !streamedText) {
-                        emitText(PARAGRAPH, answer, sink);
+                        out.text(PARAGRAPH);
                     }
                     streamedText = true;
-                    emitText(text.content(), answer, sink);
+                    out.text(text.content());
                 }
                 case ModelDelta.Text ignored -> {}
-                case ModelDelta.Thinking thinking -> sink.accept(new TurnEvent.Thinking(thinking.content()));
+                case ModelDelta.Thinking thinking -> out.thinking(thinking.content());
             }
         }
         ModelReply finished;
@@ -119,10 +118,11 @@ final class ModelStreamer {
         if (!streamedText && !finished.text().isEmpty()) {
             // a gateway that does not stream text still answers through chunks
             if (separate) {
-                emitText(PARAGRAPH, answer, sink);
+                out.text(PARAGRAPH);
             }
-            emitText(finished.text(), answer, sink);
+            out.text(finished.text());
         }
+        out.endOfCall();
         return new ModelCall(finished, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
     }
 
@@ -132,10 +132,5 @@ final class ModelStreamer {
         } catch (Exception ignored) {
             // unregistering a cancel listener has nothing to fail on
         }
-    }
-
-    static void emitText(String text, StringBuilder answer, Consumer<TurnEvent> sink) {
-        answer.append(text);
-        sink.accept(new TurnEvent.Chunk(text));
     }
 }

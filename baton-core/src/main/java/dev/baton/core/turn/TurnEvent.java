@@ -2,6 +2,7 @@ package dev.baton.core.turn;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.util.List;
 
 /** What a running turn emits, in order. The server turns each into one SSE event. */
@@ -29,7 +30,15 @@ public sealed interface TurnEvent {
         }
     }
 
-    record Failed(String code, String message, boolean retryable) implements TurnEvent {}
+    /**
+     * @param retryAfter how long the client should wait before trying again, when known (a provider's 429
+     *     Retry-After, the time left on an open circuit breaker); null otherwise
+     */
+    record Failed(String code, String message, boolean retryable, Duration retryAfter) implements TurnEvent {
+        public Failed(String code, String message, boolean retryable) {
+            this(code, message, retryable, null);
+        }
+    }
 
     /** The turn's total usage. */
     record Usage(long inputTokens, long outputTokens, BigDecimal costUsd) {}

@@ -13,8 +13,14 @@ final class TurnFailures {
         return switch (failure.kind()) {
             case RATE_LIMITED ->
                 new TurnEvent.Failed(
-                        "rate_limited", "The model provider is rate limiting requests. Try again shortly.", false);
-            case UNAVAILABLE -> new TurnEvent.Failed("model_unavailable", "The model is unavailable right now.", true);
+                        "rate_limited",
+                        "The model provider is rate limiting requests. Try again shortly.",
+                        false,
+                        failure.retryAfter());
+            // a retryAfter here is the time left on an open circuit breaker
+            case UNAVAILABLE ->
+                new TurnEvent.Failed(
+                        "model_unavailable", "The model is unavailable right now.", true, failure.retryAfter());
             case TIMEOUT -> new TurnEvent.Failed("model_timeout", "The model did not answer in time.", true);
             case AUTHENTICATION ->
                 new TurnEvent.Failed("model_auth", "The model provider rejected Baton's credentials.", false);

@@ -10,7 +10,13 @@ import dev.baton.core.conversation.Message;
 import dev.baton.core.conversation.MessageStatus;
 import dev.baton.core.conversation.ToolCallRecord;
 import dev.baton.core.conversation.UsageRecord;
-import dev.baton.core.hook.TurnHooks;
+import dev.baton.core.hook.AfterAiOutcome;
+import dev.baton.core.hook.BeforeAiOutcome;
+import dev.baton.core.hook.HookContext;
+import dev.baton.core.hook.ModuleAudit;
+import dev.baton.core.hook.ModuleExtraction;
+import dev.baton.core.hook.ModulePipeline;
+import dev.baton.core.hook.OutputFilterChain;
 import dev.baton.core.id.Ids;
 import dev.baton.core.model.ChatMessage;
 import dev.baton.core.model.CostCalculator;
@@ -26,6 +32,7 @@ import dev.baton.core.tool.ToolExecutor;
 import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -51,7 +58,7 @@ public final class TurnRunner {
     private final TokenCounter tokens;
     private final CostCalculator costs;
     private final Clock clock;
-    private final TurnHooks hooks;
+    private final ModulePipeline modules;
     private final ContextBuilder contexts;
     private final ModelStreamer streamer = new ModelStreamer();
     private final ToolDispatcher dispatcher;
@@ -65,8 +72,8 @@ public final class TurnRunner {
             TokenCounter tokens,
             CostCalculator costs,
             Clock clock,
-            TurnHooks hooks) {
-        this(store, models, tools, tokens, costs, clock, hooks, request -> PromptSections.NONE);
+            ModulePipeline modules) {
+        this(store, models, tools, tokens, costs, clock, modules, request -> PromptSections.NONE);
     }
 
     private TurnRunner(
@@ -76,7 +83,7 @@ public final class TurnRunner {
             TokenCounter tokens,
             CostCalculator costs,
             Clock clock,
-            TurnHooks hooks,
+            ModulePipeline modules,
             Function<TurnRequest, PromptSections> sections) {
         this.store = Objects.requireNonNull(store, "store");
         this.models = Objects.requireNonNull(models, "models");
@@ -84,7 +91,7 @@ public final class TurnRunner {
         this.tokens = Objects.requireNonNull(tokens, "tokens");
         this.costs = Objects.requireNonNull(costs, "costs");
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.hooks = Objects.requireNonNull(hooks, "hooks");
+        this.modules = Objects.requireNonNull(modules, "modules");
         this.sections = Objects.requireNonNull(sections, "sections");
         this.contexts = new ContextBuilder(store, tokens, clock);
         this.dispatcher = new ToolDispatcher(new ToolExecutor(tools, clock), clock);
@@ -96,7 +103,7 @@ public final class TurnRunner {
      * assignment) to the system prompt of every turn.
      */
     public TurnRunner withPromptSections(Function<TurnRequest, PromptSections> sectionsForTurn) {
-        return new TurnRunner(store, models, tools, tokens, costs, clock, hooks, sectionsForTurn);
+        return new TurnRunner(store, models, tools, tokens, costs, clock, modules, sectionsForTurn);
     }
 
     /** Runs the turn to its end and returns how it ended; the same end is the last event the sink receives. */
@@ -104,32 +111,74 @@ public final class TurnRunner {
         long startedNanos = System.nanoTime();
         Consumer<TurnEvent> sink = new GuardedSink(eventSink, request);
         sink.accept(new TurnEvent.Started(Ids.newId(), request.session().id(), request.requestId()));
-        List<String> guidance = beforeAi(request);
+
+        // the user message's id is fixed before the hooks run, so on_message extractions can point at it
+        String userMessageId = Ids.newId();
+        List<Message> recent;
+        BeforeAiOutcome.Proceed proceed;
+        HookContext hookContext;
+        try {
+            recent = contexts.recentHistory(
+                    request.principal().userId(),
+                    request.session().id(),
+                    request.agent().limits());
+            hookContext = TurnHookContexts.of(request, recent, clock.instant());
+            modules.onMessage(hookContext, userMessageId);
+            switch (modules.beforeAi(hookContext)) {
+                case BeforeAiOutcome.Blocked blocked -> {
+                    return end(sink, BlockedTurn.record(recorder, request, userMessageId, blocked, startedNanos, sink));
+                }
+                case BeforeAiOutcome.Proceed p -> proceed = p;
+            }
+        } catch (RuntimeException e) {
+            log.error("request {}: could not prepare the turn", request.requestId(), e);
+            return end(sink, new TurnOutcome(null, null, List.of(), zeroUsage(), null, TurnFailures.internal()));
+        }
 
         Message user;
         try {
-            user = recorder.saveUser(request);
+            user = recorder.saveUser(
+                    request,
+                    userMessageId,
+                    proceed.userMessage(),
+                    MessageStatus.COMPLETE,
+                    proceed.audit(),
+                    proceed.extractions());
         } catch (RuntimeException e) {
             log.error("request {}: could not save the user message", request.requestId(), e);
             return end(sink, new TurnOutcome(null, null, List.of(), zeroUsage(), null, TurnFailures.internal()));
         }
 
+        HookContext turnContext = hookContext.withCurrentMessage(proceed.userMessage());
         TurnProgress progress = TurnProgress.resume(TurnState.start(List.of()));
+        AnswerStream out = null;
         try {
+            out = new AnswerStream(
+                    progress.answer,
+                    modules.outputFilters(turnContext),
+                    modules.rewritesAnswers(request.agent()),
+                    sink);
             ModelBinding binding =
                     models.resolve(request.agent().model(), request.agent().fallbackModels());
             List<ToolSpec> specs = tools.specsFor(request.agent());
-            PromptSections promptSections = sectionsFor(request).withGuidance(guidance);
-            BuiltContext context = contexts.build(new ContextRequest(
-                    request.principal(), request.agent(), request.session().id(), user, promptSections, specs));
+            PromptSections promptSections = sectionsFor(request).withGuidance(proceed.guidance());
+            BuiltContext context = contexts.build(
+                    new ContextRequest(
+                            request.principal(),
+                            request.agent(),
+                            request.session().id(),
+                            user,
+                            promptSections,
+                            specs),
+                    recent);
             log.debug(
                     "request {}: context of {} history messages, {} of {} history tokens",
                     request.requestId(),
                     context.historyMessages(),
                     context.historyTokens(),
                     context.historyBudget());
-            progress = TurnProgress.resume(TurnState.start(context.messages()));
-            return loop(request, user, binding, specs, progress, startedNanos, sink);
+            progress.messages.addAll(context.messages());
+            return loop(request, user, binding, specs, progress, out, turnContext, startedNanos, sink);
         } catch (ModelFailure failure) {
             boolean cancelled = request.cancellation().isCancelled() || failure.kind() == ModelFailure.Kind.CANCELLED;
             if (!cancelled) {
@@ -140,16 +189,16 @@ public final class TurnRunner {
                         failure.getMessage());
             }
             return cancelled
-                    ? fail(request, user, progress, MessageStatus.CANCELLED, TurnFailures.cancelled(), sink)
-                    : fail(request, user, progress, MessageStatus.INCOMPLETE, TurnFailures.of(failure), sink);
+                    ? fail(request, user, progress, out, MessageStatus.CANCELLED, TurnFailures.cancelled(), sink)
+                    : fail(request, user, progress, out, MessageStatus.INCOMPLETE, TurnFailures.of(failure), sink);
         } catch (TurnCancelled cancelled) {
-            return fail(request, user, progress, MessageStatus.CANCELLED, TurnFailures.cancelled(), sink);
+            return fail(request, user, progress, out, MessageStatus.CANCELLED, TurnFailures.cancelled(), sink);
         } catch (RuntimeException e) {
             if (request.cancellation().isCancelled()) {
-                return fail(request, user, progress, MessageStatus.CANCELLED, TurnFailures.cancelled(), sink);
+                return fail(request, user, progress, out, MessageStatus.CANCELLED, TurnFailures.cancelled(), sink);
             }
             log.error("request {}: turn failed", request.requestId(), e);
-            return fail(request, user, progress, MessageStatus.INCOMPLETE, TurnFailures.internal(), sink);
+            return fail(request, user, progress, out, MessageStatus.INCOMPLETE, TurnFailures.internal(), sink);
         }
     }
 
@@ -159,6 +208,8 @@ public final class TurnRunner {
             ModelBinding binding,
             List<ToolSpec> specs,
             TurnProgress progress,
+            AnswerStream out,
+            HookContext turnContext,
             long startedNanos,
             Consumer<TurnEvent> sink) {
         TurnLimits limits = request.agent().limits();
@@ -168,21 +219,22 @@ public final class TurnRunner {
             Duration llmTimeout = bounded(limits.llmTimeout(), limits, startedNanos);
             ModelRequest modelRequest =
                     new ModelRequest(binding.model(), progress.messages, specs, llmTimeout, request.cancellation());
-            ModelStreamer.ModelCall call = streamer.stream(binding, modelRequest, progress.answer, sink);
+            ModelStreamer.ModelCall call = streamer.stream(binding, modelRequest, out);
             ModelReply reply = call.reply();
             progress.model = reply.model() == null || reply.model().isBlank() ? binding.model() : reply.model();
             progress.usage.add(usageOf(request, binding, reply, call.latencyMs()));
 
             if (!reply.wantsTools()) {
-                return finish(request, user, progress, startedNanos, sink);
+                return finish(request, user, progress, out, turnContext, startedNanos, sink);
             }
             if (progress.iteration >= limits.maxIterations()) {
                 log.info(
                         "request {}: stopped after {} model calls, the model still wanted tools",
                         request.requestId(),
                         progress.iteration);
-                ModelStreamer.emitText(iterationLimitNote(progress, limits.maxIterations()), progress.answer, sink);
-                return finish(request, user, progress, startedNanos, sink);
+                out.text(iterationLimitNote(progress, limits.maxIterations()));
+                out.endOfCall();
+                return finish(request, user, progress, out, turnContext, startedNanos, sink);
             }
             Duration toolTimeout = bounded(limits.toolTimeout(), limits, startedNanos);
             List<ToolCallOutcome> outcomes = dispatcher.dispatch(
@@ -193,10 +245,44 @@ public final class TurnRunner {
         }
     }
 
+    /**
+     * Ends a turn the model answered: output filters' and after_ai modules' results, then the answer is saved. A
+     * fail-closed output filter that failed, or an after_ai block, replaces the answer and is reported as
+     * {@link TurnEvent.Blocked}.
+     */
     private TurnOutcome finish(
-            TurnRequest request, Message user, TurnProgress progress, long startedNanos, Consumer<TurnEvent> sink) {
-        String answer = afterAi(request, progress.answer.toString());
-        TurnRecorder.Recorded recorded = recorder.complete(request, progress, answer, MessageStatus.COMPLETE);
+            TurnRequest request,
+            Message user,
+            TurnProgress progress,
+            AnswerStream out,
+            HookContext turnContext,
+            long startedNanos,
+            Consumer<TurnEvent> sink) {
+        OutputFilterChain filters = out.filters();
+        List<ModuleAudit> audit = new ArrayList<>(filters.audit());
+        List<ModuleExtraction> extractions = new ArrayList<>(filters.extractions());
+        String answer;
+        if (filters.safeResponse().isPresent()) {
+            answer = filters.safeResponse().get();
+            log.info(
+                    "request {}: answer withheld, output filter of {} failed closed",
+                    request.requestId(),
+                    filters.withheldBy());
+            sink.accept(new TurnEvent.Blocked(answer));
+        } else {
+            AfterAiOutcome after = modules.afterAi(turnContext.withResponse(out.answer()));
+            audit.addAll(after.audit());
+            extractions.addAll(after.extractions());
+            answer = after.response();
+            if (after.blocked()) {
+                log.info("request {}: answer blocked after the model", request.requestId());
+                sink.accept(new TurnEvent.Blocked(answer));
+            } else {
+                out.release(answer);
+            }
+        }
+        TurnRecorder.Recorded recorded =
+                recorder.complete(request, progress, answer, MessageStatus.COMPLETE, audit, extractions);
         TurnEvent.Usage usage = progress.totalUsage();
         long latencyMs = (System.nanoTime() - startedNanos) / 1_000_000;
         TurnEvent.Done done =
@@ -209,13 +295,16 @@ public final class TurnRunner {
             TurnRequest request,
             Message user,
             TurnProgress progress,
+            AnswerStream out,
             MessageStatus status,
             TurnEvent.Failed failed,
             Consumer<TurnEvent> sink) {
         Message assistant = null;
         List<ToolCallRecord> calls = TurnRecorder.unlinked(request, progress.toolCalls);
+        // what the client saw: text held back by filters or for after_ai was never shown and is not kept
+        String shown = out == null ? progress.answer.toString() : out.shown();
         try {
-            TurnRecorder.Recorded recorded = recorder.complete(request, progress, progress.answer.toString(), status);
+            TurnRecorder.Recorded recorded = recorder.complete(request, progress, shown, status);
             assistant = recorded.message();
             calls = recorded.toolCalls();
         } catch (RuntimeException e) {
@@ -224,30 +313,9 @@ public final class TurnRunner {
         return end(sink, new TurnOutcome(user, assistant, calls, progress.totalUsage(), progress.model, failed));
     }
 
-    private static TurnOutcome end(Consumer<TurnEvent> sink, TurnOutcome outcome) {
+    static TurnOutcome end(Consumer<TurnEvent> sink, TurnOutcome outcome) {
         sink.accept(outcome.terminal());
         return outcome;
-    }
-
-    private List<String> beforeAi(TurnRequest request) {
-        try {
-            List<String> guidance = hooks.beforeAi(request);
-            return guidance == null ? List.of() : guidance;
-        } catch (RuntimeException e) {
-            // hooks fail open: a broken module must not take the chat down
-            log.warn("request {}: before_ai hook failed: {}", request.requestId(), e.toString());
-            return List.of();
-        }
-    }
-
-    private String afterAi(TurnRequest request, String answer) {
-        try {
-            String replaced = hooks.afterAi(request, answer);
-            return replaced == null ? answer : replaced;
-        } catch (RuntimeException e) {
-            log.warn("request {}: after_ai hook failed: {}", request.requestId(), e.toString());
-            return answer;
-        }
     }
 
     private PromptSections sectionsFor(TurnRequest request) {
@@ -312,7 +380,7 @@ public final class TurnRunner {
         return prefix + "I wasn't able to finish this within " + steps + ". Here's where I got to: " + gotTo;
     }
 
-    private static TurnEvent.Usage zeroUsage() {
+    static TurnEvent.Usage zeroUsage() {
         return new TurnEvent.Usage(0, 0, BigDecimal.ZERO);
     }
 

@@ -1,5 +1,7 @@
 package dev.baton.core.testing;
 
+import dev.baton.core.audit.AuditRecord;
+import dev.baton.core.audit.ExtractionRecord;
 import dev.baton.core.conversation.ConversationStore;
 import dev.baton.core.conversation.Message;
 import dev.baton.core.conversation.Session;
@@ -17,6 +19,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
 public final class InMemoryConversationStore implements ConversationStore {
     private final List<Message> messages = new CopyOnWriteArrayList<>();
     private final List<TurnRecord> turns = new CopyOnWriteArrayList<>();
+    /** Every audit record written, with user messages or turns. */
+    public final List<AuditRecord> audit = new CopyOnWriteArrayList<>();
+    /** Every extraction written with user messages or turns. */
+    public final List<ExtractionRecord> extractions = new CopyOnWriteArrayList<>();
     /** The limit of every recentMessages query, so tests can check the query stays bounded. */
     public final List<Integer> recentQueries = new CopyOnWriteArrayList<>();
 
@@ -34,7 +40,9 @@ public final class InMemoryConversationStore implements ConversationStore {
     }
 
     @Override
-    public synchronized Message appendUserMessage(Message m) {
+    public synchronized Message appendUserMessage(Message m, List<AuditRecord> audit, List<ExtractionRecord> found) {
+        this.audit.addAll(audit);
+        this.extractions.addAll(found);
         return append(m);
     }
 
@@ -80,6 +88,8 @@ public final class InMemoryConversationStore implements ConversationStore {
     @Override
     public synchronized Message completeTurn(String userId, TurnRecord turn) {
         turns.add(turn);
+        audit.addAll(turn.audit());
+        extractions.addAll(turn.extractions());
         return append(turn.assistantMessage());
     }
 

@@ -12,6 +12,7 @@ import dev.langchain4j.http.client.HttpClientBuilder;
 import dev.langchain4j.model.openai.OpenAiStreamingChatModel;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -39,6 +40,7 @@ public final class OpenAiModelGateway implements ModelGateway, AutoCloseable {
     private final OpenAiCompatibleConfig config;
     private final java.net.http.HttpClient transport;
     private final FailureClassifier failures;
+    private final Map<String, String> queryParams;
 
     public OpenAiModelGateway(OpenAiCompatibleConfig config) {
         this(config, Clock.systemUTC());
@@ -46,6 +48,15 @@ public final class OpenAiModelGateway implements ModelGateway, AutoCloseable {
 
     /** @param clock used to turn a {@code Retry-After} date into a duration */
     public OpenAiModelGateway(OpenAiCompatibleConfig config, Clock clock) {
+        this(config, Map.of(), clock);
+    }
+
+    /**
+     * @param queryParams added to every request URL, e.g. Azure OpenAI's {@code api-version}
+     * @param clock used to turn a {@code Retry-After} date into a duration
+     */
+    public OpenAiModelGateway(OpenAiCompatibleConfig config, Map<String, String> queryParams, Clock clock) {
+        this.queryParams = Map.copyOf(queryParams);
         this.config = Objects.requireNonNull(config, "config");
         this.failures = new FailureClassifier(config.name(), clock);
         var connectTimeout = shorter(config.requestTimeout(), MAX_CONNECT_TIMEOUT);
@@ -100,6 +111,7 @@ public final class OpenAiModelGateway implements ModelGateway, AutoCloseable {
                 .apiKey(config.apiKey())
                 .organizationId(config.organization())
                 .customHeaders(config.headers())
+                .customQueryParams(queryParams)
                 .returnThinking(true)
                 .build();
     }

@@ -3,12 +3,19 @@ package dev.baton.providers.resolver;
 import dev.baton.core.model.ModelBinding;
 import dev.baton.core.model.ModelGateway;
 import dev.baton.core.model.ModelResolver;
+import dev.baton.providers.anthropic.AnthropicConfig;
+import dev.baton.providers.anthropic.AnthropicModelGateway;
+import dev.baton.providers.azure.AzureOpenAiConfig;
+import dev.baton.providers.azure.AzureOpenAiModelGateway;
+import dev.baton.providers.ollama.OllamaConfig;
+import dev.baton.providers.ollama.OllamaModelGateway;
 import dev.baton.providers.openai.OpenAiCompatibleConfig;
 import dev.baton.providers.openai.OpenAiModelGateway;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,6 +30,11 @@ import org.slf4j.LoggerFactory;
  *       {@code compatible:ollama/llama3.1:8b}).
  *   <li>{@code simulator:<model>} — an OpenAI gateway on the simulator's base URL, which the server passes in
  *       after starting the simulator.
+ *   <li>{@code anthropic:<model>} — Anthropic's Messages API; needs {@link Builder#anthropic(AnthropicConfig)}.
+ *   <li>{@code ollama:<model>} — an Ollama server's native chat API; needs {@link Builder#ollama(OllamaConfig)}.
+ *       Models may contain colons ({@code ollama:llama3.1:8b}).
+ *   <li>{@code azure:<deployment>} — an Azure OpenAI deployment; needs {@link Builder#azure(AzureOpenAiConfig)}.
+ *       {@code azure:default} names the configured default deployment.
  * </ul>
  *
  * Gateways are created on first use and cached per endpoint, so every reference to one endpoint shares its
@@ -47,12 +59,18 @@ public final class ConfiguredModelResolver implements ModelResolver, AutoCloseab
     private final OpenAiCompatibleConfig openAi;
     private final Map<String, CompatibleEndpoint> compatible;
     private final OpenAiCompatibleConfig simulator;
+    private final AnthropicConfig anthropic;
+    private final OllamaConfig ollama;
+    private final AzureOpenAiConfig azure;
     private final Map<String, ModelGateway> gateways = new ConcurrentHashMap<>();
 
     private ConfiguredModelResolver(Builder builder) {
         this.openAi = builder.openAi;
         this.compatible = Map.copyOf(builder.compatible);
         this.simulator = builder.simulator;
+        this.anthropic = builder.anthropic;
+        this.ollama = builder.ollama;
+        this.azure = builder.azure;
     }
 
     public static Builder builder() {
@@ -81,9 +99,18 @@ public final class ConfiguredModelResolver implements ModelResolver, AutoCloseab
                 yield bind(reference, "simulator", config, model(rest, reference));
             }
             case "compatible" -> resolveCompatible(reference, rest);
+            case "anthropic" -> {
+                var config = required(anthropic, reference, "no Anthropic API key is configured");
+                yield bind(reference, "anthropic", model(rest, reference), () -> new AnthropicModelGateway(config));
+            }
+            case "ollama" -> {
+                var config = required(ollama, reference, "no Ollama server is configured");
+                yield bind(reference, "ollama", model(rest, reference), () -> new OllamaModelGateway(config));
+            }
+            case "azure" -> resolveAzure(reference, rest);
             default ->
                 throw new IllegalArgumentException("unknown model provider '" + provider + "' in '" + reference
-                        + "'; known providers: openai, compatible, simulator");
+                        + "'; known providers: openai, compatible, anthropic, ollama, azure, simulator");
         };
     }
 
@@ -108,15 +135,35 @@ public final class ConfiguredModelResolver implements ModelResolver, AutoCloseab
         return bind(reference, "compatible:" + name, endpoint.config(), model);
     }
 
+    /** An Azure deployment is its own endpoint (the deployment is in the URL), so each gets its own gateway. */
+    private ModelBinding resolveAzure(String reference, String rest) {
+        var config = required(azure, reference, "no Azure OpenAI endpoint and key are configured");
+        var deployment = model(rest, reference);
+        if (deployment.equals("default")) {
+            if (config.defaultDeployment() == null) {
+                throw new IllegalArgumentException(
+                        "cannot resolve '" + reference + "': no default Azure OpenAI deployment is configured");
+            }
+            deployment = config.defaultDeployment();
+        }
+        var name = deployment;
+        return bind(reference, "azure:" + name, name, () -> new AzureOpenAiModelGateway(config, name));
+    }
+
     private ModelBinding bind(String reference, String endpointKey, OpenAiCompatibleConfig config, String model) {
+        return bind(reference, endpointKey, model, () -> new OpenAiModelGateway(config));
+    }
+
+    private ModelBinding bind(String reference, String endpointKey, String model, Supplier<ModelGateway> create) {
         var gateway = gateways.computeIfAbsent(endpointKey, key -> {
-            log.info("model gateway {} created for {}", key, config.baseUrl());
-            return new OpenAiModelGateway(config);
+            var created = create.get();
+            log.info("model gateway {} created: {}", key, created);
+            return created;
         });
         return new ModelBinding(reference, gateway, model);
     }
 
-    private static OpenAiCompatibleConfig required(OpenAiCompatibleConfig config, String reference, String why) {
+    private static <C> C required(C config, String reference, String why) {
         if (config == null) {
             throw new IllegalArgumentException("cannot resolve '" + reference + "': " + why);
         }
@@ -149,8 +196,29 @@ public final class ConfiguredModelResolver implements ModelResolver, AutoCloseab
         private OpenAiCompatibleConfig openAi;
         private final Map<String, CompatibleEndpoint> compatible = new LinkedHashMap<>();
         private OpenAiCompatibleConfig simulator;
+        private AnthropicConfig anthropic;
+        private OllamaConfig ollama;
+        private AzureOpenAiConfig azure;
 
         private Builder() {}
+
+        /** Anthropic's Messages API, reached as {@code anthropic:<model>}. */
+        public Builder anthropic(AnthropicConfig config) {
+            this.anthropic = Objects.requireNonNull(config, "config");
+            return this;
+        }
+
+        /** An Ollama server's native API, reached as {@code ollama:<model>}. */
+        public Builder ollama(OllamaConfig config) {
+            this.ollama = Objects.requireNonNull(config, "config");
+            return this;
+        }
+
+        /** An Azure OpenAI resource, whose deployments are reached as {@code azure:<deployment>}. */
+        public Builder azure(AzureOpenAiConfig config) {
+            this.azure = Objects.requireNonNull(config, "config");
+            return this;
+        }
 
         /** OpenAI's API, usually {@link OpenAiCompatibleConfig#openAi(String)}. */
         public Builder openAi(OpenAiCompatibleConfig config) {

@@ -185,6 +185,7 @@ public abstract class ModelGatewayContract {
         "502, UNAVAILABLE",
         "503, UNAVAILABLE",
         "504, UNAVAILABLE",
+        "529, UNAVAILABLE",
         "401, AUTHENTICATION",
         "403, AUTHENTICATION",
         "400, BAD_REQUEST",
@@ -218,6 +219,18 @@ public abstract class ModelGatewayContract {
     void a_stream_dropped_before_completion_is_unavailable_after_the_partial_deltas() {
         var gateway = start(SimulatorScript.replyingWith("one two three four five six seven eight"));
         simulator().enqueueFault(Fault.disconnectAfter(2));
+        var deltas = new CopyOnWriteArrayList<ModelDelta>();
+
+        var failure = catchThrowableOfType(ModelFailure.class, () -> gateway.stream(ask("hi"), deltas::add));
+
+        assertThat(failure.kind()).isEqualTo(Kind.UNAVAILABLE);
+        assertThat(deltas).hasSize(2);
+    }
+
+    @Test
+    void an_error_reported_mid_stream_is_unavailable_after_the_partial_deltas() {
+        var gateway = start(SimulatorScript.replyingWith("one two three four five six seven eight"));
+        simulator().enqueueFault(new Fault.StreamError(2, "api_error", "simulated mid-stream failure"));
         var deltas = new CopyOnWriteArrayList<ModelDelta>();
 
         var failure = catchThrowableOfType(ModelFailure.class, () -> gateway.stream(ask("hi"), deltas::add));

@@ -84,7 +84,7 @@ class ConfiguredModelResolverTest {
         assertThatThrownBy(() -> resolver.resolve("mystery:model-1"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("unknown model provider 'mystery'")
-                .hasMessageContaining("openai, compatible, simulator");
+                .hasMessageContaining("openai, compatible, anthropic, ollama, azure, simulator");
     }
 
     @Test

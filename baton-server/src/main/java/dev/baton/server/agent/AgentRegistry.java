@@ -25,7 +25,7 @@ import java.util.stream.Stream;
 public final class AgentRegistry {
 
     /** Built-in agent definitions shipped on the classpath. */
-    public static final List<String> BUILT_IN = List.of("agents/tasks.yaml");
+    public static final List<String> BUILT_IN = List.of("agents/tasks.yaml", "agents/study.yaml");
 
     private final Map<String, AgentDefinition> agents;
 

@@ -18,6 +18,10 @@ import dev.baton.server.http.RequestBody;
 import dev.baton.server.http.RequestIds;
 import dev.baton.server.http.SseEvents;
 import dev.baton.server.http.SseWriter;
+import dev.baton.server.limits.BudgetReservation;
+import dev.baton.server.limits.RateDecision;
+import dev.baton.server.limits.TurnAdmission;
+import dev.baton.server.session.SessionLifecycle;
 import dev.baton.server.turn.TurnDispatcher;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
@@ -43,6 +47,7 @@ public final class MessageRoutes {
     private final Clock clock;
     private final int maxBodyBytes;
     private final Duration heartbeat;
+    private final TurnAdmission admission;
 
     public MessageRoutes(
             SessionRoutes sessions,
@@ -52,6 +57,20 @@ public final class MessageRoutes {
             Clock clock,
             int maxBodyBytes,
             Duration heartbeat) {
+        this(sessions, agents, dispatcher, idempotency, clock, maxBodyBytes, heartbeat, TurnAdmission.UNLIMITED);
+    }
+
+    /** @param admission the rate limits and budgets a message must pass before its turn runs */
+    public MessageRoutes(
+            SessionRoutes sessions,
+            AgentRegistry agents,
+            TurnDispatcher dispatcher,
+            IdempotencyStore idempotency,
+            Clock clock,
+            int maxBodyBytes,
+            Duration heartbeat,
+            TurnAdmission admission) {
+        this.admission = admission;
         this.sessions = sessions;
         this.agents = agents;
         this.dispatcher = dispatcher;
@@ -78,35 +97,75 @@ public final class MessageRoutes {
         String content = MessageContent.normalize(body.content());
         String key = ctx.header("Idempotency-Key");
         if (key != null && replayed(ctx, p, key, raw)) return;
+        // a replayed answer costs nothing; a new turn must pass the caller's rate limits (budgets: in runTurn)
+        RateDecision rate = admission.acquireRate(p);
         boolean sse = wantsSse(ctx);
-        runTurn(ctx, p, session, content, sse, key == null ? null : new IdemKey(key, hash(raw)), false);
+        runTurn(ctx, p, session, content, sse, key == null ? null : new IdemKey(key, hash(raw)), false, rate, null);
     }
 
     private void chat(Context ctx) throws IOException {
         Principal p = Caller.with(ctx, SessionRoutes.WRITE);
         ChatRequest body = RequestBody.bind(RequestBody.jsonObject(ctx, maxBodyBytes), ChatRequest.class);
         String content = MessageContent.normalize(body.message());
+        RateDecision rate = admission.acquireRate(p);
         Session session;
-        if (body.conversationId() != null) {
-            session = sessions.find(p, body.conversationId()).orElseThrow(() -> ApiException.notFound("conversation"));
-        } else {
-            String agentId = body.agentId() != null ? body.agentId() : defaultAgent();
-            session = sessions.start(p, agentId, null);
+        BudgetReservation budget = null;
+        try {
+            if (body.conversationId() != null) {
+                session = sessions.find(p, body.conversationId())
+                        .orElseThrow(() -> ApiException.notFound("conversation"));
+            } else {
+                String agentId = body.agentId() != null ? body.agentId() : defaultAgent();
+                // checked before the session is created, so a refused message leaves no empty conversation behind
+                budget = admission.reserveBudget(p, agents.find(agentId).orElse(null));
+                session = sessions.start(p, agentId, null);
+            }
+            boolean sse = body.stream() != null ? body.stream() : wantsSse(ctx);
+            runTurn(ctx, p, session, content, sse, null, true, rate, budget);
+        } finally {
+            if (budget != null) budget.close();
         }
-        boolean sse = body.stream() != null ? body.stream() : wantsSse(ctx);
-        runTurn(ctx, p, session, content, sse, null, true);
     }
 
     private record IdemKey(String key, String requestHash) {}
 
+    /** @param reserved the turn's budget reservation when already made; null to reserve here */
     private void runTurn(
-            Context ctx, Principal p, Session session, String content, boolean sse, IdemKey idem, boolean chatShape)
+            Context ctx,
+            Principal p,
+            Session session,
+            String content,
+            boolean sse,
+            IdemKey idem,
+            boolean chatShape,
+            RateDecision rate,
+            BudgetReservation reserved)
             throws IOException {
         if (!session.isActive())
             throw ApiException.conflict("session_completed", "this session is completed; start a new one");
         AgentDefinition agent = agents.find(session.agentId())
                 .orElseThrow(() ->
                         ApiException.conflict("agent_unavailable", "this session's agent is no longer configured"));
+        // the session's own limits (resolved when it started) and assignment; 409 once its time ran out
+        SessionLifecycle.TurnSetup setup = sessions.lifecycle().beforeTurn(p, session, agent);
+        rate.headers().forEach(ctx::header);
+        // reserve before the model is called, release once the turn's actual cost is in ai_usage
+        try (BudgetReservation budget = reserved != null ? reserved : admission.reserveBudget(p, agent)) {
+            runAdmitted(ctx, p, session, setup, content, sse, idem, chatShape);
+        }
+    }
+
+    private void runAdmitted(
+            Context ctx,
+            Principal p,
+            Session session,
+            SessionLifecycle.TurnSetup setup,
+            String content,
+            boolean sse,
+            IdemKey idem,
+            boolean chatShape)
+            throws IOException {
+        AgentDefinition agent = setup.agent();
         String requestId = ctx.attribute(RequestIds.ATTRIBUTE);
         Duration timeout = agent.limits().requestTimeout();
         if (sse) {
@@ -121,17 +180,21 @@ public final class MessageRoutes {
                     timeout,
                     cancellation -> {
                         holder.writer = new SseWriter(out, heartbeat, cancellation::cancel);
-                        return new TurnRequest(requestId, p, session, agent, content, cancellation);
+                        return new TurnRequest(requestId, p, session, agent, content, cancellation, setup.assignment());
                     },
                     event -> SseEvents.send(holder.writer, event));
+            // before the stream ends, so a client that sends again right away already sees the session completed
+            sessions.lifecycle().afterTurn(p, session, setup);
             holder.writer.close();
             return;
         }
         TurnOutcome outcome = dispatcher.run(
                 session.id(),
                 timeout,
-                cancellation -> new TurnRequest(requestId, p, session, agent, content, cancellation),
+                cancellation ->
+                        new TurnRequest(requestId, p, session, agent, content, cancellation, setup.assignment()),
                 event -> {});
+        sessions.lifecycle().afterTurn(p, session, setup);
         if (outcome.terminal() instanceof TurnEvent.Failed f) throw TurnFailures.toApiException(f);
         ObjectNode json = chatShape ? chatResponse(session, outcome) : messageResponse(outcome);
         if (idem != null) {

@@ -3,6 +3,7 @@ package dev.baton.server.api;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.core.agent.AgentDefinition;
+import dev.baton.core.agent.Assignment;
 import dev.baton.core.auth.Principal;
 import dev.baton.core.conversation.ConversationStore;
 import dev.baton.core.conversation.Message;
@@ -12,12 +13,13 @@ import dev.baton.core.conversation.SessionPage;
 import dev.baton.core.conversation.SessionQuery;
 import dev.baton.core.conversation.SessionState;
 import dev.baton.core.conversation.ToolCallRecord;
-import dev.baton.core.id.Ids;
 import dev.baton.server.agent.AgentRegistry;
+import dev.baton.server.assignment.Assignments;
 import dev.baton.server.http.ApiException;
 import dev.baton.server.http.Caller;
 import dev.baton.server.http.Json;
 import dev.baton.server.http.RequestBody;
+import dev.baton.server.session.SessionLifecycle;
 import dev.baton.server.turn.RunningTurns;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
@@ -37,14 +39,28 @@ public final class SessionRoutes {
     private final RunningTurns running;
     private final Clock clock;
     private final int maxBodyBytes;
+    private final SessionLifecycle lifecycle;
+    private final Assignments assignments;
 
+    /**
+     * @param lifecycle starts and completes sessions under their resolved configuration, reporting each
+     * @param assignments what {@code assignmentId} may name
+     */
     public SessionRoutes(
-            ConversationStore store, AgentRegistry agents, RunningTurns running, Clock clock, int maxBodyBytes) {
+            ConversationStore store,
+            AgentRegistry agents,
+            RunningTurns running,
+            Clock clock,
+            int maxBodyBytes,
+            SessionLifecycle lifecycle,
+            Assignments assignments) {
         this.store = store;
         this.agents = agents;
         this.running = running;
         this.clock = clock;
         this.maxBodyBytes = maxBodyBytes;
+        this.lifecycle = lifecycle;
+        this.assignments = assignments;
     }
 
     record CreateSession(String agentId, String assignmentId) {}
@@ -66,15 +82,28 @@ public final class SessionRoutes {
         ctx.status(201).json(Views.session(s));
     }
 
-    /** Starts a session for the principal with an agent it may use; shared with the one-shot chat endpoint. */
+    /**
+     * Starts a session for the principal with an agent it may use; shared with the one-shot chat endpoint. With an
+     * assignment (which must be open to the principal now: 404 unknown, 403 other class or not open) the agent may be
+     * left out and is the assignment's.
+     */
     Session start(Principal p, String agentId, String assignmentId) {
+        Assignment assignment = assignmentId == null ? null : assignments.openFor(p, assignmentId, clock.instant());
+        if ((agentId == null || agentId.isBlank()) && assignment != null) agentId = assignment.agentId();
         if (agentId == null || agentId.isBlank()) throw ApiException.badRequest("field 'agentId' is required");
         AgentDefinition agent = agents.find(agentId).orElseThrow(() -> ApiException.notFound("agent"));
         if (agents.usableBy(agent.id(), p).isEmpty()) throw ApiException.forbidden("your role may not use this agent");
-        if (assignmentId != null) throw ApiException.notFound("assignment");
-        Session s = Session.start(Ids.newId(), p.tenantId(), p.userId(), agent.id(), null, clock.instant());
-        store.createSession(s);
-        return s;
+        if (assignment != null && !assignment.agentId().equals(agent.id()))
+            throw new ApiException(
+                    422,
+                    "invalid_value",
+                    "assignment " + assignment.id() + " is done with agent " + assignment.agentId());
+        return lifecycle.start(p, agent, assignment);
+    }
+
+    /** Starts, checks and completes sessions; the message routes ask it before and after every turn. */
+    SessionLifecycle lifecycle() {
+        return lifecycle;
     }
 
     private void list(Context ctx) {
@@ -128,8 +157,9 @@ public final class SessionRoutes {
         Principal p = Caller.with(ctx, WRITE);
         Session s = owned(ctx, p);
         if (!s.isActive()) throw ApiException.conflict("session_completed", "session is already completed");
-        Session done = store.completeSession(p.userId(), s.id(), clock.instant())
-                .orElseThrow(() -> ApiException.notFound("session"));
+        Session done = lifecycle
+                .completeByUser(p, s.id())
+                .orElseThrow(() -> ApiException.conflict("session_completed", "session is already completed"));
         ctx.json(Json.MAPPER
                 .createObjectNode()
                 .put("id", done.id())

@@ -11,10 +11,12 @@ final class TurnFailures {
         int status = switch (f.code()) {
             case "model_timeout", "request_timeout" -> 504;
             case "rate_limited" -> 429;
-            case "model_unavailable", "model_auth", "model_bad_request" -> 502;
+            // known to be down for a known time (an open circuit breaker): come back after Retry-After
+            case "model_unavailable" -> f.retryAfter() != null ? 503 : 502;
+            case "model_auth", "model_bad_request" -> 502;
             case "cancelled" -> 409;
             default -> 500;
         };
-        return new ApiException(status, f.code(), f.message());
+        return new ApiException(status, f.code(), f.message(), f.retryAfter());
     }
 }

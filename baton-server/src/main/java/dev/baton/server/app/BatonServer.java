@@ -1,27 +1,42 @@
 package dev.baton.server.app;
 
-import dev.baton.core.hook.TurnHooks;
-import dev.baton.core.model.CostCalculator;
+import dev.baton.core.hook.ModulePipeline;
+import dev.baton.core.hook.ModuleRegistry;
 import dev.baton.core.model.ModelResolver;
 import dev.baton.core.tool.ToolCatalog;
 import dev.baton.core.turn.TurnRunner;
+import dev.baton.notes.NotesModule;
+import dev.baton.providers.pricing.PriceSettings;
+import dev.baton.providers.pricing.PriceTable;
+import dev.baton.providers.resilience.ResilientModelResolver;
 import dev.baton.providers.token.JtokkitTokenCounter;
 import dev.baton.server.agent.AgentRegistry;
+import dev.baton.server.api.AuditRoutes;
 import dev.baton.server.api.CatalogRoutes;
 import dev.baton.server.api.HealthRoutes;
 import dev.baton.server.api.MessageRoutes;
+import dev.baton.server.api.NoteRoutes;
 import dev.baton.server.api.SessionRoutes;
 import dev.baton.server.api.TaskRoutes;
+import dev.baton.server.assignment.AssignmentPrompt;
 import dev.baton.server.auth.JwtAuthenticator;
 import dev.baton.server.auth.JwtSecret;
 import dev.baton.server.config.BatonConfig;
 import dev.baton.server.config.ConfigException;
+import dev.baton.server.config.ProviderSettings;
 import dev.baton.server.http.HttpApi;
+import dev.baton.server.limits.TurnAdmission;
+import dev.baton.server.resilience.BreakerToolSource;
+import dev.baton.server.resilience.ResilienceConfig;
+import dev.baton.server.session.SessionServices;
 import dev.baton.server.turn.RunningTurns;
 import dev.baton.server.turn.TurnDispatcher;
+import dev.baton.server.usage.UsageRoutes;
 import dev.baton.store.jdbc.Database;
+import dev.baton.store.jdbc.JdbcAuditStore;
 import dev.baton.store.jdbc.JdbcConversationStore;
 import dev.baton.store.jdbc.JdbcIdempotencyStore;
+import dev.baton.store.jdbc.usage.JdbcUsageStore;
 import dev.baton.tasks.TaskModule;
 import dev.baton.testkit.sim.LlmSimulator;
 import dev.baton.testkit.sim.TaskAgentScript;
@@ -43,8 +58,16 @@ public final class BatonServer implements AutoCloseable {
     private final LlmSimulator simulator;
     private final TurnDispatcher dispatcher;
     private final Javalin http;
+    private final TurnAdmission admission;
+    private SessionServices sessionServices;
 
-    private BatonServer(Database database, LlmSimulator simulator, TurnDispatcher dispatcher, Javalin http) {
+    private BatonServer(
+            Database database,
+            LlmSimulator simulator,
+            TurnDispatcher dispatcher,
+            Javalin http,
+            TurnAdmission admission) {
+        this.admission = admission;
         this.database = database;
         this.simulator = simulator;
         this.dispatcher = dispatcher;
@@ -72,29 +95,53 @@ public final class BatonServer implements AutoCloseable {
         if (config.jwtSecret() == null) throw new ConfigException("no JWT secret configured (BATON_JWT_SECRET)");
         JwtAuthenticator auth = new JwtAuthenticator(JwtSecret.of(config.jwtSecret()), config.rolePermissions());
 
-        Database db = Database.open(config.databaseUrl(), List.of(TaskModule.MIGRATIONS));
+        Database db = Database.open(config.databaseUrl(), List.of(TaskModule.MIGRATIONS, NotesModule.MIGRATIONS));
         LlmSimulator simulator = null;
+        TurnAdmission admission = null;
         try {
             String simulatorUrl = options.simulatorBaseUrl();
-            if (simulatorUrl == null && config.models().simulatorOnly()) {
+            ProviderSettings providers = ProviderSettings.from(config);
+            boolean simulatorOnly = config.models().simulatorOnly() && !providers.any();
+            String defaultModel = providers.defaultModel(config.models());
+            if (simulatorUrl == null && simulatorOnly) {
                 simulator = LlmSimulator.start(TaskAgentScript.create());
                 log.warn(
                         "NO MODEL PROVIDER CONFIGURED: answering with the bundled LLM SIMULATOR at {} "
-                                + "(set OPENAI_API_KEY, or OPENAI_BASE_URL for an OpenAI-compatible server, to use a real model)",
+                                + "(set OPENAI_API_KEY, ANTHROPIC_API_KEY, AZURE_OPENAI_ENDPOINT and AZURE_OPENAI_API_KEY, "
+                                + "OLLAMA_BASE_URL, or OPENAI_BASE_URL for an OpenAI-compatible server, to use a real model)",
                         simulator.baseUrl());
                 simulatorUrl = simulator.baseUrl();
             }
-            ModelResolver models = Models.resolver(config.models(), simulatorUrl);
-            AgentRegistry agents = AgentRegistry.load(
-                    config.agentDirs(), config.limits(), config.models().defaultModel());
+            ResilienceConfig resilience = ResilienceConfig.from(config.section("resilience"));
+            // retries, first-token limits, per-provider breakers and agents' fallback models
+            ModelResolver models = new ResilientModelResolver(
+                    Models.resolver(config.models(), providers, simulatorUrl), resilience.models(), clock);
+            AgentRegistry agents = AgentRegistry.load(config.agentDirs(), config.limits(), defaultModel);
             TaskModule tasks = TaskModule.create(db, clock);
-            ToolCatalog tools = new ToolCatalog(List.of(tasks.toolSource()));
+            NotesModule notes = NotesModule.create(db, clock);
             var store = new JdbcConversationStore(db);
-            TurnRunner runner = new TurnRunner(
-                    store, models, tools, new JtokkitTokenCounter(), CostCalculator.FREE, clock, TurnHooks.NONE);
+            SessionServices sessionServices = SessionServices.create(db, config, agents, store, clock);
+            ToolCatalog tools = new ToolCatalog(BreakerToolSource.guard(
+                    List.of(tasks.toolSource(), notes.toolSource(), sessionServices.toolSource()),
+                    resilience.tools(),
+                    clock));
+            PriceTable prices = prices(config);
+            JdbcAuditStore auditStore = new JdbcAuditStore(db);
+            ModulePipeline modules = new ModulePipeline(moduleRegistry(config, agents), auditStore, clock);
+            TurnRunner runner = new TurnRunner(store, models, tools, new JtokkitTokenCounter(), prices, clock, modules)
+                    .withPromptSections(AssignmentPrompt::sectionsFor);
+            JdbcUsageStore usage = new JdbcUsageStore(db);
+            admission = TurnAdmission.from(config, prices, usage, clock);
             RunningTurns running = new RunningTurns();
             TurnDispatcher dispatcher = new TurnDispatcher(runner, running);
-            SessionRoutes sessions = new SessionRoutes(store, agents, running, clock, config.maxBodyBytes());
+            SessionRoutes sessions = new SessionRoutes(
+                    store,
+                    agents,
+                    running,
+                    clock,
+                    config.maxBodyBytes(),
+                    sessionServices.lifecycle(),
+                    sessionServices.assignments());
             MessageRoutes messages = new MessageRoutes(
                     sessions,
                     agents,
@@ -102,10 +149,9 @@ public final class BatonServer implements AutoCloseable {
                     new JdbcIdempotencyStore(db),
                     clock,
                     config.maxBodyBytes(),
-                    sseHeartbeat);
-            String modelMode = config.models().simulatorOnly()
-                    ? "simulator"
-                    : config.models().defaultModel();
+                    sseHeartbeat,
+                    admission);
+            String modelMode = simulatorOnly ? "simulator" : defaultModel;
             Javalin app = HttpApi.create(
                     host,
                     config.port(),
@@ -115,7 +161,10 @@ public final class BatonServer implements AutoCloseable {
                             new CatalogRoutes(agents, tools)::register,
                             sessions::register,
                             messages::register,
-                            new TaskRoutes(tasks.service(), config.maxBodyBytes())::register));
+                            new UsageRoutes(usage, clock)::register,
+                            new AuditRoutes(auditStore)::register,
+                            new TaskRoutes(tasks.service(), config.maxBodyBytes())::register,
+                            new NoteRoutes(notes.service(), config.maxBodyBytes())::register));
             app.start();
             log.info(
                     "baton listening on http://{}:{} (database {}, model {})",
@@ -123,11 +172,36 @@ public final class BatonServer implements AutoCloseable {
                     app.port(),
                     db.dialect(),
                     modelMode);
-            return new BatonServer(db, simulator, dispatcher, app);
+            log.info("limits: {}", admission.describe());
+            BatonServer server = new BatonServer(db, simulator, dispatcher, app, admission);
+            server.sessionServices = sessionServices;
+            sessionServices.startSweeper();
+            return server;
         } catch (RuntimeException e) {
+            if (admission != null) admission.close();
             if (simulator != null) simulator.close();
             db.close();
             throw e;
+        }
+    }
+
+    /** The modules on the class path, with baton.yaml's org defaults; every agent's module list checked now. */
+    private static ModuleRegistry moduleRegistry(BatonConfig config, AgentRegistry agents) {
+        try {
+            ModuleRegistry registry =
+                    ModuleRegistry.load(config.section("modules"), BatonServer.class.getClassLoader(), List.of());
+            registry.validate(agents.all());
+            return registry;
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            throw new ConfigException("modules: " + e.getMessage());
+        }
+    }
+
+    private static PriceTable prices(BatonConfig config) {
+        try {
+            return PriceSettings.parse(config.section("prices"));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(e.getMessage());
         }
     }
 
@@ -143,6 +217,11 @@ public final class BatonServer implements AutoCloseable {
         return http.port();
     }
 
+    /** Assignments, the session lifecycle (sweep, events) and the standard tools of this instance. */
+    public SessionServices sessions() {
+        return sessionServices;
+    }
+
     /** True when the bundled simulator answers instead of a real model. */
     public boolean simulated() {
         return simulator != null;
@@ -151,7 +230,9 @@ public final class BatonServer implements AutoCloseable {
     @Override
     public void close() {
         http.stop();
+        sessionServices.close();
         dispatcher.close();
+        admission.close();
         if (simulator != null) simulator.close();
         database.close();
     }

@@ -1,10 +1,17 @@
 package dev.baton.server.app;
 
+import dev.baton.providers.anthropic.AnthropicConfig;
+import dev.baton.providers.azure.AzureOpenAiConfig;
+import dev.baton.providers.ollama.OllamaConfig;
 import dev.baton.providers.openai.OpenAiCompatibleConfig;
 import dev.baton.providers.resolver.ConfiguredModelResolver;
 import dev.baton.server.config.ModelSettings;
+import dev.baton.server.config.ProviderSettings;
 
-/** Builds the model resolver from configuration: OpenAI (or a compatible base URL), named endpoints, simulator. */
+/**
+ * Builds the model resolver from configuration: OpenAI (or a compatible base URL), named endpoints, Anthropic,
+ * Ollama, Azure OpenAI, simulator.
+ */
 final class Models {
     private Models() {}
 
@@ -12,7 +19,30 @@ final class Models {
      * @param simulatorBaseUrl where "simulator:*" models are answered; null when no simulator runs
      */
     static ConfiguredModelResolver resolver(ModelSettings settings, String simulatorBaseUrl) {
+        return resolver(settings, new ProviderSettings(null, null, null), simulatorBaseUrl);
+    }
+
+    /** @param providers Anthropic, Ollama and Azure OpenAI, each null when not configured */
+    static ConfiguredModelResolver resolver(
+            ModelSettings settings, ProviderSettings providers, String simulatorBaseUrl) {
         ConfiguredModelResolver.Builder b = ConfiguredModelResolver.builder();
+        if (providers.anthropic() != null) {
+            ProviderSettings.Anthropic a = providers.anthropic();
+            b.anthropic(new AnthropicConfig(
+                    "anthropic",
+                    a.baseUrl(),
+                    a.apiKey(),
+                    a.version(),
+                    a.maxTokens() == null ? AnthropicConfig.DEFAULT_MAX_TOKENS : a.maxTokens(),
+                    null,
+                    null));
+        }
+        if (providers.ollama() != null)
+            b.ollama(OllamaConfig.of(providers.ollama().baseUrl()));
+        if (providers.azure() != null) {
+            ProviderSettings.Azure z = providers.azure();
+            b.azure(new AzureOpenAiConfig(z.endpoint(), z.apiKey(), z.apiVersion(), z.deployment(), null));
+        }
         if (settings.openAiApiKey() != null || settings.openAiBaseUrl() != null) {
             // OPENAI_BASE_URL alone points "openai:*" at an OpenAI-compatible server that needs no key (Ollama, vLLM)
             String baseUrl = settings.openAiBaseUrl() != null

@@ -126,7 +126,13 @@ public final class ConfigLoader {
     }
 
     private static Map<String, Set<String>> defaultRoles() {
-        Set<String> self = Set.of("tasks:read:self", "tasks:write:self", "sessions:read:self", "sessions:write:self");
+        Set<String> self = Set.of(
+                "tasks:read:self",
+                "tasks:write:self",
+                "notes:read:self",
+                "notes:write:self",
+                "sessions:read:self",
+                "sessions:write:self");
         Set<String> admin = new LinkedHashSet<>(self);
         admin.addAll(Set.of("admin:audit", "admin:usage"));
         return Map.of("user", self, "student", self, "teacher", self, "admin", Set.copyOf(admin));

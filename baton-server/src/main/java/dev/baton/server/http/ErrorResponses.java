@@ -2,8 +2,10 @@ package dev.baton.server.http;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.server.auth.AuthException;
+import dev.baton.server.limits.LimitExceeded;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
+import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,9 +18,13 @@ public final class ErrorResponses {
     public static void register(RoutesConfig routes) {
         routes.exception(ApiException.class, (e, ctx) -> {
             if (e.retryAfter() != null) {
-                ctx.header(
-                        "Retry-After", Long.toString(Math.max(1, e.retryAfter().toSeconds())));
+                ctx.header("Retry-After", Long.toString(retryAfterSeconds(e.retryAfter())));
             }
+            write(ctx, e.status(), e.code(), e.getMessage());
+        });
+        routes.exception(LimitExceeded.class, (e, ctx) -> {
+            e.headers().forEach(ctx::header);
+            ctx.header("Retry-After", Long.toString(retryAfterSeconds(e.retryAfter())));
             write(ctx, e.status(), e.code(), e.getMessage());
         });
         routes.exception(AuthException.class, (e, ctx) -> {
@@ -33,6 +39,12 @@ public final class ErrorResponses {
             if (!ctx.res().isCommitted() && !hasErrorBody(ctx)) write(ctx, 404, "not_found", "no such endpoint");
         });
         routes.error(405, "*", ctx -> write(ctx, 405, "method_not_allowed", "method not allowed"));
+    }
+
+    /** A wait as Retry-After's whole seconds: rounded up, and at least 1 so that clients never retry at once. */
+    public static long retryAfterSeconds(Duration wait) {
+        long seconds = wait.toSeconds() + (wait.toNanosPart() == 0 ? 0 : 1);
+        return Math.max(1, seconds);
     }
 
     public static void write(Context ctx, int status, String code, String message) {

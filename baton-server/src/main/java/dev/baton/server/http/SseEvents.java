@@ -49,6 +49,7 @@ public final class SseEvents {
             }
             case TurnEvent.Failed f -> {
                 d.put("code", f.code()).put("message", f.message()).put("retryable", f.retryable());
+                if (f.retryAfter() != null) d.put("retryAfter", ErrorResponses.retryAfterSeconds(f.retryAfter()));
                 yield "error";
             }
         };

@@ -80,6 +80,44 @@ final class TestServer implements AutoCloseable {
         return new TestServer(simulator, ownsSimulator, server, databaseUrl);
     }
 
+    /**
+     * A server on a whole configuration (baton.yaml sections in {@code config.raw()}, agent folders) whose clock the
+     * test may move; "simulator:*" models reach {@code simulator}.
+     */
+    static TestServer start(BatonConfig config, LlmSimulator simulator, boolean ownsSimulator, Clock clock) {
+        BatonServer server = BatonServer.start(
+                config, new BatonServer.Options("127.0.0.1", clock, Duration.ofMillis(100), simulator.baseUrl()));
+        return new TestServer(simulator, ownsSimulator, server, config.databaseUrl());
+    }
+
+    /**
+     * A server over SQLite in {@code dir} with extra agents: each entry of {@code agentYamls} (file name without
+     * ".yaml" → YAML text) is written to {@code dir/agents}, which the configuration lists as an agents folder.
+     */
+    static TestServer startWithAgents(Path dir, LlmSimulator simulator, Map<String, String> agentYamls) {
+        Path agents = dir.resolve("agents");
+        try {
+            java.nio.file.Files.createDirectories(agents);
+            for (var agent : agentYamls.entrySet()) {
+                java.nio.file.Files.writeString(agents.resolve(agent.getKey() + ".yaml"), agent.getValue());
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        BatonConfig config = new BatonConfig(
+                0,
+                sqliteUrl(dir),
+                SECRET,
+                new ModelSettings("simulator:default", null, null, Map.of()),
+                TurnLimits.DEFAULTS,
+                ROLES,
+                java.util.List.of(agents),
+                BatonConfig.DEFAULT_MAX_BODY_BYTES,
+                null,
+                null);
+        return start(config, simulator, true, Clock.systemUTC());
+    }
+
     static String sqliteUrl(Path dir) {
         return "jdbc:sqlite:" + dir.resolve("baton.db");
     }

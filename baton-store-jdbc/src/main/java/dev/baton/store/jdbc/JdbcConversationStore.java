@@ -1,5 +1,7 @@
 package dev.baton.store.jdbc;
 
+import dev.baton.core.audit.AuditRecord;
+import dev.baton.core.audit.ExtractionRecord;
 import dev.baton.core.conversation.ConversationStore;
 import dev.baton.core.conversation.Message;
 import dev.baton.core.conversation.MessageRole;
@@ -26,9 +28,10 @@ import java.util.Optional;
  * Instants come back truncated to the microsecond. The store does not police session state (a turn that
  * finishes after its session was completed is still saved); the orchestrator decides what to accept.
  *
- * <p>{@link #deleteSession} removes the session, its messages, tool calls, audit records and extractions,
- * but keeps its {@code ai_usage} rows (with their now dangling session and message ids): spending counts
- * against budgets and bills whether or not the conversation is kept.
+ * <p>{@link #deleteSession} removes the session, its messages, tool calls and extractions, but keeps its
+ * {@code ai_usage} rows (with their now dangling session and message ids): spending counts against budgets and
+ * bills whether or not the conversation is kept; and its {@code message_audit} rows: the audit trail must survive
+ * a user deleting the conversation (the table refuses UPDATE and DELETE).
  */
 public final class JdbcConversationStore implements ConversationStore {
     private final Database db;
@@ -36,6 +39,7 @@ public final class JdbcConversationStore implements ConversationStore {
     private final MessageRows messages;
     private final ToolCallRows toolCalls;
     private final UsageRows usage;
+    private final AuditRows auditRows;
 
     public JdbcConversationStore(Database db) {
         this.db = Objects.requireNonNull(db, "db");
@@ -44,6 +48,7 @@ public final class JdbcConversationStore implements ConversationStore {
         this.messages = new MessageRows(codec);
         this.toolCalls = new ToolCallRows(codec);
         this.usage = new UsageRows(codec);
+        this.auditRows = new AuditRows(codec);
     }
 
     @Override
@@ -93,12 +98,16 @@ public final class JdbcConversationStore implements ConversationStore {
     }
 
     @Override
-    public Message appendUserMessage(Message message) {
+    public Message appendUserMessage(Message message, List<AuditRecord> audit, List<ExtractionRecord> extractions) {
         if (message.role() != MessageRole.USER)
             throw new IllegalArgumentException("appendUserMessage takes a user message, got " + message.role());
+        checkBelongsToMessage(message, audit, extractions);
         return db.inTransaction(c -> {
             long seq = sessions.bumpCounts(c, message.userId(), message.sessionId(), 0, message.createdAt());
-            return messages.insert(c, message, seq);
+            Message stored = messages.insert(c, message, seq);
+            auditRows.insertAudit(c, List.copyOf(audit));
+            auditRows.insertExtractions(c, List.copyOf(extractions));
+            return stored;
         });
     }
 
@@ -123,6 +132,7 @@ public final class JdbcConversationStore implements ConversationStore {
     public Message completeTurn(String userId, TurnRecord turn) {
         Message answer = turn.assistantMessage();
         checkBelongsToTurn(userId, turn);
+        checkBelongsToMessage(answer, turn.audit(), turn.extractions());
         List<ToolCallRecord> calls = turn.toolCalls().stream()
                 .map(t -> withMessageId(t, answer.id()))
                 .toList();
@@ -131,6 +141,8 @@ public final class JdbcConversationStore implements ConversationStore {
             Message stored = messages.insert(c, answer, seq);
             toolCalls.insertAll(c, calls);
             usage.insertAll(c, turn.usage());
+            auditRows.insertAudit(c, turn.audit());
+            auditRows.insertExtractions(c, turn.extractions());
             return stored;
         });
     }
@@ -158,9 +170,8 @@ public final class JdbcConversationStore implements ConversationStore {
         return db.inTransaction(c -> {
             if (!sessions.exists(c, userId, sessionId)) return false;
             // Explicit deletes rather than relying on ON DELETE CASCADE, which SQLite honours only with foreign_keys
-            // on.
+            // on. message_audit is not among them: the audit trail outlives the conversation (and refuses deletes).
             for (String sql : List.of(
-                    "DELETE FROM message_audit WHERE message_id IN (SELECT id FROM messages WHERE session_id = ?)",
                     "DELETE FROM extractions WHERE session_id = ?",
                     "DELETE FROM tool_calls WHERE session_id = ?",
                     "DELETE FROM messages WHERE session_id = ?",
@@ -172,6 +183,19 @@ public final class JdbcConversationStore implements ConversationStore {
             }
             return true;
         });
+    }
+
+    /** Refuses audit and extraction rows that would land on another message or session. */
+    private static void checkBelongsToMessage(
+            Message message, List<AuditRecord> audit, List<ExtractionRecord> extractions) {
+        for (AuditRecord a : audit) {
+            if (!a.messageId().equals(message.id()) || !a.sessionId().equals(message.sessionId()))
+                throw new IllegalArgumentException("audit record " + a.id() + " belongs to another message");
+        }
+        for (ExtractionRecord x : extractions) {
+            if (!x.sessionId().equals(message.sessionId()))
+                throw new IllegalArgumentException("extraction " + x.id() + " belongs to another session");
+        }
     }
 
     /** Refuses a turn whose rows would land in another user's or another session's data. */

@@ -180,21 +180,27 @@ class SqliteDatabaseIT {
     @Test
     void reopening_an_existing_file_does_not_migrate_again() throws Exception {
         String url = url("again.db");
+        long appliedFirst;
         try (Database db = Database.open(url)) {
             assertThat(db.dialect()).isEqualTo(Dialect.SQLITE);
             assertThat(Files.size(dir.resolve("again.db"))).isPositive();
+            appliedFirst = appliedMigrations(db);
         }
         try (Database db = Database.open(url)) {
-            long applied = db.withConnection(c -> {
-                try (Statement st = c.createStatement();
-                        ResultSet rs =
-                                st.executeQuery("SELECT count(*) FROM flyway_schema_history WHERE success = 1")) {
-                    rs.next();
-                    return rs.getLong(1);
-                }
-            });
-            assertThat(applied).isEqualTo(1);
+            // as many as the first open applied (one per migration file), none added by reopening
+            assertThat(appliedFirst).isPositive();
+            assertThat(appliedMigrations(db)).isEqualTo(appliedFirst);
         }
+    }
+
+    private static long appliedMigrations(Database db) {
+        return db.withConnection(c -> {
+            try (Statement st = c.createStatement();
+                    ResultSet rs = st.executeQuery("SELECT count(*) FROM flyway_schema_history WHERE success = 1")) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        });
     }
 
     private String url(String file) {

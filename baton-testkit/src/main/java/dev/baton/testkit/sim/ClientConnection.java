@@ -150,6 +150,7 @@ final class ClientConnection implements AutoCloseable {
             case 500 -> "Internal Server Error";
             case 502 -> "Bad Gateway";
             case 503 -> "Service Unavailable";
+            case 529 -> "Overloaded";
             default -> "Status " + status;
         };
     }

@@ -56,6 +56,41 @@ public sealed interface Fault {
         }
     }
 
+    /**
+     * Streams {@code afterChunks} content chunks, then the wire's in-stream error (Anthropic's
+     * {@code event: error}, an OpenAI {@code data: {"error": ...}} event, an Ollama {@code {"error": ...}} line)
+     * and ends the response normally, without the stream's own completion. On a non-streaming request it is an
+     * HTTP error: 529 for {@code overloaded_error}, else 500.
+     *
+     * @param type the error type, e.g. Anthropic's {@code overloaded_error} or {@code api_error}
+     */
+    record StreamError(int afterChunks, String type, String message) implements Fault {
+        public StreamError {
+            if (afterChunks < 0) {
+                throw new IllegalArgumentException("afterChunks must be >= 0");
+            }
+            if (type == null || type.isBlank()) {
+                throw new IllegalArgumentException("type is required");
+            }
+            message = message == null || message.isBlank() ? "Simulated stream error" : message;
+        }
+
+        /** The status the same failure has when it happens before the response started. */
+        int status() {
+            return type.equals("overloaded_error") ? 529 : 500;
+        }
+    }
+
+    /** Anthropic's "overloaded" answer: HTTP 529 with an {@code overloaded_error} body. */
+    static Fault overloaded() {
+        return new HttpError(529, "overloaded_error", null, "Overloaded");
+    }
+
+    /** Anthropic's overload that arrives mid-stream as {@code event: error} after {@code afterChunks} chunks. */
+    static Fault overloadedMidStream(int afterChunks) {
+        return new StreamError(afterChunks, "overloaded_error", "Overloaded");
+    }
+
     static Fault http500() {
         return new HttpError(500, "server_error", null, "The server had an error while processing your request.");
     }

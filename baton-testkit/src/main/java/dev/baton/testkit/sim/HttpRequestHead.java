@@ -32,6 +32,12 @@ record HttpRequestHead(String method, String target, Map<String, List<String>> h
         return values == null || values.isEmpty() ? null : values.getFirst();
     }
 
+    /** The query string without its {@code ?}, "" when there is none. */
+    String query() {
+        int query = target.indexOf('?');
+        return query < 0 ? "" : target.substring(query + 1);
+    }
+
     /** HTTP/1.1 keeps the connection open unless the client said otherwise. */
     boolean keepAlive() {
         var connection = header("connection");

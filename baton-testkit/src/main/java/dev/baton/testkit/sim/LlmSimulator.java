@@ -23,8 +23,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A real HTTP server on 127.0.0.1 that speaks the OpenAI Chat Completions wire protocol, answering from a
- * {@link SimulatorScript}. It records every request before answering it, so tests can assert on the exact
+ * A real HTTP server on 127.0.0.1 that speaks the OpenAI Chat Completions, Anthropic Messages and Ollama chat
+ * wire protocols, answering all of them from one {@link SimulatorScript}. It records every request before answering it, so tests can assert on the exact
  * prompt, history and tool schemas they sent.
  *
  * <pre>{@code
@@ -35,13 +35,15 @@ import org.slf4j.LoggerFactory;
  * }
  * }</pre>
  *
- * Serves {@code POST /v1/chat/completions} (also without {@code /v1}) and {@code GET /v1/models}; any other
- * path gets a 404 in OpenAI's error format. Each connection is served on its own virtual thread.
+ * Serves {@code POST /v1/chat/completions} (also without {@code /v1}, and as Azure OpenAI's
+ * {@code /openai/deployments/{deployment}/chat/completions}), {@code POST /v1/messages} (Anthropic; point its
+ * client at {@link #baseUrl()}), {@code POST /api/chat} (Ollama; point its client at {@link #rootUrl()}) and
+ * {@code GET /v1/models}; any other path gets a 404 in OpenAI's error format. Faults are played in the form of
+ * the request's protocol. Each connection is served on its own virtual thread.
  */
 public final class LlmSimulator implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(LlmSimulator.class);
-    private static final Set<String> CHAT_PATHS = Set.of("/v1/chat/completions", "/chat/completions");
     private static final Set<String> MODELS_PATHS = Set.of("/v1/models", "/models");
     private static final Map<String, String> JSON_HEADERS = Map.of("Content-Type", "application/json");
 
@@ -85,9 +87,20 @@ public final class LlmSimulator implements AutoCloseable {
         }
     }
 
-    /** The OpenAI base URL, e.g. {@code http://127.0.0.1:43117/v1}; clients append {@code /chat/completions}. */
+    /**
+     * The OpenAI and Anthropic base URL, e.g. {@code http://127.0.0.1:43117/v1}; clients append
+     * {@code /chat/completions} or {@code /messages}.
+     */
     public String baseUrl() {
         return "http://127.0.0.1:" + port() + "/v1";
+    }
+
+    /**
+     * The server root, e.g. {@code http://127.0.0.1:43117}: Ollama's base URL, and the endpoint of an Azure
+     * OpenAI resource.
+     */
+    public String rootUrl() {
+        return "http://127.0.0.1:" + port();
     }
 
     public int port() {
@@ -262,11 +275,13 @@ public final class LlmSimulator implements AutoCloseable {
     private CompletionPlayer.Outcome handle(ClientConnection connection, HttpRequestHead head, boolean keepAlive)
             throws IOException {
         var rawBody = new String(head.body(), StandardCharsets.UTF_8);
-        var request = new RecordedRequest(head.method(), head.path(), head.headers(), parseJson(rawBody), rawBody);
+        var request = new RecordedRequest(
+                head.method(), head.path(), head.headers(), parseJson(rawBody), rawBody, head.query());
         record(request);
         var path = head.path();
-        if (CHAT_PATHS.contains(path) && head.method().equals("POST")) {
-            var outcome = answerChat(connection, request, keepAlive);
+        var protocol = WireProtocol.of(path);
+        if (protocol != null && head.method().equals("POST")) {
+            var outcome = answerChat(connection, request, WireFormat.of(protocol), keepAlive);
             if (outcome == CompletionPlayer.Outcome.CLIENT_GONE) {
                 countDisconnect();
             }
@@ -275,7 +290,7 @@ public final class LlmSimulator implements AutoCloseable {
         if (MODELS_PATHS.contains(path) && head.method().equals("GET")) {
             connection.sendFixed(
                     200, JSON_HEADERS, ChatWire.bytes(ChatWire.models("simulator", 1_700_000_000L)), keepAlive);
-        } else if (CHAT_PATHS.contains(path) || MODELS_PATHS.contains(path)) {
+        } else if (protocol != null || MODELS_PATHS.contains(path)) {
             connection.sendFixed(
                     405,
                     JSON_HEADERS,
@@ -297,20 +312,22 @@ public final class LlmSimulator implements AutoCloseable {
         return CompletionPlayer.Outcome.ANSWERED;
     }
 
-    private CompletionPlayer.Outcome answerChat(ClientConnection connection, RecordedRequest request, boolean keepAlive)
+    private CompletionPlayer.Outcome answerChat(
+            ClientConnection connection, RecordedRequest request, WireFormat format, boolean keepAlive)
             throws IOException {
         long sequence = completions.incrementAndGet();
         var id = new ChatWire.CompletionId(
-                "chatcmpl-sim-" + sequence, Instant.now().getEpochSecond(), request.model());
-        var player = new CompletionPlayer(connection, request, id, () -> closing, keepAlive);
+                format.completionId(sequence), Instant.now().getEpochSecond(), request.model());
+        var player = new CompletionPlayer(connection, request, format, sequence, id, () -> closing, keepAlive);
         if (!request.body().isObject() || !request.body().path("messages").isArray()) {
             connection.sendFixed(
                     400,
                     JSON_HEADERS,
-                    ChatWire.bytes(ChatWire.error(
-                            "The body must be a JSON object with a 'messages' array.",
+                    ChatWire.bytes(format.error(
+                            400,
                             "invalid_request_error",
-                            "invalid_request")),
+                            "invalid_request",
+                            "The body must be a JSON object with a 'messages' array.")),
                     keepAlive);
             return CompletionPlayer.Outcome.ANSWERED;
         }
@@ -323,7 +340,8 @@ public final class LlmSimulator implements AutoCloseable {
             connection.sendFixed(
                     500,
                     JSON_HEADERS,
-                    ChatWire.bytes(ChatWire.error("The simulator script failed: " + e, "server_error", "script_error")),
+                    ChatWire.bytes(
+                            format.error(500, "server_error", "script_error", "The simulator script failed: " + e)),
                     keepAlive);
             return CompletionPlayer.Outcome.ANSWERED;
         }

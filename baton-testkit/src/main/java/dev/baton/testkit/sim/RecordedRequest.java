@@ -11,14 +11,18 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * One HTTP request as the simulator received it, recorded before it was answered.
+ * One HTTP request as the simulator received it, recorded before it was answered. The conversation helpers
+ * ({@link #messages()}, {@link #lastUserMessage()}, {@link #lastToolResult()}, {@link #toolResults()},
+ * {@link #toolNames()}) read every {@link WireProtocol} the same way: Anthropic and Ollama conversations are
+ * presented in the OpenAI message shape (see {@link #messages()}); {@link #body()} keeps the request as sent.
  *
  * @param headers header names in lower case, values in arrival order
  * @param body the parsed JSON body; {@link MissingNode} when there was no body or it was not JSON
  * @param rawBody the body exactly as sent (UTF-8)
+ * @param query the query string without its {@code ?} (Azure's {@code api-version=...}), "" when there was none
  */
 public record RecordedRequest(
-        String method, String path, Map<String, List<String>> headers, JsonNode body, String rawBody) {
+        String method, String path, Map<String, List<String>> headers, JsonNode body, String rawBody, String query) {
 
     public RecordedRequest {
         Objects.requireNonNull(method, "method");
@@ -28,6 +32,13 @@ public record RecordedRequest(
         headers = Map.copyOf(copy);
         body = body == null ? MissingNode.getInstance() : body;
         rawBody = rawBody == null ? "" : rawBody;
+        query = query == null ? "" : query;
+    }
+
+    /** A request without a query string. */
+    public RecordedRequest(
+            String method, String path, Map<String, List<String>> headers, JsonNode body, String rawBody) {
+        this(method, path, headers, body, rawBody, "");
     }
 
     /** The first value of a header, looked up case-insensitively. */
@@ -36,37 +47,58 @@ public record RecordedRequest(
         return values == null || values.isEmpty() ? Optional.empty() : Optional.of(values.getFirst());
     }
 
-    /** The {@code messages} array of a chat request, in order. */
-    public List<JsonNode> messages() {
-        var list = new ArrayList<JsonNode>();
-        body.path("messages").forEach(list::add);
-        return List.copyOf(list);
+    /** The protocol of the path the request was sent to; OpenAI's for paths that are no chat endpoint. */
+    public WireProtocol protocol() {
+        var protocol = WireProtocol.of(path);
+        return protocol == null ? WireProtocol.OPENAI_CHAT : protocol;
     }
 
-    /** The {@code tools} array, or a missing node when the request offered none. */
+    /**
+     * The conversation of a chat request, in order, in the OpenAI message shape whatever the wire: an Anthropic
+     * top-level {@code system} becomes a leading {@code system} message, {@code tool_use} blocks become
+     * {@code tool_calls} (arguments as JSON text) and each {@code tool_result} block its own {@code tool}
+     * message; Ollama's object arguments become JSON text and its tool results get the id of the call they
+     * answer. OpenAI requests are returned as sent.
+     */
+    public List<JsonNode> messages() {
+        return MessageNormalizer.normalize(protocol(), body);
+    }
+
+    /** The {@code tools} array as sent, or a missing node when the request offered none. */
     public JsonNode tools() {
         return body.path("tools");
     }
 
-    /** Names of the functions offered in {@code tools}. */
+    /** Names of the tools offered ({@code tools[].function.name}, or Anthropic's {@code tools[].name}). */
     public List<String> toolNames() {
         var names = new ArrayList<String>();
-        tools().forEach(tool -> names.add(tool.path("function").path("name").asText()));
+        tools().forEach(tool -> names.add(
+                tool.has("function")
+                        ? tool.path("function").path("name").asText()
+                        : tool.path("name").asText()));
         return List.copyOf(names);
     }
 
+    /** Whether the client asked for a stream; Ollama streams unless told {@code stream: false}. */
     public boolean stream() {
-        return body.path("stream").asBoolean(false);
+        return body.path("stream").asBoolean(protocol() == WireProtocol.OLLAMA_CHAT);
     }
 
-    /** Whether a streaming request asked for the final usage chunk ({@code stream_options.include_usage}). */
+    /**
+     * Whether a streaming request gets usage: OpenAI only when it asked for the final usage chunk
+     * ({@code stream_options.include_usage}); Anthropic and Ollama always report it.
+     */
     public boolean includeUsage() {
-        return body.path("stream_options").path("include_usage").asBoolean(false);
+        return protocol() != WireProtocol.OPENAI_CHAT
+                || body.path("stream_options").path("include_usage").asBoolean(false);
     }
 
-    /** The requested model, or "simulator" when the request named none. */
+    /** The requested model (an Azure deployment when the body names none), or "simulator" when there is none. */
     public String model() {
         var model = body.path("model").asText("");
+        if (model.isBlank()) {
+            model = Objects.requireNonNullElse(WireProtocol.azureDeployment(path), "");
+        }
         return model.isBlank() ? "simulator" : model;
     }
 

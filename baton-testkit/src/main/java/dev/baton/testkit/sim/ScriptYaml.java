@@ -168,6 +168,14 @@ final class ScriptYaml {
                 Fault.rateLimited(node.path("retryAfterSeconds").asInt(1));
             case "hang" -> Fault.hang();
             case "disconnect_after" -> Fault.disconnectAfter(node.path("chunks").asInt(1));
+            case "overloaded", "http_529" -> Fault.overloaded();
+            case "overloaded_mid_stream" ->
+                Fault.overloadedMidStream(node.path("afterChunks").asInt(1));
+            case "stream_error" ->
+                new Fault.StreamError(
+                        node.path("afterChunks").asInt(1),
+                        node.path("type").asText("api_error"),
+                        node.path("message").asText(null));
             case "malformed_chunk" ->
                 Fault.malformedChunk(node.path("afterChunks").asInt(1));
             case "http_error" ->

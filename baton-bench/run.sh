@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Builds baton-bench and runs the benchmarks. Not part of the test suite (./baton test only compiles them).
+#   baton-bench/run.sh                      every JMH benchmark, then the SQL statements-per-turn count
+#   baton-bench/run.sh statements [T N...]  only the statement count: T turns (default 20) at each history N (10 10000)
+#   baton-bench/run.sh <JMH args>           only JMH, e.g. "TurnLatencyBench -p history=10000" or "-h"
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(dirname "$here")"
+. "$root/scripts/find-jdk.sh"
+
+echo "baton-bench: building with $(basename "$JAVA_HOME")..." >&2
+# package, not verify: no ITs, no format check; maven.test.skip: no test compilation either (nor failsafe, which
+# since 3.6 ignores -DskipTests)
+(cd "$root" && ./mvnw -q -B -pl baton-bench -am package -Dmaven.test.skip=true) >&2
+
+# The checkout is shared and other builds rewrite the sibling modules' jars at any time: run on copies.
+snapshot="$here/target/bench-lib"
+rm -rf "$snapshot" && mkdir -p "$snapshot"
+cp="$here/target/classes"
+IFS=: read -ra entries < "$here/target/bench-classpath.txt" || true  # no final newline
+for entry in "${entries[@]}"; do
+  case "$entry" in
+    "$root"/*) cp "$entry" "$snapshot/" && cp="$cp:$snapshot/$(basename "$entry")" ;;
+    *) cp="$cp:$entry" ;;
+  esac
+done
+java=("$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -DBATON_LOG_LEVEL=WARN)
+# JMH 1.37 reads fields through sun.misc.Unsafe; JDK 24+ warns about it unless told it is allowed
+[ "$(baton_java_major "$JAVA_HOME")" -ge 24 ] && java+=(--sun-misc-unsafe-memory-access=allow)
+java+=(-cp "$cp")
+
+statements() {
+  "${java[@]}" dev.baton.bench.StatementsPerTurn "$@"
+}
+
+case "${1:-}" in
+  statements)
+    shift
+    statements "$@"
+    ;;
+  "")
+    "${java[@]}" org.openjdk.jmh.Main
+    statements
+    ;;
+  *)
+    "${java[@]}" org.openjdk.jmh.Main "$@"
+    ;;
+esac

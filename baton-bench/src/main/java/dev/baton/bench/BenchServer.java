@@ -1,0 +1,239 @@
+package dev.baton.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.core.agent.TurnLimits;
+import dev.baton.server.app.BatonServer;
+import dev.baton.server.auth.JwtSecret;
+import dev.baton.server.auth.TokenMinter;
+import dev.baton.server.config.BatonConfig;
+import dev.baton.server.config.ModelSettings;
+import dev.baton.store.jdbc.Database;
+import dev.baton.tasks.TaskModule;
+import dev.baton.testkit.sim.LlmSimulator;
+import dev.baton.testkit.sim.RecordedRequest;
+import dev.baton.testkit.sim.SimulatorScript;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/**
+ * A real Baton server for benchmarks: SQLite in a temporary folder, the LLM simulator answering instantly, one
+ * signed-in user. Turns go over real HTTP (JSON mode); history is seeded and cut back through a second pool on
+ * the same database file ({@link ConversationSeeder}), only while no turn runs.
+ */
+public final class BenchServer implements AutoCloseable {
+    public static final String USER = "bench-user";
+    public static final String AGENT = "tasks";
+
+    private static final String SECRET = "bench-secret-bench-secret-bench-secret-0123456789";
+    private static final Map<String, Set<String>> ROLES = Map.of(
+            "student", Set.of("tasks:read:self", "tasks:write:self", "sessions:read:self", "sessions:write:self"));
+    /** The defaults, except that a long benchmark conversation must never hit the per-conversation tool cap. */
+    private static final TurnLimits LIMITS = new TurnLimits(
+            5,
+            10,
+            Integer.MAX_VALUE,
+            20,
+            4000,
+            128_000,
+            Duration.ofSeconds(30),
+            Duration.ofSeconds(10),
+            Duration.ofSeconds(45));
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /**
+     * What one turn answered.
+     *
+     * @param toolStates the state of each tool call, in order
+     */
+    public record TurnReply(String answer, List<String> toolStates) {}
+
+    private final Path dir;
+    private final LlmSimulator simulator;
+    private final BatonServer server;
+    private final Database seedDb;
+    private final ConversationSeeder seeder;
+    private final String base;
+    private final String token;
+    private final HttpClient http =
+            HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
+    private BenchServer(Path dir, LlmSimulator simulator, BatonServer server, Database seedDb) {
+        this.dir = dir;
+        this.simulator = simulator;
+        this.server = server;
+        this.seedDb = seedDb;
+        this.seeder = new ConversationSeeder(seedDb, Clock.systemUTC());
+        this.base = "http://127.0.0.1:" + server.port();
+        this.token = new TokenMinter(JwtSecret.of(SECRET))
+                .mint(TokenMinter.Claims.user(USER, "student"), Instant.now(), Duration.ofHours(12));
+    }
+
+    /** Starts the simulator with {@link BenchScripts#turns()} and a server on a new SQLite file. */
+    public static BenchServer start() {
+        return start(BenchScripts.turns());
+    }
+
+    public static BenchServer start(SimulatorScript script) {
+        Path dir;
+        try {
+            dir = Files.createTempDirectory("baton-bench");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        String url = "jdbc:sqlite:" + dir.resolve("baton.db");
+        // Opened before the server, so the server's own migrations (it may know more modules than these) come
+        // last and this pool never sees a schema newer than it knows. It only seeds and truncates, between
+        // measurements.
+        Database seedDb = Database.open(url, List.of(TaskModule.MIGRATIONS));
+        LlmSimulator simulator = null;
+        BatonServer server = null;
+        try {
+            simulator = LlmSimulator.start(script);
+            server = BatonServer.start(
+                    config(url),
+                    new BatonServer.Options(
+                            "127.0.0.1", Clock.systemUTC(), Duration.ofSeconds(1), simulator.baseUrl()));
+            return new BenchServer(dir, simulator, server, seedDb);
+        } catch (RuntimeException e) {
+            if (server != null) server.close();
+            if (simulator != null) simulator.close();
+            seedDb.close();
+            deleteQuietly(dir);
+            throw e;
+        }
+    }
+
+    /**
+     * Defaults, except limits no benchmark reaches: the per-conversation tool-call cap and the per-user message
+     * rate (the rate limiter stays in the path of every turn, as in production).
+     */
+    private static BatonConfig config(String url) {
+        ObjectNode raw = JSON.createObjectNode();
+        raw.putObject("rateLimits")
+                .putObject("perUser")
+                .put("perMinute", 100_000_000)
+                .put("perHour", 1_000_000_000);
+        return new BatonConfig(
+                0,
+                url,
+                SECRET,
+                new ModelSettings("simulator:default", null, null, Map.of()),
+                LIMITS,
+                ROLES,
+                List.of(),
+                BatonConfig.DEFAULT_MAX_BODY_BYTES,
+                raw,
+                Map.of());
+    }
+
+    /** Starts a session with the task agent over the API and returns its id. */
+    public String startSession() {
+        HttpResponse<String> r = post("/v1/sessions", "{\"agentId\":\"" + AGENT + "\"}");
+        if (r.statusCode() != 201)
+            throw new IllegalStateException("session not created: " + r.statusCode() + " " + r.body());
+        return read(r.body()).path("id").asText();
+    }
+
+    /** Appends {@code messages} prior messages (alternating user/assistant) to the session. */
+    public void seedHistory(String sessionId, int messages) {
+        seeder.seed(USER, sessionId, messages);
+    }
+
+    /** Cuts the session back to its first {@code messages} messages; call only while no turn runs. */
+    public void resetHistory(String sessionId, int messages) {
+        seeder.truncate(USER, sessionId, messages);
+        simulator.clearRequests(); // the simulator records every request; don't let that grow across iterations
+    }
+
+    public long messageCount(String sessionId) {
+        return seeder.messageCount(sessionId);
+    }
+
+    /**
+     * One full turn: {@code POST /v1/sessions/{id}/messages} without {@code Accept: text/event-stream}, so the
+     * server answers with one JSON document once the turn is saved.
+     *
+     * @throws IllegalStateException when the turn did not answer 200 — a benchmark must not time failures
+     */
+    public TurnReply send(String sessionId, String content) {
+        String body = JSON.createObjectNode().put("content", content).toString();
+        HttpResponse<String> r = post("/v1/sessions/" + sessionId + "/messages", body);
+        if (r.statusCode() != 200) throw new IllegalStateException("turn failed: " + r.statusCode() + " " + r.body());
+        JsonNode json = read(r.body());
+        List<String> states = new java.util.ArrayList<>();
+        json.path("toolCalls").forEach(c -> states.add(c.path("state").asText()));
+        return new TurnReply(json.path("answer").asText(), List.copyOf(states));
+    }
+
+    /** Requests the simulator received since the last reset: one per model call. */
+    public int modelCalls() {
+        return simulator.requests().size();
+    }
+
+    /** How many messages (system, history, current, tool results) the model was sent in its last call. */
+    public int messagesInLastModelCall() {
+        List<RecordedRequest> requests = simulator.requests();
+        if (requests.isEmpty()) throw new IllegalStateException("the model has not been called");
+        return requests.getLast().messages().size();
+    }
+
+    @Override
+    public void close() {
+        try {
+            seedDb.close();
+            server.close();
+        } finally {
+            simulator.close();
+            deleteQuietly(dir);
+        }
+    }
+
+    private HttpResponse<String> post(String path, String json) {
+        HttpRequest req = HttpRequest.newBuilder(URI.create(base + path))
+                .header("Authorization", "Bearer " + token)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json))
+                .build();
+        try {
+            return http.send(req, HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    private static JsonNode read(String body) {
+        try {
+            return JSON.readTree(body);
+        } catch (IOException e) {
+            throw new UncheckedIOException("not JSON: " + body, e);
+        }
+    }
+
+    private static void deleteQuietly(Path dir) {
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException ignored) {
+            // a temp folder left behind is harmless
+        }
+    }
+}

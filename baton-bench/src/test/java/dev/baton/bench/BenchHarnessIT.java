@@ -1,0 +1,45 @@
+package dev.baton.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/** The benchmark harness works: a real server answers both kinds of turn, history seeds and cuts back, SQL is counted. */
+class BenchHarnessIT {
+
+    @Test
+    void runsTurnsOverSeededHistoryAndCountsTheirSql() {
+        try (BenchServer server = BenchServer.start()) {
+            String session = server.startSession();
+            server.seedHistory(session, 10);
+            assertThat(server.messageCount(session)).isEqualTo(10);
+
+            BenchServer.TurnReply text = server.send(session, BenchScripts.TEXT_PROMPT);
+            assertThat(text.answer()).isEqualTo(BenchScripts.TEXT_ANSWER);
+            assertThat(text.toolStates()).isEmpty();
+            assertThat(server.messageCount(session)).isEqualTo(12);
+            assertThat(server.modelCalls()).isEqualTo(1);
+            // the model saw the seeded history: system + 10 prior + the new user message
+            assertThat(server.messagesInLastModelCall()).isEqualTo(12);
+
+            BenchServer.TurnReply tool;
+            try (SqlStatementCounter counter = SqlStatementCounter.start()) {
+                tool = server.send(session, BenchScripts.TOOL_PROMPT);
+                assertThat(counter.bySql().keySet())
+                        .anyMatch(sql -> sql.startsWith("INSERT INTO tasks"))
+                        .anyMatch(sql -> sql.startsWith("INSERT INTO messages"))
+                        .anyMatch(sql ->
+                                sql.startsWith("SELECT") && sql.contains("FROM messages") && sql.contains("LIMIT"));
+            }
+            assertThat(tool.answer()).isEqualTo(BenchScripts.TOOL_ANSWER);
+            assertThat(tool.toolStates()).containsExactly("succeeded");
+            assertThat(server.modelCalls()).isEqualTo(3);
+
+            server.resetHistory(session, 10);
+            assertThat(server.messageCount(session)).isEqualTo(10);
+            assertThat(server.modelCalls()).isZero();
+            assertThat(server.send(session, BenchScripts.TEXT_PROMPT).answer()).isEqualTo(BenchScripts.TEXT_ANSWER);
+            assertThat(server.messageCount(session)).isEqualTo(12);
+        }
+    }
+}

@@ -1,0 +1,14 @@
+-- The built-in notes domain (baton-notes; versions V200 and up).
+-- Timestamps are ISO-8601 UTC text with exactly six fraction digits (as in the core tables): text order is time order.
+
+CREATE TABLE notes (
+    id         TEXT NOT NULL PRIMARY KEY,
+    tenant_id  TEXT NOT NULL,
+    user_id    TEXT NOT NULL,
+    title      TEXT NOT NULL,
+    content    TEXT NOT NULL,
+    session_id TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+);
+CREATE INDEX notes_user_created ON notes (tenant_id, user_id, created_at);

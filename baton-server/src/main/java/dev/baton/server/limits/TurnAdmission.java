@@ -1,0 +1,105 @@
+package dev.baton.server.limits;
+
+import dev.baton.core.agent.AgentDefinition;
+import dev.baton.core.auth.Principal;
+import dev.baton.providers.pricing.PriceTable;
+import dev.baton.server.config.BatonConfig;
+import dev.baton.server.config.ConfigException;
+import dev.baton.store.jdbc.usage.JdbcUsageStore;
+import java.time.Clock;
+import java.time.Duration;
+
+/**
+ * What a message must pass before its turn runs (DESIGN §4 "rate-limit + budget check"): the caller's rate limits,
+ * then the caller's and the tenant's budgets. Only message sends go through here.
+ */
+public final class TurnAdmission implements AutoCloseable {
+    /** No rate limits and no budgets. */
+    public static final TurnAdmission UNLIMITED = new TurnAdmission(null, null, "no rate limits, no budgets");
+
+    private final RateLimiter rates;
+    private final BudgetGuard budgets;
+    private final String description;
+
+    private TurnAdmission(RateLimiter rates, BudgetGuard budgets, String description) {
+        this.rates = rates;
+        this.budgets = budgets;
+        this.description = description;
+    }
+
+    /**
+     * Reads {@code rateLimits} and {@code budgets} from the configuration. Buckets live in Redis when
+     * {@code rateLimits.redisUrl} or {@code BATON_REDIS_URL} is set, else in this process.
+     *
+     * @param clock drives bucket refills and budget periods (tests move it instead of sleeping)
+     * @throws ConfigException when a section is malformed
+     */
+    public static TurnAdmission from(BatonConfig config, PriceTable prices, JdbcUsageStore usage, Clock clock) {
+        RateLimitSettings rateSettings;
+        BudgetSettings budgetSettings;
+        try {
+            rateSettings = RateLimitSettings.parse(config.section("rateLimits"), config.env());
+            budgetSettings = BudgetSettings.parse(config.section("budgets"));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(e.getMessage());
+        }
+        RateLimiter rates = null;
+        if (rateSettings.enabled()) {
+            BucketStore store = rateSettings.redisUrl() == null
+                    ? BucketStore.local(clock)
+                    : BucketStore.redis(rateSettings.redisUrl(), rateSettings.redisKeyPrefix(), clock);
+            rates = new RateLimiter(rateSettings, store);
+        }
+        BudgetGuard guard = new BudgetGuard(budgetSettings, usage, new TurnCostCeiling(budgetSettings, prices), clock);
+        String description = (rates == null
+                        ? "rate limits off"
+                        : "rate limits " + rateSettings.perUser().size() + " per user, "
+                                + rateSettings.perTenant().size() + " per tenant, buckets "
+                                + (rateSettings.redisUrl() == null ? "in process" : "in Redis"))
+                + (guard.active() ? ", budgets on" : ", no budgets");
+        return new TurnAdmission(rates, guard.active() ? guard : null, description);
+    }
+
+    /**
+     * Takes one message from the caller's rate limits.
+     *
+     * @return the decision, whose headers the response should carry
+     * @throws LimitExceeded {@code rate_limited} when a quota is used up
+     */
+    public RateDecision acquireRate(Principal caller) {
+        if (rates == null) return RateDecision.UNLIMITED;
+        RateDecision decision = rates.acquire(caller);
+        if (!decision.allowed()) {
+            Duration wait = decision.reset();
+            throw new LimitExceeded(
+                    LimitExceeded.RATE_LIMITED,
+                    "too many messages: the " + decision.reported().name() + " limit of "
+                            + decision.reported().quota() + " is used up; retry in " + RateDecision.seconds(wait)
+                            + " s",
+                    wait,
+                    decision.headers());
+        }
+        return decision;
+    }
+
+    /**
+     * Reserves the turn's maximum cost against the caller's budgets; close the reservation when the turn is over.
+     *
+     * @param agent the agent that will answer (its models and limits bound the cost); null when unknown
+     * @throws LimitExceeded {@code budget_exceeded} when a budget is used up
+     */
+    public BudgetReservation reserveBudget(Principal caller, AgentDefinition agent) {
+        return budgets == null ? BudgetReservation.NONE : budgets.reserve(caller, agent);
+    }
+
+    /** One line for the startup log. */
+    public String describe() {
+        return (rates == null ? "rate limits off" : "rate limits on") + ", "
+                + (budgets == null ? "no budgets" : "budgets on");
+    }
+
+    @Override
+    public void close() {
+        if (rates != null) rates.close();
+    }
+}

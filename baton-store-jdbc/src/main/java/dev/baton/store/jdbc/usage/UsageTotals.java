@@ -1,0 +1,25 @@
+package dev.baton.store.jdbc.usage;
+
+import java.math.BigDecimal;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The usage of one group of model calls.
+ *
+ * @param group the value of each grouped dimension (a value may be null: e.g. usage from before agents were
+ *     recorded)
+ * @param calls how many model calls
+ */
+public record UsageTotals(
+        Map<UsageDimension, String> group, long calls, long inputTokens, long outputTokens, BigDecimal costUsd) {
+    public UsageTotals {
+        Objects.requireNonNull(group, "group");
+        EnumMap<UsageDimension, String> copy = new EnumMap<>(UsageDimension.class);
+        copy.putAll(group);
+        group = Collections.unmodifiableMap(copy);
+        Objects.requireNonNull(costUsd, "costUsd");
+    }
+}
