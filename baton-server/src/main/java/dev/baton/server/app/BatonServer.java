@@ -28,6 +28,7 @@ import dev.baton.server.http.HttpApi;
 import dev.baton.server.limits.TurnAdmission;
 import dev.baton.server.resilience.BreakerToolSource;
 import dev.baton.server.resilience.ResilienceConfig;
+import dev.baton.server.session.ModuleSessionEvents;
 import dev.baton.server.session.SessionServices;
 import dev.baton.server.turn.RunningTurns;
 import dev.baton.server.turn.TurnDispatcher;
@@ -59,15 +60,17 @@ public final class BatonServer implements AutoCloseable {
     private final TurnDispatcher dispatcher;
     private final Javalin http;
     private final TurnAdmission admission;
-    private SessionServices sessionServices;
+    private final SessionServices sessionServices;
 
     private BatonServer(
             Database database,
             LlmSimulator simulator,
             TurnDispatcher dispatcher,
             Javalin http,
-            TurnAdmission admission) {
+            TurnAdmission admission,
+            SessionServices sessionServices) {
         this.admission = admission;
+        this.sessionServices = sessionServices;
         this.database = database;
         this.simulator = simulator;
         this.dispatcher = dispatcher;
@@ -128,6 +131,9 @@ public final class BatonServer implements AutoCloseable {
             PriceTable prices = prices(config);
             JdbcAuditStore auditStore = new JdbcAuditStore(db);
             ModulePipeline modules = new ModulePipeline(moduleRegistry(config, agents), auditStore, clock);
+            sessionServices
+                    .events()
+                    .add(new ModuleSessionEvents(modules, agents, sessionServices.assignments(), clock));
             TurnRunner runner = new TurnRunner(store, models, tools, new JtokkitTokenCounter(), prices, clock, modules)
                     .withPromptSections(AssignmentPrompt::sectionsFor);
             JdbcUsageStore usage = new JdbcUsageStore(db);
@@ -173,8 +179,7 @@ public final class BatonServer implements AutoCloseable {
                     db.dialect(),
                     modelMode);
             log.info("limits: {}", admission.describe());
-            BatonServer server = new BatonServer(db, simulator, dispatcher, app, admission);
-            server.sessionServices = sessionServices;
+            BatonServer server = new BatonServer(db, simulator, dispatcher, app, admission, sessionServices);
             sessionServices.startSweeper();
             return server;
         } catch (RuntimeException e) {

@@ -1,6 +1,7 @@
 package dev.baton.server.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.core.agent.TurnLimits;
@@ -17,6 +18,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -71,6 +73,7 @@ abstract class ModulesContract {
                     safeResponse: "Our safety check is unavailable right now."
                 """);
         agent(agents, "lenient", "modules: [it-crash]");
+        agent(agents, "observed", "modules: [it-session-log]");
 
         simulator = LlmSimulator.start(SimulatorScript.builder()
                 .whenUserMatches("(?s).*card.*", Reply.text(CARD_ANSWER))
@@ -303,5 +306,40 @@ abstract class ModulesContract {
                 .filter(e -> e.event().equals("chunk"))
                 .map(e -> e.data().path("content").asText())
                 .collect(Collectors.joining());
+    }
+
+    @Test
+    void session_start_and_end_reach_the_modules_hooks() throws java.sql.SQLException {
+        String token = TestServer.token("mod-observed");
+        String session = t.api.startSession(token, "observed");
+        assertThat(t.api.post("/v1/sessions/" + session + "/complete", token, "{}")
+                        .status())
+                .isEqualTo(200);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> sessionEvents(session).size() == 2);
+        assertThat(sessionEvents(session))
+                .containsExactlyInAnyOrder("session:start/mod-observed/null", "session:end/mod-observed/user");
+    }
+
+    /** The session_event extractions of a session, as hook/user/endReason. */
+    private List<String> sessionEvents(String sessionId) throws java.sql.SQLException {
+        List<String> events = new java.util.ArrayList<>();
+        try (var c = java.sql.DriverManager.getConnection(databaseUrl);
+                var ps = c.prepareStatement(
+                        "SELECT data FROM extractions WHERE session_id = ? AND type = 'session_event'")) {
+            ps.setString(1, sessionId);
+            try (var rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    JsonNode d = ApiClient.JSON.readTree(rs.getString(1));
+                    events.add(d.path("hook").asText() + "/" + d.path("userId").asText() + "/"
+                            + (d.path("endReason").isNull()
+                                    ? "null"
+                                    : d.path("endReason").asText()));
+                }
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+        return events;
     }
 }

@@ -167,4 +167,27 @@ public final class TestModuleFactories {
                                 "card_detected",
                                 JsonNodeFactory.instance.objectNode().put("location", "response")));
     }
+
+    /** {@code it-session-log}: records each session:start and session:end it sees as an extraction. */
+    public static final class SessionLog implements ModuleFactory {
+        @Override
+        public String id() {
+            return "it-session-log";
+        }
+
+        @Override
+        public Module create(JsonNode config) {
+            return new Simple(
+                    new ModuleDescriptor(id(), 90, null, false, Set.of(Hook.SESSION_START, Hook.SESSION_END), null),
+                    c -> HookResult.proceed()
+                            .withExtraction(
+                                    "session_event",
+                                    JsonNodeFactory.instance
+                                            .objectNode()
+                                            .put("hook", c.request().hook().wireName())
+                                            .put("userId", c.user().id())
+                                            .put("endReason", c.session().endReason())),
+                    false);
+        }
+    }
 }
