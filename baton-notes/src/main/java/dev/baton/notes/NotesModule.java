@@ -17,17 +17,17 @@ import java.util.Objects;
  * catalog sources: notes.toolSource()          // create_note
  * notes.service().list(principal);             // the REST API
  * }</pre>
+ *
+ * @param service the domain, for the REST API
+ * @param toolSource the notes tools, for the tool catalog
  */
-public final class NotesModule {
+public record NotesModule(NoteService service, NoteToolSource toolSource) {
     /** The Flyway location of the notes table (versions V200 and up). */
     public static final String MIGRATIONS = "classpath:db/migration/notes";
 
-    private final NoteService service;
-    private final NoteToolSource toolSource;
-
-    private NotesModule(NoteService service, NoteToolSource toolSource) {
-        this.service = service;
-        this.toolSource = toolSource;
+    public NotesModule {
+        Objects.requireNonNull(service, "service");
+        Objects.requireNonNull(toolSource, "toolSource");
     }
 
     /** @param database opened with {@link #MIGRATIONS} */
@@ -36,13 +36,5 @@ public final class NotesModule {
         Objects.requireNonNull(clock, "clock");
         NoteService service = new NoteService(new JdbcNoteRepository(database), clock);
         return new NotesModule(service, new NoteToolSource(service));
-    }
-
-    public NoteService service() {
-        return service;
-    }
-
-    public NoteToolSource toolSource() {
-        return toolSource;
     }
 }

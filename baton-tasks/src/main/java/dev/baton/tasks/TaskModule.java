@@ -21,19 +21,19 @@ import java.util.Objects;
  * registry.add(tasks.toolSource());          // the tools
  * tasks.service().list(principal, filter);   // the REST API
  * }</pre>
+ *
+ * @param service the domain, for the REST API
+ * @param toolSource the task tools, for the tool catalog
  */
-public final class TaskModule {
+public record TaskModule(TaskService service, TaskToolSource toolSource) {
     /** The Flyway location of the tasks table, to pass to {@link Database#open(String, java.util.List)}. */
     public static final String MIGRATIONS = "classpath:db/migration/tasks";
     /** The classpath resource of the built-in "tasks" agent definition (YAML). */
     public static final String AGENT_RESOURCE = "agents/tasks.yaml";
 
-    private final TaskService service;
-    private final TaskToolSource toolSource;
-
-    private TaskModule(TaskService service, TaskToolSource toolSource) {
-        this.service = service;
-        this.toolSource = toolSource;
+    public TaskModule {
+        Objects.requireNonNull(service, "service");
+        Objects.requireNonNull(toolSource, "toolSource");
     }
 
     /**
@@ -45,14 +45,6 @@ public final class TaskModule {
         Objects.requireNonNull(clock, "clock");
         TaskService service = new TaskService(new JdbcTaskRepository(database), clock);
         return new TaskModule(service, new TaskToolSource(service, clock));
-    }
-
-    public TaskService service() {
-        return service;
-    }
-
-    public TaskToolSource toolSource() {
-        return toolSource;
     }
 
     /** The text of the built-in "tasks" agent definition ({@value #AGENT_RESOURCE}). */

@@ -1,40 +1,15 @@
 package dev.baton.notes.domain;
 
-import java.util.Objects;
+import dev.baton.core.domain.DomainException;
 
 /**
  * Why the notes domain refused a request. The message is safe to show a user or a model: it never reveals whether
  * another user's note exists.
  */
-public final class NoteException extends RuntimeException {
-
-    /** What the caller should do next, with its wire code. */
-    public enum Kind {
-        /** Not shaped right: not an object, an unknown field, a wrong type, a missing field. */
-        MALFORMED("invalid_request"),
-        /** Well formed, but a value is not acceptable. */
-        INVALID_ARGUMENT("invalid_argument"),
-        /** No such note for this user (including: it belongs to someone else). */
-        NOT_FOUND("not_found"),
-        /** The caller lacks a permission the operation needs. */
-        PERMISSION_DENIED("permission_denied");
-
-        private final String code;
-
-        Kind(String code) {
-            this.code = code;
-        }
-
-        public String code() {
-            return code;
-        }
-    }
-
-    private final Kind kind;
+public final class NoteException extends DomainException {
 
     public NoteException(Kind kind, String message) {
-        super(message);
-        this.kind = Objects.requireNonNull(kind, "kind");
+        super(kind, message);
     }
 
     public static NoteException invalidArgument(String message) {
@@ -46,20 +21,10 @@ public final class NoteException extends RuntimeException {
     }
 
     public static NoteException notFound(String noteId) {
-        String id = noteId == null ? "" : noteId.length() <= 64 ? noteId : noteId.substring(0, 64) + "...";
-        return new NoteException(Kind.NOT_FOUND, "No note with id '" + id + "'.");
+        return new NoteException(Kind.NOT_FOUND, "No note with id '" + echoedId(noteId) + "'.");
     }
 
     public static NoteException permissionDenied(String permission) {
-        return new NoteException(Kind.PERMISSION_DENIED, "You are not allowed to do this (needs " + permission + ").");
-    }
-
-    public Kind kind() {
-        return kind;
-    }
-
-    /** The wire code: invalid_request, invalid_argument, not_found or permission_denied. */
-    public String code() {
-        return kind.code();
+        return new NoteException(Kind.PERMISSION_DENIED, permissionDeniedMessage(permission));
     }
 }

@@ -1,13 +1,9 @@
 package dev.baton.notes.tool;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.baton.core.tool.Tool;
+import dev.baton.core.domain.DomainTool;
 import dev.baton.core.tool.ToolContext;
-import dev.baton.core.tool.ToolDefinition;
-import dev.baton.core.tool.ToolException;
 import dev.baton.notes.domain.Note;
-import dev.baton.notes.domain.NoteException;
 import dev.baton.notes.domain.NoteService;
 import java.util.Set;
 
@@ -15,7 +11,7 @@ import java.util.Set;
  * {@code create_note}: saves a note for the caller, linked to the current conversation → {@code {"note": NOTE}}.
  * A thin adapter: the arguments become one {@link NoteService#create} call made as {@code context.principal()}.
  */
-final class CreateNoteTool implements Tool {
+final class CreateNoteTool extends DomainTool {
     static final String NAME = "create_note";
 
     private static final String SCHEMA = """
@@ -31,35 +27,20 @@ final class CreateNoteTool implements Tool {
             }
             """;
 
-    private final ToolDefinition definition;
     private final NoteService service;
 
     CreateNoteTool(NoteService service) {
+        super(
+                NAME,
+                "Save a note for the user (a summary, key points, a plan) that they can read later.",
+                SCHEMA,
+                Set.of(NoteService.WRITE));
         this.service = service;
-        try {
-            this.definition = new ToolDefinition(
-                    NAME,
-                    "Save a note for the user (a summary, key points, a plan) that they can read later.",
-                    NoteJson.MAPPER.readTree(SCHEMA),
-                    Set.of(NoteService.WRITE),
-                    null);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("invalid built-in tool schema", e);
-        }
     }
 
     @Override
-    public ToolDefinition definition() {
-        return definition;
-    }
-
-    @Override
-    public JsonNode execute(JsonNode arguments, ToolContext context) {
-        try {
-            Note note = service.create(context.principal(), NoteJson.parseNew(arguments, context.sessionId()));
-            return NoteJson.MAPPER.createObjectNode().set("note", NoteJson.toJson(note));
-        } catch (NoteException e) {
-            throw new ToolException(e.code(), e.getMessage());
-        }
+    protected JsonNode run(JsonNode arguments, ToolContext context) {
+        Note note = service.create(context.principal(), NoteJson.parseNew(arguments, context.sessionId()));
+        return NoteJson.MAPPER.createObjectNode().set("note", NoteJson.toJson(note));
     }
 }

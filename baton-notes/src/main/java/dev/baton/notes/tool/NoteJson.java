@@ -2,13 +2,13 @@ package dev.baton.notes.tool;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.core.domain.JsonFields;
+import dev.baton.core.domain.ListingJson;
 import dev.baton.notes.domain.NewNote;
 import dev.baton.notes.domain.Note;
 import dev.baton.notes.domain.NoteException;
 import dev.baton.notes.domain.NoteUpdate;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 
@@ -40,11 +40,7 @@ public final class NoteJson {
 
     /** {@code {"notes": [NOTE...], "count": N}} */
     public static ObjectNode toJson(List<Note> notes) {
-        ObjectNode json = MAPPER.createObjectNode();
-        ArrayNode array = json.putArray("notes");
-        notes.forEach(n -> array.add(toJson(n)));
-        json.put("count", notes.size());
-        return json;
+        return ListingJson.of("notes", notes, NoteJson::toJson);
     }
 
     /**
@@ -53,31 +49,19 @@ public final class NoteJson {
      * @param sessionId the conversation it is taken in (from the tool context, never from the body); null by hand
      */
     public static NewNote parseNew(JsonNode body, String sessionId) {
-        checkFields(body);
-        if (!body.hasNonNull("title") || !body.hasNonNull("content"))
+        JsonFields fields = fields(body);
+        if (!fields.hasNonNull("title") || !fields.hasNonNull("content"))
             throw NoteException.malformed("title and content are required");
-        return new NewNote(text(body, "title"), text(body, "content"), sessionId);
+        return new NewNote(fields.text("title"), fields.text("content"), sessionId);
     }
 
     /** Reads changes {@code {title?, content?}}. */
     public static NoteUpdate parseUpdate(JsonNode body) {
-        checkFields(body);
-        return new NoteUpdate(
-                body.hasNonNull("title") ? text(body, "title") : null,
-                body.hasNonNull("content") ? text(body, "content") : null);
+        JsonFields fields = fields(body);
+        return new NoteUpdate(fields.optionalText("title"), fields.optionalText("content"));
     }
 
-    private static void checkFields(JsonNode body) {
-        if (body == null || !body.isObject()) throw NoteException.malformed("expected a JSON object");
-        for (Iterator<String> it = body.fieldNames(); it.hasNext(); ) {
-            String f = it.next();
-            if (!FIELDS.contains(f)) throw NoteException.malformed("unknown field '" + f + "'");
-        }
-    }
-
-    private static String text(JsonNode body, String field) {
-        JsonNode v = body.get(field);
-        if (!v.isTextual()) throw NoteException.malformed(field + " must be a string");
-        return v.textValue();
+    private static JsonFields fields(JsonNode body) {
+        return JsonFields.of(body, FIELDS, NoteException::malformed);
     }
 }

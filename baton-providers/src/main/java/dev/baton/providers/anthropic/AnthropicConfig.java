@@ -1,6 +1,6 @@
 package dev.baton.providers.anthropic;
 
-import java.net.URI;
+import dev.baton.providers.streaming.EndpointValidation;
 import java.time.Duration;
 import java.util.Map;
 
@@ -34,10 +34,7 @@ public record AnthropicConfig(
             throw new IllegalArgumentException("name is required");
         }
         baseUrl = baseUrl == null || baseUrl.isBlank() ? ANTHROPIC_BASE_URL : baseUrl;
-        var scheme = URI.create(baseUrl).getScheme();
-        if (!"http".equalsIgnoreCase(scheme) && !"https".equalsIgnoreCase(scheme)) {
-            throw new IllegalArgumentException("baseUrl must be an http(s) URL, got " + baseUrl);
-        }
+        EndpointValidation.requireHttpUrl(baseUrl, "baseUrl");
         if (apiKey == null || apiKey.isBlank()) {
             throw new IllegalArgumentException("an Anthropic API key is required");
         }
@@ -45,10 +42,7 @@ public record AnthropicConfig(
         if (maxTokens < 1) {
             throw new IllegalArgumentException("maxTokens must be positive");
         }
-        requestTimeout = requestTimeout == null ? DEFAULT_REQUEST_TIMEOUT : requestTimeout;
-        if (requestTimeout.isNegative() || requestTimeout.isZero()) {
-            throw new IllegalArgumentException("requestTimeout must be positive");
-        }
+        requestTimeout = EndpointValidation.requestTimeout(requestTimeout, DEFAULT_REQUEST_TIMEOUT);
         headers = Map.copyOf(headers == null ? Map.of() : headers);
     }
 

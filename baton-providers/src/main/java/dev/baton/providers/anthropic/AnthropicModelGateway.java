@@ -6,17 +6,13 @@ import dev.baton.core.model.ModelGateway;
 import dev.baton.core.model.ModelReply;
 import dev.baton.core.model.ModelRequest;
 import dev.baton.providers.streaming.CancellableHttpClient;
-import dev.baton.providers.streaming.FailureClassifier;
+import dev.baton.providers.streaming.GatewayTransport;
 import dev.baton.providers.streaming.PerCallHttpClientBuilder;
-import dev.baton.providers.streaming.StreamingCall;
 import dev.langchain4j.model.anthropic.AnthropicStreamingChatModel;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A {@link ModelGateway} for Anthropic's Messages API, built on LangChain4j's
@@ -37,13 +33,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class AnthropicModelGateway implements ModelGateway, AutoCloseable {
 
-    private static final Logger log = LoggerFactory.getLogger(AnthropicModelGateway.class);
-    private static final Duration MAX_CONNECT_TIMEOUT = Duration.ofSeconds(10);
-    private static final Duration CLOSE_GRACE = Duration.ofSeconds(2);
-
     private final AnthropicConfig config;
-    private final java.net.http.HttpClient transport;
-    private final FailureClassifier failures;
+    private final GatewayTransport transport;
 
     public AnthropicModelGateway(AnthropicConfig config) {
         this(config, Clock.systemUTC());
@@ -52,12 +43,8 @@ public final class AnthropicModelGateway implements ModelGateway, AutoCloseable 
     /** @param clock used to turn a {@code retry-after} date into a duration */
     public AnthropicModelGateway(AnthropicConfig config, Clock clock) {
         this.config = Objects.requireNonNull(config, "config");
-        this.failures = new FailureClassifier(config.name(), clock);
-        this.transport = java.net.http.HttpClient.newBuilder()
-                // HTTP/1.1 so that aborting a call closes its connection, which the provider notices
-                .version(java.net.http.HttpClient.Version.HTTP_1_1)
-                .connectTimeout(shorter(config.requestTimeout(), MAX_CONNECT_TIMEOUT))
-                .build();
+        this.transport =
+                new GatewayTransport(AnthropicModelGateway.class, config.name(), config.requestTimeout(), clock);
     }
 
     @Override
@@ -73,18 +60,11 @@ public final class AnthropicModelGateway implements ModelGateway, AutoCloseable 
     public ModelReply stream(ModelRequest request, Consumer<ModelDelta> onDelta) {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(onDelta, "onDelta");
-        var limit = shorter(request.timeout(), config.requestTimeout());
-        var exchange = new CancellableHttpClient(transport, event -> "message_stop".equals(event.event()));
+        var exchange = transport.newExchange(event -> "message_stop".equals(event.event()));
         var model = modelOn(new MessageStopGuard(exchange), request);
         var chatRequest = AnthropicRequestMapper.toChatRequest(request, config.maxTokens());
-        log.debug(
-                "{} call: model={}, messages={}, tools={}",
-                config.name(),
-                request.model(),
-                request.messages().size(),
-                request.tools().size());
         try {
-            var response = StreamingCall.run(model, chatRequest, exchange, request, limit, failures, onDelta);
+            var response = transport.stream(model, chatRequest, exchange, request, onDelta);
             return AnthropicReplyMapper.toReply(response, request.model());
         } catch (ModelFailure failure) {
             throw AnthropicErrors.refine(failure, config.name());
@@ -107,25 +87,10 @@ public final class AnthropicModelGateway implements ModelGateway, AutoCloseable 
         return builder.build();
     }
 
-    private static Duration shorter(Duration a, Duration b) {
-        return a.compareTo(b) < 0 ? a : b;
-    }
-
-    /**
-     * Lets running calls finish for a moment, then aborts the rest: the JDK client's own {@code close()} would
-     * wait for a provider that hangs forever.
-     */
+    /** Lets running calls finish for a moment, then aborts the rest. */
     @Override
     public void close() {
-        transport.shutdown();
-        try {
-            if (!transport.awaitTermination(CLOSE_GRACE)) {
-                transport.shutdownNow();
-            }
-        } catch (InterruptedException e) {
-            transport.shutdownNow();
-            Thread.currentThread().interrupt();
-        }
+        transport.close();
     }
 
     @Override

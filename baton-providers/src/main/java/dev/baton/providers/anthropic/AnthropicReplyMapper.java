@@ -1,9 +1,12 @@
 package dev.baton.providers.anthropic;
 
+import static dev.baton.providers.langchain.LangChainResponses.countOf;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.baton.core.model.ModelReply;
 import dev.baton.core.model.TokenUsage;
 import dev.baton.core.model.ToolCallRequest;
+import dev.baton.providers.langchain.LangChainResponses;
 import dev.langchain4j.model.anthropic.AnthropicChatResponseMetadata;
 import dev.langchain4j.model.anthropic.AnthropicTokenUsage;
 import dev.langchain4j.model.chat.response.ChatResponse;
@@ -30,7 +33,7 @@ final class AnthropicReplyMapper {
             var arguments = request.arguments() == null || request.arguments().isBlank() ? "{}" : request.arguments();
             calls.add(new ToolCallRequest(request.id(), request.name(), arguments));
         }
-        var model = response.modelName() == null ? requestedModel : response.modelName();
+        var model = LangChainResponses.modelOf(response, requestedModel);
         return new ModelReply(ai.text(), calls, usageOf(response), model, finishReason(response));
     }
 
@@ -64,17 +67,7 @@ final class AnthropicReplyMapper {
                 }
             }
         }
-        var mapped = response.finishReason();
-        if (mapped == null) {
-            return null;
-        }
-        return switch (mapped) {
-            case STOP -> "stop";
-            case LENGTH -> "length";
-            case TOOL_EXECUTION -> "tool_calls";
-            case CONTENT_FILTER -> "content_filter";
-            case OTHER -> "other";
-        };
+        return LangChainResponses.finishReasonOf(response.finishReason());
     }
 
     /**
@@ -86,16 +79,12 @@ final class AnthropicReplyMapper {
         if (usage == null) {
             return TokenUsage.ZERO;
         }
-        long input = orZero(usage.inputTokenCount());
+        long input = countOf(usage.inputTokenCount());
         long cached = 0;
         if (usage instanceof AnthropicTokenUsage anthropic) {
-            cached = orZero(anthropic.cacheReadInputTokens());
-            input += cached + orZero(anthropic.cacheCreationInputTokens());
+            cached = countOf(anthropic.cacheReadInputTokens());
+            input += cached + countOf(anthropic.cacheCreationInputTokens());
         }
-        return new TokenUsage(input, orZero(usage.outputTokenCount()), cached);
-    }
-
-    private static long orZero(Integer count) {
-        return count == null ? 0 : count;
+        return new TokenUsage(input, countOf(usage.outputTokenCount()), cached);
     }
 }

@@ -1,18 +1,10 @@
 package dev.baton.providers.anthropic;
 
-import dev.baton.core.model.ChatMessage;
 import dev.baton.core.model.ModelRequest;
-import dev.baton.core.model.ToolCallRequest;
 import dev.baton.core.model.ToolSpec;
-import dev.langchain4j.agent.tool.ToolExecutionRequest;
-import dev.langchain4j.data.message.AiMessage;
-import dev.langchain4j.data.message.SystemMessage;
-import dev.langchain4j.data.message.ToolExecutionResultMessage;
-import dev.langchain4j.data.message.UserMessage;
+import dev.baton.providers.langchain.LangChainMessages;
 import dev.langchain4j.model.anthropic.AnthropicChatRequestParameters;
 import dev.langchain4j.model.chat.request.ChatRequest;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -37,61 +29,15 @@ final class AnthropicRequestMapper {
                 .maxOutputTokens(maxTokens)
                 .build();
         return ChatRequest.builder()
-                .messages(messagesOf(request.messages()))
+                .messages(LangChainMessages.messagesOf(request.messages()))
                 .parameters(parameters)
                 .build();
     }
 
-    static List<dev.langchain4j.data.message.ChatMessage> messagesOf(List<ChatMessage> messages) {
-        var mapped = new ArrayList<dev.langchain4j.data.message.ChatMessage>(messages.size());
-        for (var message : messages) {
-            switch (message) {
-                case ChatMessage.System s -> {
-                    // LangChain4j rejects blank system text, and an empty system prompt tells the model nothing
-                    if (!s.content().isBlank()) {
-                        mapped.add(SystemMessage.from(s.content()));
-                    }
-                }
-                case ChatMessage.User u -> mapped.add(UserMessage.from(u.content()));
-                case ChatMessage.Assistant a -> mapped.add(assistant(a));
-                case ChatMessage.ToolResult r ->
-                    mapped.add(ToolExecutionResultMessage.from(r.toolCallId(), r.toolName(), r.content()));
-            }
-        }
-        return mapped;
-    }
-
     /** Anthropic's {@code tools} array, each schema exactly as the tool declared it. */
     static List<Map<String, Object>> toolsOf(List<ToolSpec> tools) {
-        var mapped = new ArrayList<Map<String, Object>>(tools.size());
-        for (var tool : tools) {
-            var entry = new LinkedHashMap<String, Object>();
-            entry.put("name", tool.name());
-            entry.put("description", tool.description());
-            entry.put("input_schema", tool.parametersSchema());
-            mapped.add(entry);
-        }
-        return mapped;
-    }
-
-    private static AiMessage assistant(ChatMessage.Assistant message) {
-        if (message.toolCalls().isEmpty()) {
-            return AiMessage.from(message.text());
-        }
-        var requests = message.toolCalls().stream()
-                .map(AnthropicRequestMapper::toolExecution)
+        return tools.stream()
+                .map(tool -> LangChainMessages.toolDeclaration(tool, "input_schema"))
                 .toList();
-        return AiMessage.builder()
-                .text(message.text().isEmpty() ? null : message.text())
-                .toolExecutionRequests(requests)
-                .build();
-    }
-
-    private static ToolExecutionRequest toolExecution(ToolCallRequest call) {
-        return ToolExecutionRequest.builder()
-                .id(call.id())
-                .name(call.name())
-                .arguments(call.argumentsJson())
-                .build();
     }
 }

@@ -1,6 +1,6 @@
 package dev.baton.providers.azure;
 
-import java.net.URI;
+import dev.baton.providers.streaming.EndpointValidation;
 import java.time.Duration;
 
 /**
@@ -25,19 +25,13 @@ public record AzureOpenAiConfig(
             throw new IllegalArgumentException("an Azure OpenAI endpoint is required");
         }
         endpoint = endpoint.endsWith("/") ? endpoint.substring(0, endpoint.length() - 1) : endpoint;
-        var scheme = URI.create(endpoint).getScheme();
-        if (!"http".equalsIgnoreCase(scheme) && !"https".equalsIgnoreCase(scheme)) {
-            throw new IllegalArgumentException("endpoint must be an http(s) URL, got " + endpoint);
-        }
+        EndpointValidation.requireHttpUrl(endpoint, "endpoint");
         if (apiKey == null || apiKey.isBlank()) {
             throw new IllegalArgumentException("an Azure OpenAI API key is required");
         }
         apiVersion = apiVersion == null || apiVersion.isBlank() ? DEFAULT_API_VERSION : apiVersion;
         defaultDeployment = defaultDeployment == null || defaultDeployment.isBlank() ? null : defaultDeployment;
-        requestTimeout = requestTimeout == null ? DEFAULT_REQUEST_TIMEOUT : requestTimeout;
-        if (requestTimeout.isNegative() || requestTimeout.isZero()) {
-            throw new IllegalArgumentException("requestTimeout must be positive");
-        }
+        requestTimeout = EndpointValidation.requestTimeout(requestTimeout, DEFAULT_REQUEST_TIMEOUT);
     }
 
     public static AzureOpenAiConfig of(String endpoint, String apiKey) {

@@ -1,5 +1,6 @@
 package dev.baton.providers.ollama;
 
+import dev.baton.providers.streaming.EndpointValidation;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
@@ -23,14 +24,8 @@ public record OllamaConfig(String name, String baseUrl, Duration requestTimeout,
             throw new IllegalArgumentException("name is required");
         }
         baseUrl = baseUrl == null || baseUrl.isBlank() ? DEFAULT_BASE_URL : stripSlash(baseUrl);
-        var scheme = URI.create(baseUrl).getScheme();
-        if (!"http".equalsIgnoreCase(scheme) && !"https".equalsIgnoreCase(scheme)) {
-            throw new IllegalArgumentException("baseUrl must be an http(s) URL, got " + baseUrl);
-        }
-        requestTimeout = requestTimeout == null ? DEFAULT_REQUEST_TIMEOUT : requestTimeout;
-        if (requestTimeout.isNegative() || requestTimeout.isZero()) {
-            throw new IllegalArgumentException("requestTimeout must be positive");
-        }
+        EndpointValidation.requireHttpUrl(baseUrl, "baseUrl");
+        requestTimeout = EndpointValidation.requestTimeout(requestTimeout, DEFAULT_REQUEST_TIMEOUT);
         headers = Map.copyOf(headers == null ? Map.of() : headers);
     }
 

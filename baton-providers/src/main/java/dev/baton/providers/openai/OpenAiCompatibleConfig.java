@@ -1,6 +1,6 @@
 package dev.baton.providers.openai;
 
-import java.net.URI;
+import dev.baton.providers.streaming.EndpointValidation;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
@@ -32,15 +32,9 @@ public record OpenAiCompatibleConfig(
             throw new IllegalArgumentException("name is required");
         }
         Objects.requireNonNull(baseUrl, "baseUrl");
-        var scheme = URI.create(baseUrl).getScheme();
-        if (!"http".equalsIgnoreCase(scheme) && !"https".equalsIgnoreCase(scheme)) {
-            throw new IllegalArgumentException("baseUrl must be an http(s) URL, got " + baseUrl);
-        }
+        EndpointValidation.requireHttpUrl(baseUrl, "baseUrl");
         apiKey = apiKey == null || apiKey.isBlank() ? null : apiKey;
-        requestTimeout = requestTimeout == null ? DEFAULT_REQUEST_TIMEOUT : requestTimeout;
-        if (requestTimeout.isNegative() || requestTimeout.isZero()) {
-            throw new IllegalArgumentException("requestTimeout must be positive");
-        }
+        requestTimeout = EndpointValidation.requestTimeout(requestTimeout, DEFAULT_REQUEST_TIMEOUT);
         organization = organization == null || organization.isBlank() ? null : organization;
         headers = Map.copyOf(headers == null ? Map.of() : headers);
     }

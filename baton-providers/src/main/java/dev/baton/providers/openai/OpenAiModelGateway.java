@@ -5,18 +5,13 @@ import dev.baton.core.model.ModelGateway;
 import dev.baton.core.model.ModelReply;
 import dev.baton.core.model.ModelRequest;
 import dev.baton.providers.streaming.CancellableHttpClient;
-import dev.baton.providers.streaming.FailureClassifier;
-import dev.baton.providers.streaming.StreamingCall;
-import dev.langchain4j.http.client.HttpClient;
-import dev.langchain4j.http.client.HttpClientBuilder;
+import dev.baton.providers.streaming.GatewayTransport;
+import dev.baton.providers.streaming.PerCallHttpClientBuilder;
 import dev.langchain4j.model.openai.OpenAiStreamingChatModel;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A {@link dev.baton.core.model.ModelGateway} for OpenAI and every server that speaks its Chat Completions
@@ -33,13 +28,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class OpenAiModelGateway implements ModelGateway, AutoCloseable {
 
-    private static final Logger log = LoggerFactory.getLogger(OpenAiModelGateway.class);
-    private static final Duration MAX_CONNECT_TIMEOUT = Duration.ofSeconds(10);
-    private static final Duration CLOSE_GRACE = Duration.ofSeconds(2);
-
     private final OpenAiCompatibleConfig config;
-    private final java.net.http.HttpClient transport;
-    private final FailureClassifier failures;
+    private final GatewayTransport transport;
     private final Map<String, String> queryParams;
 
     public OpenAiModelGateway(OpenAiCompatibleConfig config) {
@@ -58,14 +48,7 @@ public final class OpenAiModelGateway implements ModelGateway, AutoCloseable {
     public OpenAiModelGateway(OpenAiCompatibleConfig config, Map<String, String> queryParams, Clock clock) {
         this.queryParams = Map.copyOf(queryParams);
         this.config = Objects.requireNonNull(config, "config");
-        this.failures = new FailureClassifier(config.name(), clock);
-        var connectTimeout = shorter(config.requestTimeout(), MAX_CONNECT_TIMEOUT);
-        this.transport = java.net.http.HttpClient.newBuilder()
-                // HTTP/1.1 so that aborting a call closes its connection: an HTTP/2 stream reset is invisible
-                // to proxies in between and to some compatible servers, which would keep generating
-                .version(java.net.http.HttpClient.Version.HTTP_1_1)
-                .connectTimeout(connectTimeout)
-                .build();
+        this.transport = new GatewayTransport(OpenAiModelGateway.class, config.name(), config.requestTimeout(), clock);
     }
 
     @Override
@@ -81,32 +64,21 @@ public final class OpenAiModelGateway implements ModelGateway, AutoCloseable {
     public ModelReply stream(ModelRequest request, Consumer<ModelDelta> onDelta) {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(onDelta, "onDelta");
-        var limit = shorter(request.timeout(), config.requestTimeout());
-        var exchange = new CancellableHttpClient(transport, event -> "[DONE]".equals(event.data()));
+        var exchange = transport.newExchange(event -> "[DONE]".equals(event.data()));
         var model = modelOn(exchange);
         var chatRequest = OpenAiRequestMapper.toChatRequest(request);
-        log.debug(
-                "{} call: model={}, messages={}, tools={}",
-                config.name(),
-                request.model(),
-                request.messages().size(),
-                request.tools().size());
-        var response = StreamingCall.run(model, chatRequest, exchange, request, limit, failures, onDelta);
+        var response = transport.stream(model, chatRequest, exchange, request, onDelta);
         var reply = OpenAiReplyMapper.toReply(response, request.model());
         if (!exchange.completionMarkerSeen() && reply.finishReason() == null) {
             // the connection closed cleanly but the provider never said the answer was complete
-            throw failures.cutShort();
+            throw transport.failures().cutShort();
         }
         return reply;
     }
 
-    private static Duration shorter(Duration a, Duration b) {
-        return a.compareTo(b) < 0 ? a : b;
-    }
-
     private OpenAiStreamingChatModel modelOn(CancellableHttpClient exchange) {
         return OpenAiStreamingChatModel.builder()
-                .httpClientBuilder(new FixedHttpClientBuilder(exchange))
+                .httpClientBuilder(new PerCallHttpClientBuilder(exchange))
                 .baseUrl(config.baseUrl())
                 .apiKey(config.apiKey())
                 .organizationId(config.organization())
@@ -116,63 +88,14 @@ public final class OpenAiModelGateway implements ModelGateway, AutoCloseable {
                 .build();
     }
 
-    /**
-     * Lets running calls finish for a moment, then aborts the rest: the JDK client's own {@code close()} would
-     * wait for a provider that hangs forever.
-     */
+    /** Lets running calls finish for a moment, then aborts the rest. */
     @Override
     public void close() {
-        transport.shutdown();
-        try {
-            if (!transport.awaitTermination(CLOSE_GRACE)) {
-                transport.shutdownNow();
-            }
-        } catch (InterruptedException e) {
-            transport.shutdownNow();
-            Thread.currentThread().interrupt();
-        }
+        transport.close();
     }
 
     @Override
     public String toString() {
         return "OpenAiModelGateway[" + config + "]";
-    }
-
-    /** Hands LangChain4j the per-call client; the timeouts it sets are ours to enforce, not the client's. */
-    private static final class FixedHttpClientBuilder implements HttpClientBuilder {
-        private final HttpClient client;
-        private Duration connectTimeout;
-        private Duration readTimeout;
-
-        FixedHttpClientBuilder(HttpClient client) {
-            this.client = client;
-        }
-
-        @Override
-        public Duration connectTimeout() {
-            return connectTimeout;
-        }
-
-        @Override
-        public HttpClientBuilder connectTimeout(Duration timeout) {
-            this.connectTimeout = timeout;
-            return this;
-        }
-
-        @Override
-        public Duration readTimeout() {
-            return readTimeout;
-        }
-
-        @Override
-        public HttpClientBuilder readTimeout(Duration timeout) {
-            this.readTimeout = timeout;
-            return this;
-        }
-
-        @Override
-        public HttpClient build() {
-            return client;
-        }
     }
 }

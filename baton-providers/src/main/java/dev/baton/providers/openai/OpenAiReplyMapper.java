@@ -1,10 +1,13 @@
 package dev.baton.providers.openai;
 
+import static dev.baton.providers.langchain.LangChainResponses.countOf;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.baton.core.model.ModelReply;
 import dev.baton.core.model.TokenUsage;
 import dev.baton.core.model.ToolCallRequest;
+import dev.baton.providers.langchain.LangChainResponses;
 import dev.langchain4j.http.client.sse.ServerSentEvent;
 import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.langchain4j.model.openai.OpenAiChatResponseMetadata;
@@ -31,7 +34,7 @@ final class OpenAiReplyMapper {
             var id = request.id() == null || request.id().isBlank() ? "call_" + i : request.id();
             calls.add(new ToolCallRequest(id, request.name(), request.arguments()));
         }
-        var model = response.modelName() == null ? requestedModel : response.modelName();
+        var model = LangChainResponses.modelOf(response, requestedModel);
         return new ModelReply(ai.text(), calls, usageOf(response), model, rawFinishReason(response));
     }
 
@@ -50,17 +53,7 @@ final class OpenAiReplyMapper {
                 }
             }
         }
-        var mapped = response.finishReason();
-        if (mapped == null) {
-            return null;
-        }
-        return switch (mapped) {
-            case STOP -> "stop";
-            case LENGTH -> "length";
-            case TOOL_EXECUTION -> "tool_calls";
-            case CONTENT_FILTER -> "content_filter";
-            case OTHER -> "other";
-        };
+        return LangChainResponses.finishReasonOf(response.finishReason());
     }
 
     private static String finishReasonIn(String data) {
@@ -86,10 +79,6 @@ final class OpenAiReplyMapper {
                 && openAi.inputTokensDetails().cachedTokens() != null) {
             cached = openAi.inputTokensDetails().cachedTokens();
         }
-        return new TokenUsage(orZero(usage.inputTokenCount()), orZero(usage.outputTokenCount()), cached);
-    }
-
-    private static long orZero(Integer count) {
-        return count == null ? 0 : count;
+        return new TokenUsage(countOf(usage.inputTokenCount()), countOf(usage.outputTokenCount()), cached);
     }
 }

@@ -8,10 +8,8 @@ import dev.langchain4j.http.client.sse.ServerSentEventListener;
 import dev.langchain4j.http.client.sse.ServerSentEventParser;
 import java.net.URI;
 import java.net.http.HttpResponse;
-import java.net.http.HttpResponse.BodySubscribers;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Flow;
@@ -36,10 +34,8 @@ public final class CancellableHttpClient implements HttpClient {
 
     private final java.net.http.HttpClient transport;
     private final Predicate<ServerSentEvent> completionMarker;
-    private final AtomicBoolean aborted = new AtomicBoolean();
+    private final StreamingExchange exchange = new StreamingExchange();
     private final AtomicBoolean finished = new AtomicBoolean();
-    private volatile CompletableFuture<?> inFlight;
-    private volatile Flow.Subscription subscription;
     private volatile boolean completionMarkerSeen;
     private volatile ServerSentEventListener listener;
 
@@ -54,11 +50,10 @@ public final class CancellableHttpClient implements HttpClient {
 
     @Override
     public SuccessfulHttpResponse execute(HttpRequest request) {
-        if (aborted.get()) {
+        if (exchange.isAborted()) {
             throw new CancellationException("the call was aborted");
         }
-        var future = transport.sendAsync(toJdkRequest(request), HttpResponse.BodyHandlers.ofString());
-        track(future);
+        var future = exchange.send(transport, toJdkRequest(request), HttpResponse.BodyHandlers.ofString());
         try {
             var response = future.get();
             if (response.statusCode() < 200 || response.statusCode() >= 300) {
@@ -84,51 +79,31 @@ public final class CancellableHttpClient implements HttpClient {
     @Override
     public void execute(HttpRequest request, ServerSentEventParser ignored, ServerSentEventListener listener) {
         this.listener = listener;
-        if (aborted.get()) {
+        if (exchange.isAborted()) {
             return;
         }
         var sse = new SseLineSubscriber(this, listener);
-        var future = transport.sendAsync(toJdkRequest(request), info -> {
-            if (info.statusCode() >= 200 && info.statusCode() < 300) {
-                listener.onOpen(SuccessfulHttpResponse.builder()
-                        .statusCode(info.statusCode())
-                        .headers(info.headers().map())
-                        .build());
-                return BodySubscribers.fromLineSubscriber(sse, s -> null, StandardCharsets.UTF_8, null);
-            }
-            var headers = info.headers().map();
-            return BodySubscribers.mapping(BodySubscribers.ofString(StandardCharsets.UTF_8), body -> {
-                finishWithError(new ProviderHttpException(info.statusCode(), body, headers));
-                return null;
-            });
-        });
-        future.whenComplete((response, error) -> {
-            if (error != null) {
-                finishWithError(
-                        error instanceof CompletionException && error.getCause() != null ? error.getCause() : error);
-            }
-        });
-        track(future);
+        exchange.streamLines(
+                transport,
+                toJdkRequest(request),
+                info -> {
+                    listener.onOpen(SuccessfulHttpResponse.builder()
+                            .statusCode(info.statusCode())
+                            .headers(info.headers().map())
+                            .build());
+                    return sse;
+                },
+                null,
+                this::finishWithError);
     }
 
     /** Closes the connection of the call, whatever stage it is in. Idempotent; safe from any thread. */
     public void abort() {
-        if (!aborted.compareAndSet(false, true)) {
-            return;
-        }
-        finished.set(true);
-        var s = subscription;
-        if (s != null) {
-            s.cancel();
-        }
-        var f = inFlight;
-        if (f != null) {
-            f.cancel(true);
-        }
+        exchange.abort();
     }
 
     public boolean isAborted() {
-        return aborted.get();
+        return exchange.isAborted();
     }
 
     /** Whether the provider sent its end-of-stream marker, i.e. the stream was not cut short. */
@@ -136,19 +111,8 @@ public final class CancellableHttpClient implements HttpClient {
         return completionMarkerSeen;
     }
 
-    private void track(CompletableFuture<?> future) {
-        inFlight = future;
-        // abort() may have run between the aborted check and the assignment above
-        if (aborted.get()) {
-            future.cancel(true);
-        }
-    }
-
     void attach(Flow.Subscription s) {
-        subscription = s;
-        if (aborted.get()) {
-            s.cancel();
-        }
+        exchange.attach(s);
     }
 
     void observe(ServerSentEvent event) {
@@ -157,15 +121,16 @@ public final class CancellableHttpClient implements HttpClient {
         }
     }
 
+    // after abort() the caller already knows why the call ended: no callback reaches the listener
     void finishNormally(ServerSentEventListener target) {
-        if (finished.compareAndSet(false, true)) {
+        if (!exchange.isAborted() && finished.compareAndSet(false, true)) {
             target.onClose();
         }
     }
 
     void finishWithError(Throwable error) {
         var target = listener;
-        if (target != null && finished.compareAndSet(false, true)) {
+        if (target != null && !exchange.isAborted() && finished.compareAndSet(false, true)) {
             target.onError(error);
         }
     }

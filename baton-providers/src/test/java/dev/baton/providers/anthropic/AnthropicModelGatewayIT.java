@@ -10,7 +10,6 @@ import dev.baton.core.model.ModelFailure;
 import dev.baton.core.model.ModelFailure.Kind;
 import dev.baton.core.model.ModelGateway;
 import dev.baton.core.model.ModelRequest;
-import dev.baton.core.model.ToolCallRequest;
 import dev.baton.core.model.ToolSpec;
 import dev.baton.core.turn.Cancellation;
 import dev.baton.providers.contract.ModelGatewayContract;
@@ -41,21 +40,8 @@ class AnthropicModelGatewayIT extends ModelGatewayContract {
 
     @Test
     void the_request_carries_the_system_prompt_on_top_and_tool_use_and_tool_result_blocks() throws Exception {
-        var gateway = start(SimulatorScript.builder()
-                .whenToolResult("get_weather", Reply.text("It is sunny in Oslo."))
-                .build());
-        var request = new ModelRequest(
-                "claude-test",
-                List.of(
-                        new ChatMessage.System("You report weather."),
-                        new ChatMessage.User("Weather in Oslo?"),
-                        new ChatMessage.Assistant(
-                                "Let me look.",
-                                List.of(new ToolCallRequest("toolu_1", "get_weather", "{\"city\":\"Oslo\"}"))),
-                        new ChatMessage.ToolResult("toolu_1", "get_weather", "{\"sky\":\"clear\"}")),
-                List.of(weatherTool()),
-                GENEROUS,
-                new Cancellation());
+        var gateway = startAnsweringWeatherResults();
+        var request = weatherToolRoundTrip("claude-test", "Let me look.", "toolu_1");
 
         var reply = gateway.stream(request, d -> {});
 

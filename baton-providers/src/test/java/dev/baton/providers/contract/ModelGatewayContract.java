@@ -12,6 +12,7 @@ import dev.baton.core.model.ModelFailure.Kind;
 import dev.baton.core.model.ModelGateway;
 import dev.baton.core.model.ModelReply;
 import dev.baton.core.model.ModelRequest;
+import dev.baton.core.model.ToolCallRequest;
 import dev.baton.core.model.ToolSpec;
 import dev.baton.core.turn.Cancellation;
 import dev.baton.testkit.sim.Fault;
@@ -91,6 +92,32 @@ public abstract class ModelGatewayContract {
                 tools,
                 timeout,
                 cancellation);
+    }
+
+    /** Starts a simulator that answers a weather tool result with {@code "It is sunny in Oslo."}. */
+    protected final ModelGateway startAnsweringWeatherResults() {
+        return start(SimulatorScript.builder()
+                .whenToolResult("get_weather", Reply.text("It is sunny in Oslo."))
+                .build());
+    }
+
+    /**
+     * A conversation whose assistant turn called {@code get_weather} for Oslo as {@code callId} and whose last
+     * message is that call's result, {@code {"sky":"clear"}}.
+     */
+    protected static ModelRequest weatherToolRoundTrip(String model, String assistantText, String callId) {
+        return new ModelRequest(
+                model,
+                List.of(
+                        new ChatMessage.System("You report weather."),
+                        new ChatMessage.User("Weather in Oslo?"),
+                        new ChatMessage.Assistant(
+                                assistantText,
+                                List.of(new ToolCallRequest(callId, "get_weather", "{\"city\":\"Oslo\"}"))),
+                        new ChatMessage.ToolResult(callId, "get_weather", "{\"sky\":\"clear\"}")),
+                List.of(weatherTool()),
+                GENEROUS,
+                new Cancellation());
     }
 
     protected static ToolSpec weatherTool() {

@@ -5,11 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.baton.core.model.ChatMessage;
 import dev.baton.core.model.ModelGateway;
 import dev.baton.core.model.ModelRequest;
-import dev.baton.core.model.ToolCallRequest;
 import dev.baton.core.turn.Cancellation;
 import dev.baton.providers.contract.ModelGatewayContract;
 import dev.baton.testkit.sim.LlmSimulator;
-import dev.baton.testkit.sim.Reply;
 import dev.baton.testkit.sim.SimulatorScript;
 import dev.baton.testkit.sim.WireProtocol;
 import java.util.List;
@@ -27,20 +25,8 @@ class OllamaModelGatewayIT extends ModelGatewayContract {
 
     @Test
     void the_request_carries_the_conversation_with_object_arguments_and_named_tool_results() throws Exception {
-        var gateway = start(SimulatorScript.builder()
-                .whenToolResult("get_weather", Reply.text("It is sunny in Oslo."))
-                .build());
-        var request = new ModelRequest(
-                "llama3.1:8b",
-                List.of(
-                        new ChatMessage.System("You report weather."),
-                        new ChatMessage.User("Weather in Oslo?"),
-                        new ChatMessage.Assistant(
-                                "", List.of(new ToolCallRequest("call_0", "get_weather", "{\"city\":\"Oslo\"}"))),
-                        new ChatMessage.ToolResult("call_0", "get_weather", "{\"sky\":\"clear\"}")),
-                List.of(weatherTool()),
-                GENEROUS,
-                new Cancellation());
+        var gateway = startAnsweringWeatherResults();
+        var request = weatherToolRoundTrip("llama3.1:8b", "", "call_0");
 
         var reply = gateway.stream(request, d -> {});
 

@@ -6,12 +6,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.core.model.ChatMessage;
 import dev.baton.core.model.ModelGateway;
 import dev.baton.core.model.ModelRequest;
-import dev.baton.core.model.ToolCallRequest;
 import dev.baton.core.model.ToolSpec;
 import dev.baton.core.turn.Cancellation;
 import dev.baton.providers.contract.ModelGatewayContract;
 import dev.baton.testkit.sim.LlmSimulator;
-import dev.baton.testkit.sim.Reply;
 import dev.baton.testkit.sim.SimulatorScript;
 import java.util.List;
 import java.util.Map;
@@ -28,20 +26,8 @@ class OpenAiModelGatewayIT extends ModelGatewayContract {
 
     @Test
     void the_request_carries_the_conversation_in_order_with_tool_calls_and_results() throws Exception {
-        var gateway = start(SimulatorScript.builder()
-                .whenToolResult("get_weather", Reply.text("It is sunny in Oslo."))
-                .build());
-        var request = new ModelRequest(
-                "gpt-test",
-                List.of(
-                        new ChatMessage.System("You report weather."),
-                        new ChatMessage.User("Weather in Oslo?"),
-                        new ChatMessage.Assistant(
-                                "", List.of(new ToolCallRequest("call_1", "get_weather", "{\"city\":\"Oslo\"}"))),
-                        new ChatMessage.ToolResult("call_1", "get_weather", "{\"sky\":\"clear\"}")),
-                List.of(weatherTool()),
-                GENEROUS,
-                new Cancellation());
+        var gateway = startAnsweringWeatherResults();
+        var request = weatherToolRoundTrip("gpt-test", "", "call_1");
 
         var reply = gateway.stream(request, d -> {});
 

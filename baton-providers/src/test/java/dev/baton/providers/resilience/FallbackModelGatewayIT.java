@@ -3,14 +3,11 @@ package dev.baton.providers.resilience;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import dev.baton.core.model.ChatMessage;
 import dev.baton.core.model.ModelBinding;
 import dev.baton.core.model.ModelDelta;
 import dev.baton.core.model.ModelFailure;
 import dev.baton.core.model.ModelFailure.Kind;
 import dev.baton.core.model.ModelReply;
-import dev.baton.core.model.ModelRequest;
-import dev.baton.core.turn.Cancellation;
 import dev.baton.providers.openai.OpenAiCompatibleConfig;
 import dev.baton.providers.resolver.ConfiguredModelResolver;
 import dev.baton.testkit.sim.Fault;
@@ -56,13 +53,7 @@ class FallbackModelGatewayIT {
     }
 
     ModelReply call(List<ModelDelta> deltas) {
-        var request = new ModelRequest(
-                binding.model(),
-                List.of(new ChatMessage.User("hello")),
-                List.of(),
-                Duration.ofSeconds(10),
-                new Cancellation());
-        return binding.gateway().stream(request, deltas::add);
+        return BindingCalls.sayHello(binding, deltas);
     }
 
     ModelReply call() {

@@ -7,14 +7,11 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import dev.baton.core.model.ChatMessage;
 import dev.baton.core.model.ModelBinding;
 import dev.baton.core.model.ModelDelta;
 import dev.baton.core.model.ModelFailure;
 import dev.baton.core.model.ModelFailure.Kind;
 import dev.baton.core.model.ModelReply;
-import dev.baton.core.model.ModelRequest;
-import dev.baton.core.turn.Cancellation;
 import dev.baton.providers.resolver.ConfiguredModelResolver;
 import dev.baton.testkit.sim.Fault;
 import dev.baton.testkit.sim.LlmSimulator;
@@ -59,13 +56,7 @@ class ResilientModelGatewayIT {
     }
 
     ModelReply call(List<ModelDelta> deltas) {
-        var request = new ModelRequest(
-                binding.model(),
-                List.of(new ChatMessage.User("hello")),
-                List.of(),
-                Duration.ofSeconds(10),
-                new Cancellation());
-        return binding.gateway().stream(request, deltas::add);
+        return BindingCalls.sayHello(binding, deltas);
     }
 
     ModelReply call() {

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.core.domain.JsonFields;
+import dev.baton.core.domain.ListingJson;
 import dev.baton.tasks.domain.NewTask;
 import dev.baton.tasks.domain.Task;
 import dev.baton.tasks.domain.TaskException;
@@ -11,8 +13,6 @@ import dev.baton.tasks.domain.TaskFilter;
 import dev.baton.tasks.domain.TaskPriority;
 import dev.baton.tasks.domain.TaskUpdate;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 
@@ -23,7 +23,7 @@ import java.util.Set;
  *
  * Instants are ISO-8601 UTC ({@code 2026-11-21T23:59:59Z}). Parsing reads request bodies and tool arguments
  * with the domain's validation and refuses unknown fields, so neither path can smuggle in an owner or an id.
- * Every failure is a {@link TaskException} with code invalid_argument.
+ * Every failure is a {@link TaskException}: invalid_request for a wrong shape, invalid_argument for a bad value.
  */
 public final class TaskJson {
     /** The mapper the task JSON is built with; callers may reuse it to serialise results. */
@@ -52,11 +52,7 @@ public final class TaskJson {
 
     /** {@code {"tasks": [TASK...], "count": N}} */
     public static ObjectNode toJson(List<Task> tasks) {
-        ObjectNode json = MAPPER.createObjectNode();
-        ArrayNode array = json.putArray("tasks");
-        tasks.forEach(t -> array.add(toJson(t)));
-        json.put("count", tasks.size());
-        return json;
+        return ListingJson.of("tasks", tasks, TaskJson::toJson);
     }
 
     /**
@@ -65,14 +61,14 @@ public final class TaskJson {
      * @throws TaskException invalid_argument for a missing title, a wrong type, an unknown field or a bad value
      */
     public static NewTask parseNewTask(JsonNode body) {
-        ObjectNode object = object(body, TASK_FIELDS);
-        if (!object.hasNonNull("title")) throw TaskException.malformed("title is required");
+        JsonFields fields = fields(body, TASK_FIELDS);
+        if (!fields.hasNonNull("title")) throw TaskException.malformed("title is required");
         return NewTask.of(
-                text(object, "title"),
-                optionalText(object, "description"),
-                optionalText(object, "dueDate"),
-                optionalText(object, "priority"),
-                object.has("tags") ? tags(object.get("tags")) : List.of());
+                fields.text("title"),
+                fields.optionalText("description"),
+                fields.optionalText("dueDate"),
+                fields.optionalText("priority"),
+                fields.has("tags") ? fields.texts("tags") : List.of());
     }
 
     /**
@@ -82,13 +78,13 @@ public final class TaskJson {
      * @throws TaskException invalid_argument for a wrong type, an unknown field or a bad value
      */
     public static TaskUpdate parseUpdate(JsonNode body) {
-        ObjectNode object = object(body, TASK_FIELDS);
+        JsonFields fields = fields(body, TASK_FIELDS);
         TaskUpdate update = TaskUpdate.NONE;
-        if (object.has("title")) update = update.withTitle(text(object, "title"));
-        if (object.has("description")) update = update.withDescription(optionalText(object, "description"));
-        if (object.has("dueDate")) update = update.withDueDate(optionalText(object, "dueDate"));
-        if (object.has("priority")) update = update.withPriority(TaskPriority.parse(text(object, "priority")));
-        if (object.has("tags")) update = update.withTags(tags(object.get("tags")));
+        if (fields.has("title")) update = update.withTitle(fields.text("title"));
+        if (fields.has("description")) update = update.withDescription(fields.optionalText("description"));
+        if (fields.has("dueDate")) update = update.withDueDate(fields.optionalText("dueDate"));
+        if (fields.has("priority")) update = update.withPriority(TaskPriority.parse(fields.text("priority")));
+        if (fields.has("tags")) update = update.withTags(fields.texts("tags"));
         return update;
     }
 
@@ -98,55 +94,21 @@ public final class TaskJson {
      * @throws TaskException invalid_argument for a wrong type, an unknown field or a bad value
      */
     public static TaskFilter parseFilter(JsonNode body) {
-        ObjectNode object = object(body, FILTER_FIELDS);
+        JsonFields fields = fields(body, FILTER_FIELDS);
         return TaskFilter.of(
-                optionalText(object, "status"),
-                optionalText(object, "priority"),
-                optionalText(object, "due"),
-                optionalText(object, "tag"));
+                fields.optionalText("status"),
+                fields.optionalText("priority"),
+                fields.optionalText("due"),
+                fields.optionalText("tag"));
     }
 
-    private static ObjectNode object(JsonNode body, Set<String> allowed) {
-        if (body == null || body.isNull() || body.isMissingNode()) return MAPPER.createObjectNode();
-        if (!(body instanceof ObjectNode object)) throw TaskException.malformed("expected a JSON object");
-        Iterator<String> names = object.fieldNames();
-        while (names.hasNext()) {
-            String name = names.next();
-            if (!allowed.contains(name)) {
-                throw TaskException.malformed("unknown field '" + abbreviate(name) + "' (allowed: "
-                        + String.join(", ", allowed.stream().sorted().toList()) + ")");
-            }
-        }
-        return object;
-    }
-
-    private static String text(ObjectNode object, String field) {
-        JsonNode value = object.get(field);
-        if (value == null || !value.isTextual()) throw TaskException.malformed(field + " must be a string");
-        return value.textValue();
-    }
-
-    private static String optionalText(ObjectNode object, String field) {
-        JsonNode value = object.get(field);
-        if (value == null || value.isNull()) return null;
-        return text(object, field);
-    }
-
-    private static List<String> tags(JsonNode value) {
-        if (value == null || !value.isArray()) throw TaskException.malformed("tags must be an array of strings");
-        List<String> tags = new ArrayList<>();
-        for (JsonNode tag : value) {
-            if (!tag.isTextual()) throw TaskException.malformed("tags must be an array of strings");
-            tags.add(tag.textValue());
-        }
-        return tags;
+    // no body at all (a listing without a query, a tool called without arguments) reads as no fields
+    private static JsonFields fields(JsonNode body, Set<String> allowed) {
+        JsonNode object = body == null || body.isNull() || body.isMissingNode() ? MAPPER.createObjectNode() : body;
+        return JsonFields.of(object, allowed, TaskException::malformed);
     }
 
     private static String instant(Instant value) {
         return value == null ? null : value.toString();
-    }
-
-    private static String abbreviate(String value) {
-        return value.length() <= 40 ? value : value.substring(0, 40) + "...";
     }
 }

@@ -1,38 +1,26 @@
 package dev.baton.tasks.tool;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.core.auth.Principal;
-import dev.baton.core.tool.Tool;
+import dev.baton.core.domain.DomainTool;
 import dev.baton.core.tool.ToolContext;
-import dev.baton.core.tool.ToolDefinition;
-import dev.baton.core.tool.ToolException;
 import dev.baton.tasks.domain.TaskException;
 import java.util.Set;
 
 /**
  * What all task tools share: the caller is always {@code context.principal()} (never anything in the
- * arguments), and a domain refusal reaches the model as a {@link ToolException} with the same code and message.
+ * arguments), missing arguments read as none, and a domain refusal reaches the model as a tool error with the
+ * same code and message (see {@link DomainTool}).
  */
-abstract class TaskTool implements Tool {
-    private final ToolDefinition definition;
+abstract class TaskTool extends DomainTool {
 
     TaskTool(String name, String description, String schemaJson, Set<String> permissions) {
-        this.definition = new ToolDefinition(name, description, schema(schemaJson), permissions, null);
+        super(name, description, schemaJson, permissions);
     }
 
     @Override
-    public final ToolDefinition definition() {
-        return definition;
-    }
-
-    @Override
-    public final JsonNode execute(JsonNode arguments, ToolContext context) {
-        try {
-            return run(arguments == null ? TaskJson.MAPPER.createObjectNode() : arguments, context.principal());
-        } catch (TaskException e) {
-            throw new ToolException(e.code(), e.getMessage());
-        }
+    protected final JsonNode run(JsonNode arguments, ToolContext context) {
+        return run(arguments == null ? TaskJson.MAPPER.createObjectNode() : arguments, context.principal());
     }
 
     /** Maps the arguments onto one service call made as {@code principal}. */
@@ -43,13 +31,5 @@ abstract class TaskTool implements Tool {
         JsonNode id = arguments.get("taskId");
         if (id == null || !id.isTextual()) throw TaskException.invalidArgument("taskId must be a string");
         return id.textValue();
-    }
-
-    private static JsonNode schema(String json) {
-        try {
-            return TaskJson.MAPPER.readTree(json);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("invalid built-in tool schema", e);
-        }
     }
 }

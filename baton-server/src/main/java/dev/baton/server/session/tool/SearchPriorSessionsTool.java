@@ -1,12 +1,9 @@
 package dev.baton.server.session.tool;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.baton.core.tool.Tool;
+import dev.baton.core.domain.DomainTool;
+import dev.baton.core.domain.ListingJson;
 import dev.baton.core.tool.ToolContext;
-import dev.baton.core.tool.ToolDefinition;
 import dev.baton.core.tool.ToolException;
 import dev.baton.server.http.Json;
 import dev.baton.server.session.PriorSessions;
@@ -18,7 +15,7 @@ import java.util.Set;
  * {@code search_prior_sessions}: full-text search over the caller's own earlier conversations (never the current
  * one, never anyone else's) → {@code {"results": [{sessionId, agentId, startedAt, snippet}], "count": N}}.
  */
-final class SearchPriorSessionsTool implements Tool {
+final class SearchPriorSessionsTool extends DomainTool {
     static final String NAME = "search_prior_sessions";
     private static final int DEFAULT_LIMIT = 5;
 
@@ -36,31 +33,20 @@ final class SearchPriorSessionsTool implements Tool {
             }
             """;
 
-    private final ToolDefinition definition;
     private final PriorSessions prior;
 
     SearchPriorSessionsTool(PriorSessions prior) {
+        super(
+                NAME,
+                "Search the user's own earlier conversations for words, to recall what was discussed before."
+                        + " Returns matching conversations with their date and a snippet.",
+                SCHEMA,
+                Set.of(PriorSessions.PERMISSION));
         this.prior = prior;
-        try {
-            this.definition = new ToolDefinition(
-                    NAME,
-                    "Search the user's own earlier conversations for words, to recall what was discussed before."
-                            + " Returns matching conversations with their date and a snippet.",
-                    Json.MAPPER.readTree(SCHEMA),
-                    Set.of(PriorSessions.PERMISSION),
-                    null);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("invalid built-in tool schema", e);
-        }
     }
 
     @Override
-    public ToolDefinition definition() {
-        return definition;
-    }
-
-    @Override
-    public JsonNode execute(JsonNode arguments, ToolContext context) {
+    protected JsonNode run(JsonNode arguments, ToolContext context) {
         String query = arguments.path("query").asText("");
         int limit = arguments.path("limit").asInt(DEFAULT_LIMIT);
         List<SearchHit> hits;
@@ -69,16 +55,14 @@ final class SearchPriorSessionsTool implements Tool {
         } catch (PriorSessions.Refused e) {
             throw new ToolException(e.code(), e.getMessage());
         }
-        ObjectNode out = Json.MAPPER.createObjectNode();
-        ArrayNode results = out.putArray("results");
-        for (SearchHit h : hits) {
-            results.addObject()
-                    .put("sessionId", h.sessionId())
-                    .put("agentId", h.agentId())
-                    .put("startedAt", h.startedAt().toString())
-                    .put("snippet", h.snippet());
-        }
-        out.put("count", hits.size());
-        return out;
+        return ListingJson.of(
+                "results",
+                hits,
+                h -> Json.MAPPER
+                        .createObjectNode()
+                        .put("sessionId", h.sessionId())
+                        .put("agentId", h.agentId())
+                        .put("startedAt", h.startedAt().toString())
+                        .put("snippet", h.snippet()));
     }
 }

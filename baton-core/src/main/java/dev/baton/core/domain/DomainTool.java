@@ -1,0 +1,56 @@
+package dev.baton.core.domain;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.baton.core.tool.Tool;
+import dev.baton.core.tool.ToolContext;
+import dev.baton.core.tool.ToolDefinition;
+import dev.baton.core.tool.ToolException;
+import java.util.Set;
+
+/**
+ * A built-in tool over one domain service: its definition is declared with a JSON Schema text, and a
+ * {@link DomainException} the service throws reaches the model as a {@link ToolException} with the same code and
+ * message. Subclasses are thin adapters: map the arguments onto one service call made as
+ * {@code context.principal()}, never as anyone the arguments name.
+ */
+public abstract class DomainTool implements Tool {
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private final ToolDefinition definition;
+
+    /**
+     * @param schemaJson the parameters' JSON Schema
+     * @param permissions what the caller must hold; the executor checks them before {@link #run}
+     */
+    protected DomainTool(String name, String description, String schemaJson, Set<String> permissions) {
+        this.definition = new ToolDefinition(name, description, schema(schemaJson), permissions, null);
+    }
+
+    @Override
+    public final ToolDefinition definition() {
+        return definition;
+    }
+
+    @Override
+    public final JsonNode execute(JsonNode arguments, ToolContext context) {
+        try {
+            return run(arguments, context);
+        } catch (DomainException e) {
+            throw new ToolException(e.code(), e.getMessage());
+        }
+    }
+
+    /** The one service call; a {@link DomainException} it throws becomes the tool's refusal. */
+    protected abstract JsonNode run(JsonNode arguments, ToolContext context);
+
+    // built-in schemas are constants: one that does not parse is a bug, not a runtime condition
+    private static JsonNode schema(String json) {
+        try {
+            return MAPPER.readTree(json);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("invalid built-in tool schema", e);
+        }
+    }
+}

@@ -1,0 +1,143 @@
+package dev.baton.providers.streaming;
+
+import dev.baton.core.model.ModelFailure;
+import dev.baton.core.model.ModelRequest;
+import dev.baton.core.turn.Cancellation;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+/**
+ * One model call as a blocking call: whatever the provider's stream yields arrives on HTTP threads and is
+ * queued; the calling (virtual) thread drains the queue in order until the answer is complete. The call owns
+ * what every gateway must get right the same way: the deadline, the request's cancellation (which aborts the
+ * exchange and returns at once, whatever the provider is doing), aborting the exchange when the call ends
+ * early, and turning each way of ending into a {@link ModelFailure}.
+ *
+ * @param <T> what the provider's stream yields: a line of its wire, or an already parsed event
+ */
+public final class GatewayCall<T> {
+
+    private sealed interface Signal<T> {
+        record Next<T>(T piece) implements Signal<T> {}
+
+        record Failed<T>(Throwable error) implements Signal<T> {}
+
+        record Ended<T>() implements Signal<T> {}
+
+        record Cancelled<T>() implements Signal<T> {}
+    }
+
+    private final Cancellation cancellation;
+    private final Duration limit;
+    private final long deadline;
+    private final FailureClassifier failures;
+    private final Runnable abort;
+    private final BlockingQueue<Signal<T>> signals = new LinkedBlockingQueue<>();
+
+    private GatewayCall(Cancellation cancellation, Duration limit, FailureClassifier failures, Runnable abort) {
+        this.cancellation = cancellation;
+        this.limit = limit;
+        this.deadline = System.nanoTime() + limit.toNanos();
+        this.failures = failures;
+        this.abort = abort;
+    }
+
+    /**
+     * Starts the clock of a call.
+     *
+     * @param limit the whole call's time limit, from now
+     * @param abort closes the call's exchange; run on cancellation and when the call ends early
+     * @throws ModelFailure {@code CANCELLED} when the request was cancelled already
+     */
+    public static <T> GatewayCall<T> open(
+            ModelRequest request, Duration limit, FailureClassifier failures, Runnable abort) {
+        Objects.requireNonNull(abort, "abort");
+        if (request.cancellation().isCancelled()) {
+            throw failures.cancelled();
+        }
+        return new GatewayCall<>(request.cancellation(), limit, failures, abort);
+    }
+
+    /** The stream yielded {@code piece}. Safe from any thread. */
+    public void next(T piece) {
+        signals.add(new Signal.Next<>(piece));
+    }
+
+    /** The stream failed after the request was sent. Safe from any thread. */
+    public void fail(Throwable error) {
+        signals.add(new Signal.Failed<>(error));
+    }
+
+    /** The stream ended; unless {@link #await}'s handler already had the whole answer, it was cut short. */
+    public void end() {
+        signals.add(new Signal.Ended<>());
+    }
+
+    /** Whether the request's cancellation fired. */
+    public boolean isCancelled() {
+        return cancellation.isCancelled();
+    }
+
+    /**
+     * Sends the request and blocks until the answer is complete.
+     *
+     * @param send starts the exchange, whose stream reports to this call's {@link #next}, {@link #fail} and
+     *     {@link #end}; what it throws propagates (the exchange is aborted)
+     * @param onPiece handles each piece on the calling thread, returning the answer once it is complete; what
+     *     it throws aborts the call and propagates unchanged
+     * @throws ModelFailure for every failure of the provider, {@code CANCELLED} when the request's cancellation
+     *     fired, {@code TIMEOUT} when the limit passed
+     */
+    public <R> R await(Runnable send, Function<T, Optional<R>> onPiece) {
+        boolean completed = false;
+        AutoCloseable registration = cancellation.onCancel(() -> {
+            abort.run();
+            signals.add(new Signal.Cancelled<>());
+        });
+        try {
+            send.run();
+            while (true) {
+                long remaining = deadline - System.nanoTime();
+                var signal = remaining > 0 ? signals.poll(remaining, TimeUnit.NANOSECONDS) : null;
+                if (signal == null) {
+                    throw failures.timedOut(limit);
+                }
+                switch (signal) {
+                    case Signal.Next<T> next -> {
+                        var answer = onPiece.apply(next.piece());
+                        if (answer.isPresent()) {
+                            completed = true;
+                            return answer.get();
+                        }
+                    }
+                    case Signal.Failed<T> f ->
+                        throw cancellation.isCancelled() ? failures.cancelled() : failures.classify(f.error());
+                    case Signal.Ended<T> e -> throw failures.cutShort();
+                    case Signal.Cancelled<T> c -> throw failures.cancelled();
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw failures.cancelled();
+        } finally {
+            if (!completed) {
+                abort.run();
+            }
+            unregister(registration);
+        }
+    }
+
+    private static void unregister(AutoCloseable registration) {
+        try {
+            registration.close();
+        } catch (Exception e) {
+            // Cancellation's handle only removes a listener from a list and cannot fail
+            throw new IllegalStateException(e);
+        }
+    }
+}
