@@ -96,11 +96,20 @@ public final class MessageRoutes {
         Session session = sessions.owned(ctx, p);
         String content = MessageContent.normalize(body.content());
         String key = ctx.header("Idempotency-Key");
-        if (key != null && replayed(ctx, p, key, raw)) return;
-        // a replayed answer costs nothing; a new turn must pass the caller's rate limits (budgets: in runTurn)
-        RateDecision rate = admission.acquireRate(p);
-        boolean sse = wantsSse(ctx);
-        runTurn(ctx, p, session, content, sse, key == null ? null : new IdemKey(key, hash(raw)), false, rate, null);
+        IdemKey idem = null;
+        if (key != null) {
+            idem = claimOrReplay(ctx, p, key, raw);
+            if (idem == null) return; // a replay costs nothing and runs nothing
+        }
+        try {
+            // a new turn must pass the caller's rate limits (budgets: in runTurn)
+            RateDecision rate = admission.acquireRate(p);
+            runTurn(ctx, p, session, content, wantsSse(ctx), idem, false, rate, null);
+        } catch (RuntimeException | IOException e) {
+            // nothing worth replaying was produced: let a retry with the same key run
+            if (idem != null) idempotency.release(p.userId(), idem.key());
+            throw e;
+        }
     }
 
     private void chat(Context ctx) throws IOException {
@@ -175,7 +184,7 @@ public final class MessageRoutes {
             ctx.header("X-Accel-Buffering", "no");
             var out = ctx.res().getOutputStream();
             SseWriterHolder holder = new SseWriterHolder();
-            dispatcher.run(
+            TurnOutcome streamed = dispatcher.run(
                     session.id(),
                     timeout,
                     cancellation -> {
@@ -185,6 +194,18 @@ public final class MessageRoutes {
                     event -> SseEvents.send(holder.writer, event));
             // before the stream ends, so a client that sends again right away already sees the session completed
             sessions.lifecycle().afterTurn(p, session, setup);
+            if (idem != null) {
+                // a retried stream is answered with the finished turn as JSON, not run again
+                if (streamed.terminal() instanceof TurnEvent.Done) {
+                    idempotency.complete(
+                            p.userId(),
+                            idem.key(),
+                            200,
+                            messageResponse(streamed).toString());
+                } else {
+                    idempotency.release(p.userId(), idem.key());
+                }
+            }
             holder.writer.close();
             return;
         }
@@ -197,12 +218,7 @@ public final class MessageRoutes {
         sessions.lifecycle().afterTurn(p, session, setup);
         if (outcome.terminal() instanceof TurnEvent.Failed f) throw TurnFailures.toApiException(f);
         ObjectNode json = chatShape ? chatResponse(session, outcome) : messageResponse(outcome);
-        if (idem != null) {
-            idempotency.save(
-                    p.userId(),
-                    idem.key(),
-                    new IdempotencyStore.StoredResponse(idem.requestHash(), 200, json.toString(), clock.instant()));
-        }
+        if (idem != null) idempotency.complete(p.userId(), idem.key(), 200, json.toString());
         ctx.json(json);
     }
 
@@ -235,20 +251,32 @@ public final class MessageRoutes {
         return n;
     }
 
-    private boolean replayed(Context ctx, Principal p, String key, String raw) {
+    /**
+     * Claims the Idempotency-Key for this request, or answers from it: the stored response when the same
+     * request already finished (returns null), 409 while it still runs, 422 when the key came with another body.
+     */
+    private IdemKey claimOrReplay(Context ctx, Principal p, String key, String raw) {
         if (key.isBlank() || key.length() > 200)
             throw ApiException.badRequest("Idempotency-Key must be 1-200 characters");
-        Optional<IdempotencyStore.StoredResponse> stored = idempotency.find(p.userId(), key);
-        if (stored.isEmpty()) return false;
-        if (!stored.get().requestHash().equals(hash(raw))) {
-            throw new ApiException(
-                    422, "idempotency_key_reused", "this Idempotency-Key was used with a different request");
+        String requestHash = hash(raw);
+        // two rounds: a claim released between our failed claim and our read is simply claimed again
+        for (int round = 0; round < 2; round++) {
+            if (idempotency.claim(p.userId(), key, requestHash, clock.instant())) return new IdemKey(key, requestHash);
+            Optional<IdempotencyStore.StoredResponse> stored = idempotency.find(p.userId(), key);
+            if (stored.isEmpty()) continue;
+            if (!stored.get().requestHash().equals(requestHash)) {
+                throw new ApiException(
+                        422, "idempotency_key_reused", "this Idempotency-Key was used with a different request");
+            }
+            if (stored.get().inProgress()) break;
+            ctx.header("Idempotent-Replayed", "true");
+            ctx.status(stored.get().status())
+                    .contentType("application/json")
+                    .result(stored.get().body());
+            return null;
         }
-        ctx.header("Idempotent-Replayed", "true");
-        ctx.status(stored.get().status())
-                .contentType("application/json")
-                .result(stored.get().body());
-        return true;
+        throw ApiException.conflict(
+                "idempotency_key_in_use", "a request with this Idempotency-Key is still running; retry when it ends");
     }
 
     private String defaultAgent() {

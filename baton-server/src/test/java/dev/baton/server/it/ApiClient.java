@@ -98,12 +98,17 @@ final class ApiClient {
     }
 
     SseStream openStream(String path, String token, String json) {
-        HttpRequest req = HttpRequest.newBuilder(URI.create(base + path))
+        return openStream(path, token, json, Map.of());
+    }
+
+    SseStream openStream(String path, String token, String json, Map<String, String> headers) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path))
                 .header("Authorization", "Bearer " + token)
                 .header("Content-Type", "application/json")
                 .header("Accept", "text/event-stream")
-                .POST(HttpRequest.BodyPublishers.ofString(json))
-                .build();
+                .POST(HttpRequest.BodyPublishers.ofString(json));
+        headers.forEach(b::header);
+        HttpRequest req = b.build();
         try {
             HttpResponse<InputStream> r = http.send(req, HttpResponse.BodyHandlers.ofInputStream());
             return new SseStream(r.statusCode(), r.headers(), r.body());

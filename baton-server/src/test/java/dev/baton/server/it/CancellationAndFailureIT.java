@@ -162,4 +162,25 @@ class CancellationAndFailureIT {
             t.api.post("/v1/sessions/" + session + "/cancel", token, "{}");
         }
     }
+
+    @Test
+    void a_retry_while_the_first_attempt_runs_is_409_and_a_cancelled_attempt_frees_the_key() {
+        String token = TestServer.token("retrier");
+        String session = t.api.startSession(token, "tasks");
+        String path = "/v1/sessions/" + session + "/messages";
+        java.util.Map<String, String> key = java.util.Map.of("Idempotency-Key", "story-1");
+        try (var stream = t.api.openStream(path, token, "{\"content\":\"tell me a story\"}", key)) {
+            stream.until(e -> e.event().equals("chunk"));
+            var retry = t.api.post(path, token, "{\"content\":\"tell me a story\"}".getBytes(), key);
+            assertThat(retry.status()).isEqualTo(409);
+            assertThat(retry.body().path("error").path("code").asText()).isEqualTo("idempotency_key_in_use");
+            t.api.post("/v1/sessions/" + session + "/cancel", token, "{}");
+            assertThat(stream.all().getLast().data().path("code").asText()).isEqualTo("cancelled");
+        }
+        // the cancelled attempt produced nothing worth replaying: the key may be used again
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> t.api.post(path, token, "{\"content\":\"quick question\"}".getBytes(), key)
+                                .status()
+                        == 200);
+    }
 }

@@ -146,4 +146,27 @@ class RestApiIT {
         assertThat(t.api.delete("/v1/sessions/" + newer, token).status()).isEqualTo(204);
         assertThat(t.api.get("/v1/sessions/" + newer, token).status()).isEqualTo(404);
     }
+
+    @Test
+    void a_streamed_send_retried_with_its_idempotency_key_is_answered_from_the_finished_turn() {
+        String token = TestServer.token("streamer");
+        String session = t.api.startSession(token, "tasks");
+        String path = "/v1/sessions/" + session + "/messages";
+        Map<String, String> key = Map.of("Idempotency-Key", "sse-1");
+        java.util.List<SseEvent> events;
+        try (var stream = t.api.openStream(path, token, "{\"content\":\"add rest\"}", key)) {
+            events = stream.all();
+        }
+        String streamed = events.stream()
+                .filter(e -> e.event().equals("chunk"))
+                .map(e -> e.data().path("content").asText())
+                .reduce("", String::concat);
+        var replay = t.api.post(path, token, "{\"content\":\"add rest\"}".getBytes(), key);
+        assertThat(replay.status()).isEqualTo(200);
+        assertThat(replay.headers().firstValue("Idempotent-Replayed")).contains("true");
+        assertThat(replay.body().path("answer").asText()).isEqualTo(streamed);
+        assertThat(replay.body().path("messageId").asText())
+                .isEqualTo(events.getLast().data().path("messageId").asText());
+        assertThat(t.api.get("/v1/tasks", token).body().path("tasks")).hasSize(1);
+    }
 }

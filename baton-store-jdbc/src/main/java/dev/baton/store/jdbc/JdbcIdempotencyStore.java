@@ -7,7 +7,7 @@ import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
 
-/** {@link IdempotencyStore} on SQLite or PostgreSQL: one row per (user, key), first save wins. */
+/** {@link IdempotencyStore} on SQLite or PostgreSQL: one row per (user, key), first claim or save wins. */
 public final class JdbcIdempotencyStore implements IdempotencyStore {
     private final Database db;
     private final ColumnCodec codec;
@@ -51,6 +51,32 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                 ps.setString(5, response.body());
                 codec.setInstant(ps, 6, response.createdAt());
                 return ps.executeUpdate() == 1;
+            }
+        });
+    }
+
+    @Override
+    public void complete(String userId, String key, int status, String body) {
+        db.inTransaction(c -> {
+            try (PreparedStatement ps = c.prepareStatement("UPDATE idempotency_keys SET status = ?, response = ?"
+                    + " WHERE user_id = ? AND \"key\" = ? AND status = " + IN_PROGRESS)) {
+                ps.setInt(1, status);
+                ps.setString(2, body);
+                ps.setString(3, userId);
+                ps.setString(4, key);
+                return ps.executeUpdate();
+            }
+        });
+    }
+
+    @Override
+    public void release(String userId, String key) {
+        db.inTransaction(c -> {
+            try (PreparedStatement ps = c.prepareStatement(
+                    "DELETE FROM idempotency_keys WHERE user_id = ? AND \"key\" = ? AND status = " + IN_PROGRESS)) {
+                ps.setString(1, userId);
+                ps.setString(2, key);
+                return ps.executeUpdate();
             }
         });
     }

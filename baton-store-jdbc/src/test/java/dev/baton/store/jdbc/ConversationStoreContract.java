@@ -369,6 +369,29 @@ abstract class ConversationStoreContract {
     }
 
     @Test
+    void a_claimed_key_is_held_until_it_completes_or_is_released() {
+        String user = newUser();
+        assertThat(idempotency.claim(user, "k2", "hash-1", T0)).isTrue();
+        assertThat(idempotency.claim(user, "k2", "hash-1", T0))
+                .as("a second claim")
+                .isFalse();
+        assertThat(idempotency.find(user, "k2").orElseThrow().inProgress()).isTrue();
+
+        idempotency.release(user, "k2");
+        assertThat(idempotency.find(user, "k2")).isEmpty();
+
+        assertThat(idempotency.claim(user, "k2", "hash-1", T0)).isTrue();
+        idempotency.complete(user, "k2", 200, "{\"answer\":2}");
+        StoredResponse done = idempotency.find(user, "k2").orElseThrow();
+        assertThat(done.inProgress()).isFalse();
+        assertThat(done.body()).isEqualTo("{\"answer\":2}");
+        // a finished response is never released or overwritten
+        idempotency.release(user, "k2");
+        idempotency.complete(user, "k2", 500, "other");
+        assertThat(idempotency.find(user, "k2").orElseThrow().body()).isEqualTo("{\"answer\":2}");
+    }
+
+    @Test
     void data_survives_closing_and_reopening_the_database() {
         Session s = session(newUser(), "tutor", T0);
         store.createSession(s);
