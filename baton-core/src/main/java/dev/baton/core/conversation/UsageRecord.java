@@ -4,7 +4,12 @@ import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.Objects;
 
-/** One model call's token usage and cost (a row of ai_usage). */
+/**
+ * One model call's token usage and cost (a row of ai_usage).
+ *
+ * @param inputTokens every input token, cached ones included
+ * @param cachedInputTokens how many of {@code inputTokens} the provider read from its prompt cache (billed cheaper)
+ */
 public record UsageRecord(
         String id,
         String tenantId,
@@ -15,6 +20,7 @@ public record UsageRecord(
         String model,
         long inputTokens,
         long outputTokens,
+        long cachedInputTokens,
         BigDecimal costUsd,
         long latencyMs,
         Instant createdAt) {
@@ -24,6 +30,9 @@ public record UsageRecord(
         Objects.requireNonNull(userId, "userId");
         Objects.requireNonNull(sessionId, "sessionId");
         Objects.requireNonNull(model, "model");
+        if (cachedInputTokens < 0) {
+            throw new IllegalArgumentException("cachedInputTokens must be >= 0, got " + cachedInputTokens);
+        }
         costUsd = costUsd == null ? BigDecimal.ZERO : costUsd;
         Objects.requireNonNull(createdAt, "createdAt");
     }

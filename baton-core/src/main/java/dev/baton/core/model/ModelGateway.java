@@ -3,8 +3,9 @@ package dev.baton.core.model;
 import java.util.function.Consumer;
 
 /**
- * The port to a model provider. Blocking: call it on a virtual thread. Text deltas are handed to
- * {@code onDelta} as they stream in; the finished reply (text, tool calls, usage) is returned at the end.
+ * The port to a model provider. Blocking: call it on a virtual thread. Deltas (text, thinking, pieces of tool
+ * calls) are handed to {@code onDelta} as they stream in; the finished reply (text, tool calls, usage) is returned
+ * at the end.
  */
 public interface ModelGateway {
 

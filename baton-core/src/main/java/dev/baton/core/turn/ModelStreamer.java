@@ -104,6 +104,9 @@ final class ModelStreamer {
                 }
                 case ModelDelta.Text ignored -> {}
                 case ModelDelta.Thinking thinking -> out.thinking(thinking.content());
+                // the client sees tool calls once the reply is finished (the turn emits tool_call then), never while
+                // they stream: a resilient gateway may still retry after these, and the call would then show twice
+                case ModelDelta.ToolCallDelta ignored -> {}
             }
         }
         ModelReply finished;

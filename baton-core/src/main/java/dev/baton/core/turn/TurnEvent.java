@@ -40,6 +40,11 @@ public sealed interface TurnEvent {
         }
     }
 
-    /** The turn's total usage. */
-    record Usage(long inputTokens, long outputTokens, BigDecimal costUsd) {}
+    /**
+     * The turn's total usage.
+     *
+     * @param inputTokens every input token, cached ones included
+     * @param cachedInputTokens how many of {@code inputTokens} the provider read from its prompt cache
+     */
+    record Usage(long inputTokens, long outputTokens, long cachedInputTokens, BigDecimal costUsd) {}
 }

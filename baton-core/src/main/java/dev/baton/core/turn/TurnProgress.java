@@ -39,13 +39,15 @@ final class TurnProgress {
     TurnEvent.Usage totalUsage() {
         long in = 0;
         long out = 0;
+        long cached = 0;
         BigDecimal cost = BigDecimal.ZERO;
         for (UsageRecord u : usage) {
             in += u.inputTokens();
             out += u.outputTokens();
+            cached += u.cachedInputTokens();
             cost = cost.add(u.costUsd());
         }
-        return new TurnEvent.Usage(in, out, cost);
+        return new TurnEvent.Usage(in, out, cached, cost);
     }
 
     List<String> toolNames() {

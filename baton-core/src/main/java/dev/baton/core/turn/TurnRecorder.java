@@ -146,6 +146,7 @@ final class TurnRecorder {
                 u.model(),
                 u.inputTokens(),
                 u.outputTokens(),
+                u.cachedInputTokens(),
                 u.costUsd(),
                 u.latencyMs(),
                 u.createdAt());

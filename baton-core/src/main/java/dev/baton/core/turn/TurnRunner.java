@@ -344,6 +344,7 @@ public final class TurnRunner {
                 model,
                 reply.usage().inputTokens(),
                 reply.usage().outputTokens(),
+                reply.usage().cachedInputTokens(),
                 cost,
                 latencyMs,
                 clock.instant());
@@ -381,7 +382,7 @@ public final class TurnRunner {
     }
 
     static TurnEvent.Usage zeroUsage() {
-        return new TurnEvent.Usage(0, 0, BigDecimal.ZERO);
+        return new TurnEvent.Usage(0, 0, 0, BigDecimal.ZERO);
     }
 
     /** Unwinds the loop when the turn's cancellation fires between model calls. */

@@ -28,7 +28,8 @@ import java.util.function.Consumer;
  * aborted at any stage and the server sees the connection close.
  *
  * <p>Like the other adapters: blocks the calling thread until the answer is complete (deltas reach
- * {@code onDelta} on that thread, in order; an exception from {@code onDelta} aborts the call and propagates),
+ * {@code onDelta} on that thread, in order, tool calls as one delta each; an exception from {@code onDelta} aborts
+ * the call and propagates),
  * never retries, maps failures to {@link ModelFailure} kinds. Thread-safe; {@link #close()} releases the pool.
  */
 public final class OllamaModelGateway implements ModelGateway, AutoCloseable {
@@ -76,6 +77,12 @@ public final class OllamaModelGateway implements ModelGateway, AutoCloseable {
             }
             if (!piece.text().isEmpty()) {
                 onDelta.accept(new ModelDelta.Text(piece.text()));
+            }
+            // Ollama sends each call whole, so one delta carries all of its arguments
+            for (int i = 0; i < piece.calls().size(); i++) {
+                var toolCall = piece.calls().get(i);
+                onDelta.accept(new ModelDelta.ToolCallDelta(
+                        piece.firstCallIndex() + i, toolCall.id(), toolCall.name(), toolCall.argumentsJson()));
             }
             return assembly.done() ? Optional.of(replyOf(assembly, request)) : Optional.empty();
         });

@@ -88,7 +88,7 @@ final class OllamaWire {
         /**
          * Reads one line.
          *
-         * @return the text and thinking it carries, for the caller's deltas
+         * @return the text, thinking and tool calls it carries, for the caller's deltas
          * @throws IOException when the line is not JSON
          * @throws StreamError when the line is Ollama's {@code {"error": ...}}
          */
@@ -106,6 +106,7 @@ final class OllamaWire {
             var message = node.path("message");
             var content = message.path("content").asText("");
             text.append(content);
+            int firstNewCall = calls.size();
             for (var call : message.path("tool_calls")) {
                 var function = call.path("function");
                 var arguments = function.path("arguments");
@@ -123,7 +124,11 @@ final class OllamaWire {
                         node.path("eval_count").asLong(0),
                         0);
             }
-            return new Piece(content, message.path("thinking").asText(""));
+            return new Piece(
+                    content,
+                    message.path("thinking").asText(""),
+                    calls.subList(firstNewCall, calls.size()),
+                    firstNewCall);
         }
 
         boolean done() {
@@ -152,7 +157,17 @@ final class OllamaWire {
         }
     }
 
-    record Piece(String text, String thinking) {}
+    /**
+     * What one line carried.
+     *
+     * @param calls the tool calls that arrived whole in this line
+     * @param firstCallIndex the position of the first of {@code calls} among the answer's tool calls
+     */
+    record Piece(String text, String thinking, List<ToolCallRequest> calls, int firstCallIndex) {
+        Piece {
+            calls = List.copyOf(calls);
+        }
+    }
 
     /** Ollama reported a failure inside the stream. */
     static final class StreamError extends IOException {

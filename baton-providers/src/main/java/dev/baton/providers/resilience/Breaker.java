@@ -32,7 +32,8 @@ public final class Breaker {
     private final CircuitBreaker breaker;
     private volatile Instant openUntil = Instant.MIN;
 
-    private Breaker(String kind, String name, BreakerSettings settings, Clock clock) {
+    private Breaker(String kind, String name, BreakerSettings settings, Clock clock, BreakerListener listener) {
+        Objects.requireNonNull(listener, "listener");
         this.kind = kind;
         this.name = Objects.requireNonNull(name, "name");
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -63,17 +64,36 @@ public final class Breaker {
                     .addKeyValue("from", from.name())
                     .addKeyValue("to", to.name())
                     .log("circuit breaker of {} {} went from {} to {}", kind, name, from, to);
+            listener.transitioned(this, from, to);
         });
+        listener.created(this);
     }
 
     /** The breaker of a model provider; its log events carry {@code provider}. */
     public static Breaker forProvider(String provider, BreakerSettings settings, Clock clock) {
-        return new Breaker("provider", provider, settings, clock);
+        return forProvider(provider, settings, clock, BreakerListener.NONE);
+    }
+
+    /** The breaker of a model provider, announced to {@code listener} now and on every change of state. */
+    public static Breaker forProvider(
+            String provider, BreakerSettings settings, Clock clock, BreakerListener listener) {
+        return new Breaker("provider", provider, settings, clock, listener);
     }
 
     /** The breaker of a tool source; its log events carry {@code toolSource}. */
     public static Breaker forToolSource(String source, BreakerSettings settings, Clock clock) {
-        return new Breaker("toolSource", source, settings, clock);
+        return forToolSource(source, settings, clock, BreakerListener.NONE);
+    }
+
+    /** The breaker of a tool source, announced to {@code listener} now and on every change of state. */
+    public static Breaker forToolSource(
+            String source, BreakerSettings settings, Clock clock, BreakerListener listener) {
+        return new Breaker("toolSource", source, settings, clock, listener);
+    }
+
+    /** What the breaker guards: {@code provider} or {@code toolSource}. */
+    public String kind() {
+        return kind;
     }
 
     public String name() {

@@ -14,7 +14,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
- * One call to a gateway under a time-to-first-token limit on top of its overall limit. The call runs on a
+ * One call to a gateway under a time-to-first-token limit on top of its overall limit; the first delta of any kind
+ * (text, thinking, a piece of a tool call) meets it. The call runs on a
  * cancellation of its own, linked to the turn's, so that a silent provider can be aborted (the gateway closes the
  * connection) without cancelling the turn; the abort is then reported as a {@code TIMEOUT}.
  */
@@ -32,7 +33,8 @@ final class ModelAttempt {
     /**
      * @param overall the whole attempt's limit, passed to the gateway as the request's timeout
      * @param textSent set once a non-empty text delta has been handed to {@code onDelta}: from then on the client
-     *     has seen part of this answer and nothing may be retried
+     *     has seen part of this answer and nothing may be retried. Tool-call deltas leave it unset: the client
+     *     does not see them
      */
     ModelReply run(
             ModelRequest request,

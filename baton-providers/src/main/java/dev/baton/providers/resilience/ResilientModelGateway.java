@@ -17,7 +17,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A provider's gateway behind its circuit breaker, with a time-to-first-token limit and the retry rules:
+ * A provider's gateway behind its circuit breaker, with a time-to-first-token limit and the retry rules. Any delta
+ * counts as the first token: text, thinking, or a piece of a tool call (a reply that only calls tools is streaming
+ * while it writes their arguments, however long they are).
  *
  * <ul>
  *   <li>a timeout is retried once with a first-token limit {@link ResilienceSettings#timeoutRetryFactor()} times
@@ -27,6 +29,8 @@ import org.slf4j.LoggerFactory;
  *   <li>a rate limit (429), an authentication failure, a bad request and a cancellation are never retried; an
  *       authentication failure is logged at ERROR as critical: an operator must fix the key;
  *   <li>nothing is retried once a text delta has reached {@code onDelta} — the client would see the text twice.
+ *       Tool-call deltas do not count: the client sees tool calls only once the model has finished, so an attempt
+ *       that fails while writing them can still be retried or fall back.
  * </ul>
  *
  * Only {@code UNAVAILABLE} and {@code TIMEOUT} count towards the breaker; while it is open, calls fail at once

@@ -29,6 +29,7 @@ public final class ResilientModelResolver implements ModelResolver, AutoCloseabl
     private final Clock clock;
     private final Sleeper sleeper;
     private final DoubleSupplier random;
+    private final BreakerListener breakerListener;
     private final Map<ModelGateway, ResilientModelGateway> gateways = new ConcurrentHashMap<>();
 
     /** Production wiring: real sleeps and random jitter. */
@@ -48,11 +49,30 @@ public final class ResilientModelResolver implements ModelResolver, AutoCloseabl
      */
     public ResilientModelResolver(
             ModelResolver delegate, ResilienceSettings settings, Clock clock, Sleeper sleeper, DoubleSupplier random) {
+        this(delegate, settings, clock, sleeper, random, BreakerListener.NONE);
+    }
+
+    private ResilientModelResolver(
+            ModelResolver delegate,
+            ResilienceSettings settings,
+            Clock clock,
+            Sleeper sleeper,
+            DoubleSupplier random,
+            BreakerListener breakerListener) {
+        this.breakerListener = Objects.requireNonNull(breakerListener, "breakerListener");
         this.delegate = Objects.requireNonNull(delegate, "delegate");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
         this.random = Objects.requireNonNull(random, "random");
+    }
+
+    /**
+     * This resolver with every provider breaker it creates from now on announced to {@code listener} (for metrics).
+     * Call it while wiring, before the first resolve: the copy starts with no gateways of its own.
+     */
+    public ResilientModelResolver withBreakerListener(BreakerListener listener) {
+        return new ResilientModelResolver(delegate, settings, clock, sleeper, random, listener);
     }
 
     @Override
@@ -94,7 +114,11 @@ public final class ResilientModelResolver implements ModelResolver, AutoCloseabl
         return gateways.computeIfAbsent(
                 gateway,
                 g -> new ResilientModelGateway(
-                        g, Breaker.forProvider(g.provider(), settings.breaker(), clock), settings, sleeper, random));
+                        g,
+                        Breaker.forProvider(g.provider(), settings.breaker(), clock, breakerListener),
+                        settings,
+                        sleeper,
+                        random));
     }
 
     @Override

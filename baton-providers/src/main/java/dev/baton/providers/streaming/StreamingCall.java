@@ -7,6 +7,7 @@ import dev.langchain4j.model.chat.StreamingChatModel;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.langchain4j.model.chat.response.PartialThinking;
+import dev.langchain4j.model.chat.response.PartialToolCall;
 import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
 import java.time.Duration;
 import java.util.Optional;
@@ -68,6 +69,19 @@ public final class StreamingCall {
         @Override
         public void onPartialThinking(PartialThinking partialThinking) {
             call.next(new Event.Delta(new ModelDelta.Thinking(partialThinking.text())));
+        }
+
+        /**
+         * LangChain4j reports a piece of a tool call when its arguments grow (not for the piece that only names
+         * the call); reported so that a reply that only calls tools does not look silent until it is complete.
+         */
+        @Override
+        public void onPartialToolCall(PartialToolCall partialToolCall) {
+            call.next(new Event.Delta(new ModelDelta.ToolCallDelta(
+                    partialToolCall.index(),
+                    partialToolCall.id(),
+                    partialToolCall.name(),
+                    partialToolCall.partialArguments())));
         }
 
         @Override

@@ -23,11 +23,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -62,6 +65,19 @@ public abstract class ModelGatewayContract {
 
     protected final LlmSimulator simulator() {
         return simulator;
+    }
+
+    /**
+     * Whether the provider streams a tool call's arguments in pieces; one whose wire sends each call whole (Ollama)
+     * says false, and its tool-call delta then arrives just before the end of the stream.
+     */
+    protected boolean streamsToolArguments() {
+        return true;
+    }
+
+    /** Whether the provider's wire reports prompt-cache reads; Ollama's does not. */
+    protected boolean reportsCachedTokens() {
+        return true;
     }
 
     protected final ModelGateway start(SimulatorScript script) {
@@ -172,6 +188,57 @@ public abstract class ModelGatewayContract {
     }
 
     @Test
+    void a_tool_call_streams_as_tool_call_deltas_long_before_the_reply_is_complete() throws Exception {
+        var arguments = "{\"city\":\"Reykjavik\",\"note\":\""
+                + "a fairly long note ".repeat(12).strip() + "\"}";
+        // about 65 argument fragments of one token each, at 100 tokens a second: well over half a second
+        var gateway = start(SimulatorScript.builder()
+                .whenUserSays("weather", Reply.toolCall("get_weather", arguments))
+                .tokensPerSecond(100)
+                .build());
+        var deltas = new CopyOnWriteArrayList<ModelDelta>();
+        var firstToolDeltaAt = new AtomicLong();
+
+        var request = ask("weather please", List.of(weatherTool()), new Cancellation(), GENEROUS);
+        var reply = gateway.stream(request, delta -> {
+            if (delta instanceof ModelDelta.ToolCallDelta) {
+                firstToolDeltaAt.compareAndSet(0, System.nanoTime());
+            }
+            deltas.add(delta);
+        });
+        var afterFirstToolDelta = Duration.ofNanos(System.nanoTime() - firstToolDeltaAt.get());
+
+        var toolDeltas = deltas.stream()
+                .filter(ModelDelta.ToolCallDelta.class::isInstance)
+                .map(ModelDelta.ToolCallDelta.class::cast)
+                .toList();
+        assertThat(deltas)
+                .as("a reply that only calls tools carries no text")
+                .noneMatch(d -> d instanceof ModelDelta.Text t && !t.content().isEmpty());
+        assertThat(toolDeltas)
+                .isNotEmpty()
+                .allSatisfy(d -> assertThat(d.index()).isZero());
+        assertThat(toolDeltas)
+                .extracting(ModelDelta.ToolCallDelta::name)
+                .filteredOn(Objects::nonNull)
+                .containsOnly("get_weather");
+        var streamed = toolDeltas.stream()
+                .map(ModelDelta.ToolCallDelta::argumentsFragment)
+                .collect(Collectors.joining());
+        assertThat(JSON.readTree(streamed)).isEqualTo(JSON.readTree(arguments));
+        assertThat(reply.toolCalls())
+                .singleElement()
+                .satisfies(
+                        call -> assertThat(JSON.readTree(call.argumentsJson())).isEqualTo(JSON.readTree(arguments)));
+        if (streamsToolArguments()) {
+            assertThat(toolDeltas).hasSizeGreaterThan(3);
+            assertThat(afterFirstToolDelta)
+                    .as("the first piece arrived while the arguments were still streaming")
+                    .isGreaterThan(Duration.ofMillis(200));
+        }
+    }
+
+    @Test
     void two_tool_calls_in_one_response_come_back_in_order_with_distinct_ids() throws Exception {
         var gateway = start(SimulatorScript.builder()
                 .whenUserSays(
@@ -182,7 +249,15 @@ public abstract class ModelGatewayContract {
                 .build());
 
         var request = ask("compare Oslo and Lima", List.of(weatherTool()), new Cancellation(), GENEROUS);
-        var reply = gateway.stream(request, d -> {});
+        var deltas = new CopyOnWriteArrayList<ModelDelta>();
+        var reply = gateway.stream(request, deltas::add);
+
+        assertThat(deltas.stream()
+                        .filter(ModelDelta.ToolCallDelta.class::isInstance)
+                        .map(d -> ((ModelDelta.ToolCallDelta) d).index())
+                        .distinct())
+                .as("each call's pieces carry its position")
+                .containsExactly(0, 1);
 
         assertThat(reply.toolCalls()).hasSize(2);
         assertThat(reply.toolCalls().get(0).id())
@@ -204,6 +279,19 @@ public abstract class ModelGatewayContract {
 
         assertThat(reply.usage().inputTokens()).isEqualTo(42);
         assertThat(reply.usage().outputTokens()).isEqualTo(7);
+    }
+
+    @Test
+    void cached_prompt_tokens_are_reported_as_part_of_the_input() {
+        var gateway = start(SimulatorScript.builder()
+                .always(Reply.text("Counted answer").withUsage(1_000, 7, 600))
+                .build());
+
+        ModelReply reply = gateway.stream(ask("count"), d -> {});
+
+        assertThat(reply.usage().inputTokens()).isEqualTo(1_000);
+        assertThat(reply.usage().outputTokens()).isEqualTo(7);
+        assertThat(reply.usage().cachedInputTokens()).isEqualTo(reportsCachedTokens() ? 600 : 0);
     }
 
     @ParameterizedTest(name = "{0} -> {1}")

@@ -23,6 +23,18 @@ class OllamaModelGatewayIT extends ModelGatewayContract {
                 new OllamaConfig("ollama", simulator.rootUrl(), null, Map.of("X-Baton-Test", "yes")));
     }
 
+    /** Ollama's chat API reports no prompt cache. */
+    @Override
+    protected boolean reportsCachedTokens() {
+        return false;
+    }
+
+    /** Ollama sends each tool call whole, in one line. */
+    @Override
+    protected boolean streamsToolArguments() {
+        return false;
+    }
+
     @Test
     void the_request_carries_the_conversation_with_object_arguments_and_named_tool_results() throws Exception {
         var gateway = startAnsweringWeatherResults();

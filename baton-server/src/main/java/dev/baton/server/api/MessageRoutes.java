@@ -158,8 +158,9 @@ public final class MessageRoutes {
         // the session's own limits (resolved when it started) and assignment; 409 once its time ran out
         SessionLifecycle.TurnSetup setup = sessions.lifecycle().beforeTurn(p, session, agent);
         rate.headers().forEach(ctx::header);
-        // reserve before the model is called, release once the turn's actual cost is in ai_usage
-        try (BudgetReservation budget = reserved != null ? reserved : admission.reserveBudget(p, agent)) {
+        // reserve before the model is called, release once the turn's actual cost is in ai_usage; the session's own
+        // limits bound both the turn's cost and how long its reservation outlives an instance that dies
+        try (BudgetReservation budget = reserved != null ? reserved : admission.reserveBudget(p, setup.agent())) {
             runAdmitted(ctx, p, session, setup, content, sse, idem, chatShape);
         }
     }

@@ -26,6 +26,14 @@ import dev.baton.server.config.ConfigException;
 import dev.baton.server.config.ProviderSettings;
 import dev.baton.server.http.HttpApi;
 import dev.baton.server.limits.TurnAdmission;
+import dev.baton.server.metrics.BatonMetrics;
+import dev.baton.server.metrics.BreakerMeters;
+import dev.baton.server.metrics.HttpMetrics;
+import dev.baton.server.metrics.MeteredModelResolver;
+import dev.baton.server.metrics.MetricsRoutes;
+import dev.baton.server.metrics.MetricsSettings;
+import dev.baton.server.metrics.RefusalMeters;
+import dev.baton.server.metrics.TurnMetrics;
 import dev.baton.server.resilience.BreakerToolSource;
 import dev.baton.server.resilience.ResilienceConfig;
 import dev.baton.server.session.ModuleSessionEvents;
@@ -61,6 +69,7 @@ public final class BatonServer implements AutoCloseable {
     private final Javalin http;
     private final TurnAdmission admission;
     private final SessionServices sessionServices;
+    private final BatonMetrics metrics;
 
     private BatonServer(
             Database database,
@@ -68,7 +77,9 @@ public final class BatonServer implements AutoCloseable {
             TurnDispatcher dispatcher,
             Javalin http,
             TurnAdmission admission,
-            SessionServices sessionServices) {
+            SessionServices sessionServices,
+            BatonMetrics metrics) {
+        this.metrics = metrics;
         this.admission = admission;
         this.sessionServices = sessionServices;
         this.database = database;
@@ -101,7 +112,10 @@ public final class BatonServer implements AutoCloseable {
         Database db = Database.open(config.databaseUrl(), List.of(TaskModule.MIGRATIONS, NotesModule.MIGRATIONS));
         LlmSimulator simulator = null;
         TurnAdmission admission = null;
+        BatonMetrics metrics = null;
         try {
+            metrics = BatonMetrics.create(metricsSettings(config));
+            BreakerMeters breakerMeters = new BreakerMeters(metrics.registry());
             String simulatorUrl = options.simulatorBaseUrl();
             ProviderSettings providers = ProviderSettings.from(config);
             boolean simulatorOnly = config.models().simulatorOnly() && !providers.any();
@@ -118,7 +132,8 @@ public final class BatonServer implements AutoCloseable {
             ResilienceConfig resilience = ResilienceConfig.from(config.section("resilience"));
             // retries, first-token limits, per-provider breakers and agents' fallback models
             ModelResolver models = new ResilientModelResolver(
-                    Models.resolver(config.models(), providers, simulatorUrl), resilience.models(), clock);
+                            Models.resolver(config.models(), providers, simulatorUrl), resilience.models(), clock)
+                    .withBreakerListener(breakerMeters);
             AgentRegistry agents = AgentRegistry.load(config.agentDirs(), config.limits(), defaultModel);
             TaskModule tasks = TaskModule.create(db, clock);
             NotesModule notes = NotesModule.create(db, clock);
@@ -127,19 +142,29 @@ public final class BatonServer implements AutoCloseable {
             ToolCatalog tools = new ToolCatalog(BreakerToolSource.guard(
                     List.of(tasks.toolSource(), notes.toolSource(), sessionServices.toolSource()),
                     resilience.tools(),
-                    clock));
+                    clock,
+                    breakerMeters));
             PriceTable prices = prices(config);
             JdbcAuditStore auditStore = new JdbcAuditStore(db);
             ModulePipeline modules = new ModulePipeline(moduleRegistry(config, agents), auditStore, clock);
+            metrics.watch(modules.failures());
             sessionServices
                     .events()
                     .add(new ModuleSessionEvents(modules, agents, sessionServices.assignments(), clock));
-            TurnRunner runner = new TurnRunner(store, models, tools, new JtokkitTokenCounter(), prices, clock, modules)
+            TurnRunner runner = new TurnRunner(
+                            store,
+                            new MeteredModelResolver(models, metrics.registry(), prices),
+                            tools,
+                            new JtokkitTokenCounter(),
+                            prices,
+                            clock,
+                            modules)
                     .withPromptSections(AssignmentPrompt::sectionsFor);
             JdbcUsageStore usage = new JdbcUsageStore(db);
-            admission = TurnAdmission.from(config, prices, usage, clock);
+            admission = TurnAdmission.from(config, prices, usage, clock, new RefusalMeters(metrics.registry()));
             RunningTurns running = new RunningTurns();
-            TurnDispatcher dispatcher = new TurnDispatcher(runner, running);
+            TurnDispatcher dispatcher =
+                    new TurnDispatcher(runner, running, new TurnMetrics(metrics.registry()).watching(running));
             SessionRoutes sessions = new SessionRoutes(
                     store,
                     agents,
@@ -170,7 +195,9 @@ public final class BatonServer implements AutoCloseable {
                             new UsageRoutes(usage, clock)::register,
                             new AuditRoutes(auditStore)::register,
                             new TaskRoutes(tasks.service(), config.maxBodyBytes())::register,
-                            new NoteRoutes(notes.service(), config.maxBodyBytes())::register));
+                            new NoteRoutes(notes.service(), config.maxBodyBytes())::register,
+                            new MetricsRoutes(metrics)::register),
+                    new HttpMetrics(metrics.registry())::record);
             app.start();
             log.info(
                     "baton listening on http://{}:{} (database {}, model {})",
@@ -179,12 +206,13 @@ public final class BatonServer implements AutoCloseable {
                     db.dialect(),
                     modelMode);
             log.info("limits: {}", admission.describe());
-            BatonServer server = new BatonServer(db, simulator, dispatcher, app, admission, sessionServices);
+            BatonServer server = new BatonServer(db, simulator, dispatcher, app, admission, sessionServices, metrics);
             sessionServices.startSweeper();
             return server;
         } catch (RuntimeException e) {
             if (admission != null) admission.close();
             if (simulator != null) simulator.close();
+            if (metrics != null) metrics.close();
             db.close();
             throw e;
         }
@@ -199,6 +227,14 @@ public final class BatonServer implements AutoCloseable {
             return registry;
         } catch (IllegalArgumentException | IllegalStateException e) {
             throw new ConfigException("modules: " + e.getMessage());
+        }
+    }
+
+    private static MetricsSettings metricsSettings(BatonConfig config) {
+        try {
+            return MetricsSettings.parse(config.section("metrics"), config.env());
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException("metrics: " + e.getMessage());
         }
     }
 
@@ -239,6 +275,7 @@ public final class BatonServer implements AutoCloseable {
         dispatcher.close();
         admission.close();
         if (simulator != null) simulator.close();
+        metrics.close();
         database.close();
     }
 }

@@ -4,9 +4,11 @@ import dev.baton.server.auth.JwtAuthenticator;
 import io.javalin.Javalin;
 import io.javalin.compression.CompressionStrategy;
 import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
 import io.javalin.json.JavalinJackson;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.ObjLongConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
@@ -22,6 +24,19 @@ public final class HttpApi {
 
     public static Javalin create(
             String host, int port, JwtAuthenticator auth, List<Consumer<RoutesConfig>> routeGroups) {
+        return create(host, port, auth, routeGroups, (ctx, nanos) -> {});
+    }
+
+    /**
+     * @param timer hears of every finished request with how long it took in nanoseconds (request metrics); it runs
+     *     in the after-handler, once the status is final
+     */
+    public static Javalin create(
+            String host,
+            int port,
+            JwtAuthenticator auth,
+            List<Consumer<RoutesConfig>> routeGroups,
+            ObjLongConsumer<Context> timer) {
         return Javalin.create(config -> {
             config.jetty.host = host;
             config.jetty.port = port;
@@ -45,8 +60,14 @@ public final class HttpApi {
             });
             routes.after(ctx -> {
                 Long start = ctx.attribute("baton.startNanos");
-                long ms = start == null ? -1 : (System.nanoTime() - start) / 1_000_000;
-                access.info("{} {} {} {}ms", ctx.method(), ctx.path(), ctx.statusCode(), ms);
+                long nanos = start == null ? -1 : System.nanoTime() - start;
+                access.info(
+                        "{} {} {} {}ms",
+                        ctx.method(),
+                        ctx.path(),
+                        ctx.statusCode(),
+                        nanos < 0 ? -1 : nanos / 1_000_000);
+                if (nanos >= 0) timer.accept(ctx, nanos);
                 MDC.clear();
             });
             ErrorResponses.register(routes);

@@ -19,14 +19,14 @@ public final class RequestBody {
     private RequestBody() {}
 
     public static String readUtf8(InputStream in, long declaredLength, int maxBytes) {
-        if (declaredLength > maxBytes) throw tooLarge(maxBytes);
+        if (declaredLength > maxBytes) throw tooLarge(in, maxBytes);
         byte[] bytes;
         try {
             bytes = in.readNBytes(maxBytes + 1);
         } catch (IOException e) {
             throw ApiException.badRequest("could not read the request body");
         }
-        if (bytes.length > maxBytes) throw tooLarge(maxBytes);
+        if (bytes.length > maxBytes) throw tooLarge(in, maxBytes);
         String text;
         try {
             text = StandardCharsets.UTF_8
@@ -85,6 +85,25 @@ public final class RequestBody {
                     field == null ? "invalid request body" : "field '" + field + "' has the wrong type");
         }
     }
+
+    /**
+     * The 413, after reading (and dropping) what the client still sends, up to a bound: a client that is still
+     * writing its body when the server answers and closes would otherwise see a reset instead of the 413.
+     */
+    private static ApiException tooLarge(InputStream in, int maxBytes) {
+        try {
+            long skipped = 0;
+            byte[] sink = new byte[8192];
+            int n;
+            while (skipped < DRAIN_LIMIT_BYTES && (n = in.read(sink)) > 0) skipped += n;
+        } catch (IOException e) {
+            // the client gave up: nobody is left to read the answer anyway
+        }
+        return tooLarge(maxBytes);
+    }
+
+    /** How much of an oversized body is read and dropped before answering 413 (beyond it, the connection closes). */
+    static final long DRAIN_LIMIT_BYTES = 4L * 1024 * 1024;
 
     private static ApiException tooLarge(int maxBytes) {
         return new ApiException(413, "payload_too_large", "request body exceeds " + maxBytes + " bytes");

@@ -61,6 +61,7 @@ public final class SseEvents {
                 .createObjectNode()
                 .put("inputTokens", u.inputTokens())
                 .put("outputTokens", u.outputTokens())
+                .put("cachedInputTokens", u.cachedInputTokens())
                 .put("costUsd", u.costUsd());
     }
 }

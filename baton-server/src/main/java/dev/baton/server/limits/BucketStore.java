@@ -5,7 +5,6 @@ import io.github.bucket4j.BucketConfiguration;
 import io.github.bucket4j.distributed.ExpirationAfterWriteStrategy;
 import io.github.bucket4j.distributed.proxy.ProxyManager;
 import io.github.bucket4j.redis.lettuce.Bucket4jLettuce;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.codec.RedisCodec;
@@ -29,9 +28,9 @@ sealed interface BucketStore extends AutoCloseable {
         return new Local(new ClockTimeMeter(clock));
     }
 
-    /** Buckets in Redis at {@code redisUrl}, under keys starting with {@code keyPrefix}. */
-    static BucketStore redis(String redisUrl, String keyPrefix, Clock clock) {
-        return Redis.connect(redisUrl, keyPrefix, new ClockTimeMeter(clock));
+    /** Buckets in {@code redis}, under keys starting with {@code keyPrefix}; the caller closes {@code redis}. */
+    static BucketStore redis(SharedRedis redis, String keyPrefix, Clock clock) {
+        return Redis.connect(redis, keyPrefix, new ClockTimeMeter(clock));
     }
 
     final class Local implements BucketStore {
@@ -67,39 +66,27 @@ sealed interface BucketStore extends AutoCloseable {
     }
 
     final class Redis implements BucketStore {
-        private final RedisClient client;
         private final StatefulRedisConnection<String, byte[]> connection;
         private final ProxyManager<String> proxies;
         private final String prefix;
 
-        private Redis(
-                RedisClient client,
-                StatefulRedisConnection<String, byte[]> connection,
-                ProxyManager<String> proxies,
-                String prefix) {
-            this.client = client;
+        private Redis(StatefulRedisConnection<String, byte[]> connection, ProxyManager<String> proxies, String prefix) {
             this.connection = connection;
             this.proxies = proxies;
             this.prefix = prefix;
         }
 
-        static Redis connect(String url, String prefix, ClockTimeMeter time) {
-            RedisClient client = RedisClient.create(url);
-            try {
-                StatefulRedisConnection<String, byte[]> connection =
-                        client.connect(RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE));
-                ProxyManager<String> proxies = Bucket4jLettuce.casBasedBuilder(connection)
-                        .clientClock(time)
-                        .requestTimeout(Duration.ofSeconds(2))
-                        // a key lives until its bucket would be full again: an idle caller leaves nothing behind
-                        .expirationAfterWrite(
-                                ExpirationAfterWriteStrategy.basedOnTimeForRefillingBucketUpToMax(Duration.ofHours(2)))
-                        .build();
-                return new Redis(client, connection, proxies, prefix);
-            } catch (RuntimeException e) {
-                shutdown(client);
-                throw e;
-            }
+        static Redis connect(SharedRedis redis, String prefix, ClockTimeMeter time) {
+            StatefulRedisConnection<String, byte[]> connection =
+                    redis.connect(RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE));
+            ProxyManager<String> proxies = Bucket4jLettuce.casBasedBuilder(connection)
+                    .clientClock(time)
+                    .requestTimeout(Duration.ofSeconds(2))
+                    // a key lives until its bucket would be full again: an idle caller leaves nothing behind
+                    .expirationAfterWrite(
+                            ExpirationAfterWriteStrategy.basedOnTimeForRefillingBucketUpToMax(Duration.ofHours(2)))
+                    .build();
+            return new Redis(connection, proxies, prefix);
         }
 
         @Override
@@ -109,13 +96,8 @@ sealed interface BucketStore extends AutoCloseable {
 
         @Override
         public void close() {
+            // the client is shared with the budget reservations: whoever created it shuts it down
             connection.close();
-            shutdown(client);
-        }
-
-        private static void shutdown(RedisClient client) {
-            // no quiet period: the connection is closed, and the default waits seconds for nothing
-            client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
         }
     }
 }

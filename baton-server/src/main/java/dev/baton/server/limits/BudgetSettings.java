@@ -1,8 +1,10 @@
 package dev.baton.server.limits;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.server.config.ConfigLoader;
 import java.math.BigDecimal;
 import java.time.DateTimeException;
+import java.time.Duration;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 
@@ -17,9 +19,14 @@ import java.time.ZoneOffset;
  *   maxCostPerTurnUsd: 0.25        # reserved per turn; default: computed from the agent's limits and prices
  *   maxOutputTokensPerCall: 4096   # for that computation
  *   timeZone: UTC                  # where days and months begin
+ *   reservationMargin: 60s         # how long past its request timeout a turn's reservation outlives its instance
+ *   redisKeyPrefix: "baton:budget:" # with rateLimits.redisUrl: where the shared reservations live
  * }</pre>
  *
  * @param maxCostPerTurnUsd what a turn reserves before it runs; null to compute it per agent
+ * @param reservationMargin added to a turn's request timeout to give its reservation's time to live: a reservation
+ *     that its instance never releases (the instance crashed) stops counting after that long
+ * @param redisKeyPrefix the start of the Redis keys of shared reservations (several instances)
  */
 public record BudgetSettings(
         BigDecimal userDailyUsd,
@@ -28,11 +35,15 @@ public record BudgetSettings(
         BigDecimal tenantMonthlyUsd,
         BigDecimal maxCostPerTurnUsd,
         int maxOutputTokensPerCall,
-        ZoneId timeZone) {
+        ZoneId timeZone,
+        Duration reservationMargin,
+        String redisKeyPrefix) {
 
     public static final int DEFAULT_MAX_OUTPUT_TOKENS_PER_CALL = 4096;
-    public static final BudgetSettings NONE =
-            new BudgetSettings(null, null, null, null, null, DEFAULT_MAX_OUTPUT_TOKENS_PER_CALL, ZoneOffset.UTC);
+    public static final Duration DEFAULT_RESERVATION_MARGIN = Duration.ofSeconds(60);
+    public static final String DEFAULT_REDIS_KEY_PREFIX = "baton:budget:";
+    public static final BudgetSettings NONE = new BudgetSettings(
+            null, null, null, null, null, DEFAULT_MAX_OUTPUT_TOKENS_PER_CALL, ZoneOffset.UTC, null, null);
 
     public BudgetSettings {
         for (BigDecimal v :
@@ -41,6 +52,10 @@ public record BudgetSettings(
         }
         if (maxOutputTokensPerCall < 1) throw new IllegalArgumentException("maxOutputTokensPerCall must be >= 1");
         timeZone = timeZone == null ? ZoneOffset.UTC : timeZone;
+        reservationMargin = reservationMargin == null ? DEFAULT_RESERVATION_MARGIN : reservationMargin;
+        if (reservationMargin.isNegative())
+            throw new IllegalArgumentException("reservationMargin must not be negative");
+        redisKeyPrefix = redisKeyPrefix == null ? DEFAULT_REDIS_KEY_PREFIX : redisKeyPrefix;
     }
 
     public boolean limitsUsers() {
@@ -66,7 +81,11 @@ public record BudgetSettings(
                 usd(section.path("perTenant").path("monthlyUsd"), "perTenant.monthlyUsd"),
                 usd(section.path("maxCostPerTurnUsd"), "maxCostPerTurnUsd"),
                 section.path("maxOutputTokensPerCall").asInt(DEFAULT_MAX_OUTPUT_TOKENS_PER_CALL),
-                timeZone);
+                timeZone,
+                ConfigLoader.duration(section.path("reservationMargin"), DEFAULT_RESERVATION_MARGIN),
+                section.path("redisKeyPrefix").isTextual()
+                        ? section.path("redisKeyPrefix").asText()
+                        : null);
     }
 
     private static BigDecimal usd(JsonNode n, String name) {

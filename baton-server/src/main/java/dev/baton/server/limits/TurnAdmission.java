@@ -8,6 +8,10 @@ import dev.baton.server.config.ConfigException;
 import dev.baton.store.jdbc.usage.JdbcUsageStore;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * What a message must pass before its turn runs (DESIGN §4 "rate-limit + budget check"): the caller's rate limits,
@@ -15,26 +19,46 @@ import java.time.Duration;
  */
 public final class TurnAdmission implements AutoCloseable {
     /** No rate limits and no budgets. */
-    public static final TurnAdmission UNLIMITED = new TurnAdmission(null, null, "no rate limits, no budgets");
+    public static final TurnAdmission UNLIMITED =
+            new TurnAdmission(null, null, "no rate limits, no budgets", refused -> {});
 
     private final RateLimiter rates;
     private final BudgetGuard budgets;
     private final String description;
+    private final Consumer<LimitExceeded> refusals;
+    /** What this owns and closes besides the rate limiter: the shared budget reservations and the Redis client. */
+    private final List<AutoCloseable> resources = new ArrayList<>();
 
-    private TurnAdmission(RateLimiter rates, BudgetGuard budgets, String description) {
+    private TurnAdmission(
+            RateLimiter rates, BudgetGuard budgets, String description, Consumer<LimitExceeded> refusals) {
         this.rates = rates;
         this.budgets = budgets;
         this.description = description;
+        this.refusals = Objects.requireNonNull(refusals, "refusals");
     }
 
     /**
-     * Reads {@code rateLimits} and {@code budgets} from the configuration. Buckets live in Redis when
-     * {@code rateLimits.redisUrl} or {@code BATON_REDIS_URL} is set, else in this process.
+     * Reads {@code rateLimits} and {@code budgets} from the configuration. Buckets and budget reservations live in
+     * Redis (one client for both) when {@code rateLimits.redisUrl} or {@code BATON_REDIS_URL} is set, else in this
+     * process.
      *
      * @param clock drives bucket refills and budget periods (tests move it instead of sleeping)
      * @throws ConfigException when a section is malformed
      */
     public static TurnAdmission from(BatonConfig config, PriceTable prices, JdbcUsageStore usage, Clock clock) {
+        return from(config, prices, usage, clock, refused -> {});
+    }
+
+    /**
+     * As {@link #from(BatonConfig, PriceTable, JdbcUsageStore, Clock)}, telling {@code refusals} of every message a
+     * limit or budget turns away (for metrics) just before it is refused.
+     */
+    public static TurnAdmission from(
+            BatonConfig config,
+            PriceTable prices,
+            JdbcUsageStore usage,
+            Clock clock,
+            Consumer<LimitExceeded> refusals) {
         RateLimitSettings rateSettings;
         BudgetSettings budgetSettings;
         try {
@@ -43,21 +67,40 @@ public final class TurnAdmission implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             throw new ConfigException(e.getMessage());
         }
+        boolean budgetsOn = budgetSettings.limitsUsers() || budgetSettings.limitsTenants();
+        SharedRedis redis = rateSettings.redisUrl() != null && (rateSettings.enabled() || budgetsOn)
+                ? SharedRedis.create(rateSettings.redisUrl())
+                : null;
         RateLimiter rates = null;
-        if (rateSettings.enabled()) {
-            BucketStore store = rateSettings.redisUrl() == null
-                    ? BucketStore.local(clock)
-                    : BucketStore.redis(rateSettings.redisUrl(), rateSettings.redisKeyPrefix(), clock);
-            rates = new RateLimiter(rateSettings, store);
+        RedisReservations reservations = null;
+        try {
+            if (rateSettings.enabled()) {
+                BucketStore store = redis == null
+                        ? BucketStore.local(clock)
+                        : BucketStore.redis(redis, rateSettings.redisKeyPrefix(), clock);
+                rates = new RateLimiter(rateSettings, store);
+            }
+            if (redis != null && budgetsOn)
+                reservations = RedisReservations.connect(redis, budgetSettings.redisKeyPrefix(), clock);
+        } catch (RuntimeException e) {
+            if (rates != null) rates.close();
+            if (redis != null) redis.close();
+            throw e;
         }
-        BudgetGuard guard = new BudgetGuard(budgetSettings, usage, new TurnCostCeiling(budgetSettings, prices), clock);
+        BudgetGuard guard = new BudgetGuard(
+                budgetSettings, usage, new TurnCostCeiling(budgetSettings, prices), clock, reservations);
         String description = (rates == null
                         ? "rate limits off"
                         : "rate limits " + rateSettings.perUser().size() + " per user, "
                                 + rateSettings.perTenant().size() + " per tenant, buckets "
                                 + (rateSettings.redisUrl() == null ? "in process" : "in Redis"))
-                + (guard.active() ? ", budgets on" : ", no budgets");
-        return new TurnAdmission(rates, guard.active() ? guard : null, description);
+                + (guard.active()
+                        ? ", budgets on, reservations " + (reservations == null ? "in process" : "in Redis")
+                        : ", no budgets");
+        TurnAdmission admission = new TurnAdmission(rates, guard.active() ? guard : null, description, refusals);
+        if (reservations != null) admission.resources.add(reservations);
+        if (redis != null) admission.resources.add(redis);
+        return admission;
     }
 
     /**
@@ -71,13 +114,15 @@ public final class TurnAdmission implements AutoCloseable {
         RateDecision decision = rates.acquire(caller);
         if (!decision.allowed()) {
             Duration wait = decision.reset();
-            throw new LimitExceeded(
+            LimitExceeded refused = new LimitExceeded(
                     LimitExceeded.RATE_LIMITED,
                     "too many messages: the " + decision.reported().name() + " limit of "
                             + decision.reported().quota() + " is used up; retry in " + RateDecision.seconds(wait)
                             + " s",
                     wait,
                     decision.headers());
+            refusals.accept(refused);
+            throw refused;
         }
         return decision;
     }
@@ -89,7 +134,13 @@ public final class TurnAdmission implements AutoCloseable {
      * @throws LimitExceeded {@code budget_exceeded} when a budget is used up
      */
     public BudgetReservation reserveBudget(Principal caller, AgentDefinition agent) {
-        return budgets == null ? BudgetReservation.NONE : budgets.reserve(caller, agent);
+        if (budgets == null) return BudgetReservation.NONE;
+        try {
+            return budgets.reserve(caller, agent);
+        } catch (LimitExceeded refused) {
+            refusals.accept(refused);
+            throw refused;
+        }
     }
 
     /** One line for the startup log. */
@@ -101,5 +152,12 @@ public final class TurnAdmission implements AutoCloseable {
     @Override
     public void close() {
         if (rates != null) rates.close();
+        for (AutoCloseable resource : resources) {
+            try {
+                resource.close();
+            } catch (Exception e) {
+                throw new IllegalStateException("could not close " + resource, e);
+            }
+        }
     }
 }

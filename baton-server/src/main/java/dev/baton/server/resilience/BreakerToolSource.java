@@ -7,6 +7,7 @@ import dev.baton.core.tool.ToolDefinition;
 import dev.baton.core.tool.ToolException;
 import dev.baton.core.tool.ToolSource;
 import dev.baton.providers.resilience.Breaker;
+import dev.baton.providers.resilience.BreakerListener;
 import dev.baton.providers.resilience.BreakerSettings;
 import java.time.Clock;
 import java.time.Duration;
@@ -32,15 +33,26 @@ public final class BreakerToolSource implements ToolSource {
     private final Clock clock;
 
     public BreakerToolSource(ToolSource delegate, BreakerSettings settings, Clock clock) {
+        this(delegate, settings, clock, BreakerListener.NONE);
+    }
+
+    /** @param listener hears of the breaker now and of each change of its state (metrics) */
+    public BreakerToolSource(ToolSource delegate, BreakerSettings settings, Clock clock, BreakerListener listener) {
         this.delegate = Objects.requireNonNull(delegate, "delegate");
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.breaker = Breaker.forToolSource(delegate.name(), settings, clock);
+        this.breaker = Breaker.forToolSource(delegate.name(), settings, clock, listener);
     }
 
     /** Puts each source behind its own breaker. */
     public static List<ToolSource> guard(List<ToolSource> sources, BreakerSettings settings, Clock clock) {
+        return guard(sources, settings, clock, BreakerListener.NONE);
+    }
+
+    /** Puts each source behind its own breaker, each announced to {@code listener}. */
+    public static List<ToolSource> guard(
+            List<ToolSource> sources, BreakerSettings settings, Clock clock, BreakerListener listener) {
         return sources.stream()
-                .map(s -> (ToolSource) new BreakerToolSource(s, settings, clock))
+                .map(s -> (ToolSource) new BreakerToolSource(s, settings, clock, listener))
                 .toList();
     }
 

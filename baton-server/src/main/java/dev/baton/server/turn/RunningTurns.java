@@ -26,6 +26,11 @@ public final class RunningTurns {
         bySession.remove(sessionId, c);
     }
 
+    /** How many turns run on this instance now. */
+    public int count() {
+        return bySession.size();
+    }
+
     /** Cancels the session's running turn; false when none runs. */
     public boolean cancel(String sessionId) {
         Cancellation c = bySession.get(sessionId);

@@ -5,6 +5,7 @@ import dev.baton.core.turn.TurnEvent;
 import dev.baton.core.turn.TurnOutcome;
 import dev.baton.core.turn.TurnRequest;
 import dev.baton.core.turn.TurnRunner;
+import dev.baton.server.metrics.TurnObserver;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -27,6 +28,7 @@ public final class TurnDispatcher implements AutoCloseable {
 
     private final TurnRunner runner;
     private final RunningTurns running;
+    private final TurnObserver observer;
     private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "turn-timeouts");
         t.setDaemon(true);
@@ -34,8 +36,14 @@ public final class TurnDispatcher implements AutoCloseable {
     });
 
     public TurnDispatcher(TurnRunner runner, RunningTurns running) {
+        this(runner, running, TurnObserver.NONE);
+    }
+
+    /** @param observer hears of every finished turn (metrics) */
+    public TurnDispatcher(TurnRunner runner, RunningTurns running, TurnObserver observer) {
         this.runner = runner;
         this.running = running;
+        this.observer = observer;
     }
 
     /**
@@ -56,7 +64,10 @@ public final class TurnDispatcher implements AutoCloseable {
         TurnRequest req = request.apply(cancellation);
         try {
             TurnOutcome outcome = runner.run(req, event -> sink.accept(rewriteTimeout(event, timedOut, timeout)));
-            logTurn(req, outcome, (System.nanoTime() - started) / 1_000_000);
+            long nanos = System.nanoTime() - started;
+            String status = status(outcome, timedOut);
+            logTurn(req, outcome, status, nanos / 1_000_000);
+            observe(req, outcome, status, nanos);
             return outcome;
         } finally {
             timer.cancel(false);
@@ -72,12 +83,26 @@ public final class TurnDispatcher implements AutoCloseable {
         return event;
     }
 
-    private static void logTurn(TurnRequest req, TurnOutcome outcome, long latencyMs) {
+    /** "ok", or the error code the client was sent. */
+    private static String status(TurnOutcome outcome, AtomicBoolean timedOut) {
+        if (!(outcome.terminal() instanceof TurnEvent.Failed f)) return "ok";
+        return f.code().equals("cancelled") && timedOut.get() ? "request_timeout" : f.code();
+    }
+
+    private void observe(TurnRequest req, TurnOutcome outcome, String status, long nanos) {
+        try {
+            observer.finished(req, outcome, status, nanos);
+        } catch (RuntimeException e) {
+            // metrics must never fail a turn that succeeded
+            log.warn("turn observer failed", e);
+        }
+    }
+
+    private static void logTurn(TurnRequest req, TurnOutcome outcome, String status, long latencyMs) {
         try (var a = MDC.putCloseable("userId", req.principal().userId());
                 var b = MDC.putCloseable("sessionId", req.session().id());
                 var c = MDC.putCloseable("model", String.valueOf(outcome.model()))) {
             TurnEvent.Usage u = outcome.usage();
-            String status = outcome.terminal() instanceof TurnEvent.Failed f ? f.code() : "ok";
             log.info(
                     "turn finished status={} inputTokens={} outputTokens={} costUsd={} latencyMs={} toolCalls={}",
                     status,

@@ -68,23 +68,29 @@ public final class UsageRoutes {
         long calls = 0;
         long in = 0;
         long outTokens = 0;
+        long cached = 0;
         BigDecimal cost = BigDecimal.ZERO;
         for (UsageTotals t : rows) {
             ObjectNode g = groups.addObject();
             groupBy.forEach(d -> g.put(d.wireName(), t.group().get(d)));
-            totals(g, t.calls(), t.inputTokens(), t.outputTokens(), t.costUsd());
+            totals(g, t.calls(), t.inputTokens(), t.outputTokens(), t.cachedInputTokens(), t.costUsd());
             calls += t.calls();
             in += t.inputTokens();
             outTokens += t.outputTokens();
+            cached += t.cachedInputTokens();
             cost = cost.add(t.costUsd());
         }
-        totals(out.putObject("total"), calls, in, outTokens, cost);
+        totals(out.putObject("total"), calls, in, outTokens, cached, cost);
         out.put("truncated", rows.size() >= JdbcUsageStore.MAX_GROUPS);
         ctx.json(out);
     }
 
-    private static void totals(ObjectNode n, long calls, long in, long out, BigDecimal cost) {
-        n.put("calls", calls).put("inputTokens", in).put("outputTokens", out).put("costUsd", cost);
+    private static void totals(ObjectNode n, long calls, long in, long out, long cached, BigDecimal cost) {
+        n.put("calls", calls)
+                .put("inputTokens", in)
+                .put("outputTokens", out)
+                .put("cachedInputTokens", cached)
+                .put("costUsd", cost);
     }
 
     private static List<UsageDimension> dimensions(String param) {

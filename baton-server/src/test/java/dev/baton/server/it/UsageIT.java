@@ -22,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Prices turn token usage into cost, in the {@code done} event and in {@code ai_usage}; admins read it back aggregated
- * from {@code GET /v1/admin/usage}. Prices: 2 USD per million input and 8 per million output tokens.
+ * from {@code GET /v1/admin/usage}. Prices: 2 USD per million input, 0.5 per million cached input and 8 per million
+ * output tokens.
  */
 class UsageIT {
     @TempDir
@@ -40,6 +41,8 @@ class UsageIT {
                         "add milk",
                         Reply.toolCall("add_task", "{\"title\":\"milk\"}").withUsage(1000, 100))
                 .whenToolResult("add_task", Reply.text("Added.").withUsage(1200, 50))
+                // 1500 of the 2000 prompt tokens read from the provider's prompt cache
+                .whenUserSays("from the cache", Reply.text("Cached.").withUsage(2000, 100, 1500))
                 .always(Reply.text("Hello there.").withUsage(1500, 500))
                 .build();
         simulator = LlmSimulator.start(script);
@@ -47,7 +50,7 @@ class UsageIT {
                 LimitsFixture.config("jdbc:sqlite:" + dir.resolve("usage.db"), """
                         prices:
                           models:
-                            "simulator:*": { input: 2, output: 8 }
+                            "simulator:*": { input: 2, output: 8, cachedInput: 0.5 }
                         """, Map.of()), simulator, false, clock);
     }
 
@@ -83,6 +86,50 @@ class UsageIT {
             assertThat((Long) row.get("latency_ms")).isGreaterThanOrEqualTo(0L);
             assertThat(row.get("message_id")).isEqualTo(done.path("messageId").asText());
         });
+    }
+
+    @Test
+    void cached_input_tokens_reach_done_ai_usage_and_the_report_and_are_billed_at_the_cached_price() throws Exception {
+        String tenant = "t-cached";
+        String token = LimitsFixture.token("cacher", tenant, "student", Instant.now());
+        String session = t.api.startSession(token, "tasks");
+
+        List<SseEvent> events;
+        try (var stream = t.api.stream(session, token, "answer from the cache")) {
+            events = stream.all();
+        }
+
+        JsonNode usage = events.getLast().data().path("usage");
+        assertThat(usage.path("inputTokens").asLong()).isEqualTo(2000);
+        assertThat(usage.path("cachedInputTokens").asLong()).isEqualTo(1500);
+        assertThat(usage.path("outputTokens").asLong()).isEqualTo(100);
+        // (500 * 2 + 1500 * 0.5 + 100 * 8) / 1e6
+        assertThat(usage.path("costUsd").decimalValue()).isEqualByComparingTo("0.00255");
+        assertThat(usageRows("cacher")).singleElement().satisfies(row -> {
+            assertThat(row).containsEntry("input_tokens", 2000L).containsEntry("cached_input_tokens", 1500L);
+            assertThat(new BigDecimal((String) row.get("cost_usd"))).isEqualByComparingTo("0.00255");
+        });
+
+        String admin = LimitsFixture.token("cache-admin", tenant, "admin", Instant.now());
+        JsonNode report = ok(t.api.get("/v1/admin/usage?from=2025-05-01&to=2025-05-31&groupBy=user", admin));
+        assertThat(report.path("groups").get(0).path("cachedInputTokens").asLong())
+                .isEqualTo(1500);
+        assertThat(report.path("total").path("inputTokens").asLong()).isEqualTo(2000);
+        assertThat(report.path("total").path("cachedInputTokens").asLong()).isEqualTo(1500);
+    }
+
+    @Test
+    void the_usage_of_an_uncached_call_reports_no_cached_tokens() throws Exception {
+        String token = LimitsFixture.token("uncached", "t-uncached", "student", Instant.now());
+
+        ApiClient.Response answer = RateLimitIT.send(t, t.api.startSession(token, "tasks"), token, "hello");
+
+        assertThat(answer.body().path("usage").path("cachedInputTokens").asLong())
+                .isZero();
+        assertThat(answer.body().path("usage").has("cachedInputTokens")).isTrue();
+        assertThat(usageRows("uncached"))
+                .singleElement()
+                .satisfies(row -> assertThat(row).containsEntry("cached_input_tokens", 0L));
     }
 
     @Test
@@ -186,7 +233,8 @@ class UsageIT {
         try (Database db = Database.open(t.databaseUrl)) {
             return db.withConnection(c -> {
                 try (PreparedStatement ps = c.prepareStatement("SELECT provider, model, input_tokens, output_tokens,"
-                        + " cost_usd, latency_ms, agent_id, tenant_id, message_id FROM ai_usage WHERE user_id = ?")) {
+                        + " cached_input_tokens, cost_usd, latency_ms, agent_id, tenant_id, message_id"
+                        + " FROM ai_usage WHERE user_id = ?")) {
                     ps.setString(1, user);
                     List<Map<String, Object>> rows = new ArrayList<>();
                     try (ResultSet rs = ps.executeQuery()) {
@@ -196,6 +244,7 @@ class UsageIT {
                             row.put("model", rs.getString("model"));
                             row.put("input_tokens", rs.getLong("input_tokens"));
                             row.put("output_tokens", rs.getLong("output_tokens"));
+                            row.put("cached_input_tokens", rs.getLong("cached_input_tokens"));
                             row.put("cost_usd", rs.getString("cost_usd"));
                             row.put("latency_ms", rs.getLong("latency_ms"));
                             row.put("agent_id", rs.getString("agent_id"));

@@ -77,6 +77,22 @@ class LimitSettingsTest {
                 .hasMessageContaining(">= 0");
     }
 
+    @Test
+    void budgets_read_how_long_a_dead_instances_reservations_count_and_where_shared_ones_live() {
+        BudgetSettings defaults = BudgetSettings.parse(yaml("perUser: {dailyUsd: 1}"));
+        assertThat(defaults.reservationMargin()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(defaults.redisKeyPrefix()).isEqualTo("baton:budget:");
+
+        BudgetSettings set = BudgetSettings.parse(yaml("reservationMargin: 2m\nredisKeyPrefix: \"tenant-a:\""));
+        assertThat(set.reservationMargin()).isEqualTo(Duration.ofMinutes(2));
+        assertThat(set.redisKeyPrefix()).isEqualTo("tenant-a:");
+
+        assertThatThrownBy(() -> BudgetSettings.parse(yaml("reservationMargin: -5s")))
+                .hasMessageContaining("negative");
+        assertThatThrownBy(() -> BudgetSettings.parse(yaml("reservationMargin: soon")))
+                .hasMessageContaining("bad duration");
+    }
+
     private static JsonNode yaml(String text) {
         try {
             return ConfigLoader.yamlMapper().readTree(text);

@@ -18,9 +18,10 @@ final class UsageRows {
         if (usage.isEmpty()) return;
         try (PreparedStatement ps =
                 c.prepareStatement("INSERT INTO ai_usage (id, tenant_id, user_id, session_id, message_id,"
-                        + " provider, model, input_tokens, output_tokens, cost_usd, latency_ms, created_at, agent_id)"
+                        + " provider, model, input_tokens, output_tokens, cost_usd, latency_ms, created_at,"
+                        + " cached_input_tokens, agent_id)"
                         // the agent is copied from the session so reports by agent survive the session's deletion
-                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
                         + " (SELECT s.agent_id FROM sessions s WHERE s.id = ?))")) {
             for (UsageRecord u : usage) {
                 ps.setString(1, u.id());
@@ -35,7 +36,8 @@ final class UsageRows {
                 codec.setDecimal(ps, 10, u.costUsd());
                 ps.setLong(11, u.latencyMs());
                 codec.setInstant(ps, 12, u.createdAt());
-                ps.setString(13, u.sessionId());
+                ps.setLong(13, u.cachedInputTokens());
+                ps.setString(14, u.sessionId());
                 ps.addBatch();
             }
             ps.executeBatch();

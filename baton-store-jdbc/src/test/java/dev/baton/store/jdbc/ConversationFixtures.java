@@ -71,6 +71,7 @@ final class ConversationFixtures {
                 "default",
                 120,
                 30,
+                40,
                 cost,
                 250,
                 at);

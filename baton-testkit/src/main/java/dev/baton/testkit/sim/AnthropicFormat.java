@@ -179,11 +179,13 @@ final class AnthropicFormat implements WireFormat {
         message.put("role", "assistant");
         message.put("model", answer.id().model());
         message.putNull("stop_sequence");
+        // Anthropic counts cache reads apart from input_tokens
+        var usage = answer.usage();
         message.putObject("usage")
-                .put("input_tokens", answer.usage().promptTokens())
+                .put("input_tokens", usage.promptTokens() - usage.cachedPromptTokens())
                 .put("output_tokens", outputTokens)
                 .put("cache_creation_input_tokens", 0)
-                .put("cache_read_input_tokens", 0);
+                .put("cache_read_input_tokens", usage.cachedPromptTokens());
         return message;
     }
 

@@ -11,14 +11,18 @@ final class ChatWire {
 
     static final ObjectMapper JSON = new ObjectMapper();
 
-    /** Token counts as reported in {@code usage}. */
-    record Usage(int promptTokens, int completionTokens) {
+    /**
+     * Token counts as reported in {@code usage}.
+     *
+     * @param cachedPromptTokens how many of {@code promptTokens} came from the prompt cache
+     */
+    record Usage(int promptTokens, int completionTokens, int cachedPromptTokens) {
         ObjectNode toJson() {
             var usage = JSON.createObjectNode();
             usage.put("prompt_tokens", promptTokens);
             usage.put("completion_tokens", completionTokens);
             usage.put("total_tokens", promptTokens + completionTokens);
-            usage.putObject("prompt_tokens_details").put("cached_tokens", 0);
+            usage.putObject("prompt_tokens_details").put("cached_tokens", cachedPromptTokens);
             usage.putObject("completion_tokens_details").put("reasoning_tokens", 0);
             return usage;
         }
@@ -60,7 +64,11 @@ final class ChatWire {
         int completion = override != null && override.completionTokens() != null
                 ? override.completionTokens()
                 : completionTokens(text, calls);
-        return new Usage(prompt, completion);
+        // an estimated prompt may be smaller than a scripted cache read: the cache never holds more than the prompt
+        int cached = override != null && override.cachedPromptTokens() != null
+                ? Math.min(override.cachedPromptTokens(), prompt)
+                : 0;
+        return new Usage(prompt, completion, cached);
     }
 
     static ObjectNode completion(

@@ -55,12 +55,30 @@ public sealed interface Reply {
         }
     }
 
-    /** Reported token counts that replace the simulator's estimate; a null field keeps the estimate. */
-    record UsageOverride(Integer promptTokens, Integer completionTokens) {
+    /**
+     * Reported token counts that replace the simulator's estimate; a null field keeps the estimate.
+     *
+     * @param promptTokens all input tokens, cached ones included (OpenAI's {@code prompt_tokens})
+     * @param cachedPromptTokens how many of the prompt tokens the provider read from its prompt cache: OpenAI's
+     *     {@code prompt_tokens_details.cached_tokens}, Anthropic's {@code cache_read_input_tokens} (Anthropic's
+     *     {@code input_tokens} then counts the rest); null for none. Ollama reports no cache
+     */
+    record UsageOverride(Integer promptTokens, Integer completionTokens, Integer cachedPromptTokens) {
         public UsageOverride {
-            if ((promptTokens != null && promptTokens < 0) || (completionTokens != null && completionTokens < 0)) {
+            if ((promptTokens != null && promptTokens < 0)
+                    || (completionTokens != null && completionTokens < 0)
+                    || (cachedPromptTokens != null && cachedPromptTokens < 0)) {
                 throw new IllegalArgumentException("token counts must be >= 0");
             }
+            if (promptTokens != null && cachedPromptTokens != null && cachedPromptTokens > promptTokens) {
+                throw new IllegalArgumentException("cached prompt tokens are part of the prompt tokens: "
+                        + cachedPromptTokens + " > " + promptTokens);
+            }
+        }
+
+        /** Counts without cached prompt tokens. */
+        public UsageOverride(Integer promptTokens, Integer completionTokens) {
+            this(promptTokens, completionTokens, null);
         }
     }
 
@@ -82,7 +100,19 @@ public sealed interface Reply {
 
     /** This reply reporting the given token counts instead of the estimate (faults carry no usage). */
     default Reply withUsage(Integer promptTokens, Integer completionTokens) {
-        var usage = new UsageOverride(promptTokens, completionTokens);
+        return withUsage(new UsageOverride(promptTokens, completionTokens));
+    }
+
+    /**
+     * This reply reporting the given token counts, {@code cachedPromptTokens} of the prompt tokens read from the
+     * provider's prompt cache (faults carry no usage).
+     */
+    default Reply withUsage(Integer promptTokens, Integer completionTokens, Integer cachedPromptTokens) {
+        return withUsage(new UsageOverride(promptTokens, completionTokens, cachedPromptTokens));
+    }
+
+    /** This reply reporting {@code usage} instead of the estimate (faults carry no usage). */
+    default Reply withUsage(UsageOverride usage) {
         return switch (this) {
             case Text t -> new Text(t.content(), usage);
             case ToolCalls c -> new ToolCalls(c.text(), c.calls(), usage);

@@ -25,7 +25,7 @@ import java.util.regex.Pattern;
  *     reply:
  *       toolCalls: [{name: get_weather, arguments: {city: "$1"}}]
  *   - when: {toolResult: get_weather, contentMatches: '"sky":"(\w+)"'}
- *     reply: {text: "The sky is $1.", usage: {promptTokens: 10, completionTokens: 5}}
+ *     reply: {text: "The sky is $1.", usage: {promptTokens: 10, completionTokens: 5, cachedPromptTokens: 4}}
  *     pacing: {tokensPerSecond: 5}          # merged onto the script's pacing
  *   - when: always
  *     reply: {fault: {kind: disconnect_after, chunks: 2}, text: "streamed before the drop"}
@@ -133,8 +133,15 @@ final class ScriptYaml {
                 throw invalid(where + ".usage needs text or toolCalls (a fault reports no usage)");
             }
             var usage = node.get("usage");
-            allowOnly(usage, where + ".usage", Set.of("promptTokens", "completionTokens"));
-            reply = reply.withUsage(optionalInt(usage, "promptTokens"), optionalInt(usage, "completionTokens"));
+            allowOnly(usage, where + ".usage", Set.of("promptTokens", "completionTokens", "cachedPromptTokens"));
+            try {
+                reply = reply.withUsage(
+                        optionalInt(usage, "promptTokens"),
+                        optionalInt(usage, "completionTokens"),
+                        optionalInt(usage, "cachedPromptTokens"));
+            } catch (IllegalArgumentException e) {
+                throw invalid(where + ".usage: " + e.getMessage());
+            }
         }
         return node.has("fault") ? new Reply.Failure(fault(node.get("fault"), where + ".fault"), reply) : reply;
     }

@@ -79,7 +79,7 @@ public final class SimulatorScript {
      *     when: {userMatches: "weather in (\\w+)"}        # or userContains, toolResult (+ contentMatches), always
      *     reply: {toolCalls: [{name: get_weather, arguments: {city: "$1"}}]}
      *   - when: {toolResult: get_weather, contentMatches: '"sky":"(\\w+)"'}
-     *     reply: {text: "The sky is $1.", usage: {promptTokens: 10, completionTokens: 5}}
+     *     reply: {text: "The sky is $1.", usage: {promptTokens: 10, completionTokens: 5, cachedPromptTokens: 4}}
      *     pacing: {tokensPerSecond: 5}                    # merged onto the script's pacing
      *   - when: always
      *     reply: {fault: {kind: disconnect_after, chunks: 2}, text: streamed before the drop}

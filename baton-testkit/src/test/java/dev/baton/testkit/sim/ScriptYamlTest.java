@@ -89,6 +89,19 @@ class ScriptYamlTest {
     }
 
     @Test
+    void usage_can_report_cached_prompt_tokens_but_never_more_than_the_prompt() {
+        var script =
+                parse("rules: [{when: always, reply: {text: hi, usage: {promptTokens: 10, cachedPromptTokens: 8}}}]");
+
+        assertThat(script.answer(ChatBody.create().user("x").recorded()).reply())
+                .isEqualTo(new Reply.Text("hi", new Reply.UsageOverride(10, null, 8)));
+        assertThatThrownBy(() -> parse(
+                        "rules: [{when: always, reply: {text: hi, usage: {promptTokens: 5, cachedPromptTokens: 8}}}]"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("rules[0].reply.usage");
+    }
+
+    @Test
     void a_misspelled_key_is_an_error_that_names_it() {
         assertThatThrownBy(() -> parse("""
                 rules:

@@ -49,7 +49,8 @@ public final class JdbcUsageStore {
         String groupList =
                 String.join(", ", dims.stream().map(d -> "g_" + d.wireName()).toList());
         String sql = "SELECT " + (columns.isEmpty() ? "" : String.join(", ", columns) + ", ")
-                + "COUNT(*) AS calls, SUM(input_tokens) AS input_tokens, SUM(output_tokens) AS output_tokens, "
+                + "COUNT(*) AS calls, SUM(input_tokens) AS input_tokens,"
+                + " SUM(cached_input_tokens) AS cached_input_tokens, SUM(output_tokens) AS output_tokens, "
                 + costSum("cost_usd") + " AS cost_usd"
                 + " FROM ai_usage WHERE tenant_id = ? AND created_at >= ? AND created_at < ?"
                 + (dims.isEmpty() ? "" : " GROUP BY " + groupList + " ORDER BY " + groupList)
@@ -69,6 +70,7 @@ public final class JdbcUsageStore {
                                 rs.getLong("calls"),
                                 rs.getLong("input_tokens"),
                                 rs.getLong("output_tokens"),
+                                rs.getLong("cached_input_tokens"),
                                 decimal(rs, "cost_usd")));
                     }
                 }

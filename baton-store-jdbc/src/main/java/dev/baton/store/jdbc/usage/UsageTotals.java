@@ -12,9 +12,16 @@ import java.util.Objects;
  * @param group the value of each grouped dimension (a value may be null: e.g. usage from before agents were
  *     recorded)
  * @param calls how many model calls
+ * @param inputTokens every input token, cached ones included
+ * @param cachedInputTokens how many of {@code inputTokens} were read from the providers' prompt caches
  */
 public record UsageTotals(
-        Map<UsageDimension, String> group, long calls, long inputTokens, long outputTokens, BigDecimal costUsd) {
+        Map<UsageDimension, String> group,
+        long calls,
+        long inputTokens,
+        long outputTokens,
+        long cachedInputTokens,
+        BigDecimal costUsd) {
     public UsageTotals {
         Objects.requireNonNull(group, "group");
         EnumMap<UsageDimension, String> copy = new EnumMap<>(UsageDimension.class);

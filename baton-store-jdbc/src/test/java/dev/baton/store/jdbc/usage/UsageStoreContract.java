@@ -118,6 +118,31 @@ abstract class UsageStoreContract {
     }
 
     @Test
+    void report_sums_cached_input_tokens_apart_from_all_input_tokens() {
+        String tenant = newTenant();
+        Session s = session(tenant, "ivan", "tutor", DAY1);
+        turn(
+                s,
+                DAY1.plusSeconds(5),
+                cachedCall("openai", "gpt-4o-mini", 1_000, 800, 10, "0.001"),
+                call("openai", "gpt-4o-mini", 50, 5, "0.001"));
+        turn(s, DAY1.plusSeconds(9), cachedCall("anthropic", "claude-sonnet-4", 400, 300, 20, "0.002"));
+        UsagePeriod day = new UsagePeriod(DAY1, DAY2);
+
+        assertThat(usage.report(tenant, day, List.of(UsageDimension.MODEL)))
+                .extracting(
+                        t -> t.group().get(UsageDimension.MODEL),
+                        UsageTotals::inputTokens,
+                        UsageTotals::cachedInputTokens)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("anthropic:claude-sonnet-4", 400L, 300L),
+                        org.assertj.core.groups.Tuple.tuple("openai:gpt-4o-mini", 1_050L, 800L));
+        assertThat(usage.report(tenant, day, List.of()))
+                .singleElement()
+                .satisfies(t -> assertThat(t.cachedInputTokens()).isEqualTo(1_100));
+    }
+
+    @Test
     void report_sees_only_its_tenant_and_its_half_open_period() {
         String tenant = newTenant();
         String other = newTenant();
@@ -193,10 +218,15 @@ abstract class UsageStoreContract {
     }
 
     /** A model call's usage; the turn fills in who and when. */
-    private record Call(String provider, String model, long in, long out, String cost) {}
+    private record Call(String provider, String model, long in, long cached, long out, String cost) {}
 
     private static Call call(String provider, String model, long in, long out, String cost) {
-        return new Call(provider, model, in, out, cost);
+        return new Call(provider, model, in, 0, out, cost);
+    }
+
+    /** A call that read {@code cached} of its {@code in} tokens from the provider's prompt cache. */
+    private static Call cachedCall(String provider, String model, long in, long cached, long out, String cost) {
+        return new Call(provider, model, in, cached, out, cost);
     }
 
     private void turn(Session s, Instant at, Call... calls) {
@@ -213,6 +243,7 @@ abstract class UsageStoreContract {
                         c.model(),
                         c.in(),
                         c.out(),
+                        c.cached(),
                         new BigDecimal(c.cost()),
                         10,
                         at))

@@ -1,0 +1,44 @@
+package dev.baton.server.limits;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.codec.RedisCodec;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The one Redis client ({@code rateLimits.redisUrl} or {@code BATON_REDIS_URL}) that rate-limit buckets and budget
+ * reservations share: one event loop and one configuration, a connection per codec. Closing it closes them all.
+ */
+final class SharedRedis implements AutoCloseable {
+    /** How long a command may take before it fails; a budget check waits this long at most for Redis. */
+    static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(2);
+
+    private final RedisClient client;
+    private final List<StatefulRedisConnection<?, ?>> connections = new ArrayList<>();
+
+    private SharedRedis(RedisClient client) {
+        this.client = client;
+    }
+
+    static SharedRedis create(String url) {
+        return new SharedRedis(RedisClient.create(url));
+    }
+
+    /** A new connection with {@code codec}, closed with this client; fails when Redis is not reachable. */
+    synchronized <K, V> StatefulRedisConnection<K, V> connect(RedisCodec<K, V> codec) {
+        StatefulRedisConnection<K, V> connection = client.connect(codec);
+        connection.setTimeout(COMMAND_TIMEOUT);
+        connections.add(connection);
+        return connection;
+    }
+
+    @Override
+    public synchronized void close() {
+        for (StatefulRedisConnection<?, ?> c : connections) c.close();
+        connections.clear();
+        // no quiet period: the connections are closed, and the default waits seconds for nothing
+        client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+    }
+}
