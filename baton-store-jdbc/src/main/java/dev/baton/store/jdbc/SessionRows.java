@@ -67,18 +67,16 @@ final class SessionRows {
      */
     long bumpCounts(Connection c, String userId, String sessionId, int toolCalls, Instant activityAt)
             throws SQLException {
+        // one statement: the bumped count is the new message's seq (RETURNING: SQLite >= 3.35 and PostgreSQL)
         try (PreparedStatement ps = c.prepareStatement("UPDATE sessions SET message_count = message_count + 1,"
-                + " tool_call_count = tool_call_count + ?, last_activity_at = ? WHERE id = ? AND user_id = ?")) {
+                + " tool_call_count = tool_call_count + ?, last_activity_at = ? WHERE id = ? AND user_id = ?"
+                + " RETURNING message_count")) {
             ps.setInt(1, toolCalls);
             codec.setInstant(ps, 2, activityAt);
             ps.setString(3, sessionId);
             ps.setString(4, userId);
-            if (ps.executeUpdate() == 0) throw new SessionNotFoundException(sessionId);
-        }
-        try (PreparedStatement ps = c.prepareStatement("SELECT message_count FROM sessions WHERE id = ?")) {
-            ps.setString(1, sessionId);
             try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
+                if (!rs.next()) throw new SessionNotFoundException(sessionId);
                 return rs.getLong(1);
             }
         }

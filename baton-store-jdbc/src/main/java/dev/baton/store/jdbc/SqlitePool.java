@@ -26,6 +26,8 @@ final class SqlitePool {
         sqlite.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
         sqlite.setBusyTimeout(BUSY_TIMEOUT_MS);
         sqlite.enforceForeignKeys(true);
+        // keys are UUIDs made by Baton; without this the driver runs SELECT last_insert_rowid() after every INSERT
+        sqlite.setGetGeneratedKeys(false);
         SQLiteDataSource dataSource = new SQLiteDataSource(sqlite);
         dataSource.setUrl(jdbcUrl);
 
