@@ -52,6 +52,8 @@ import dev.baton.testkit.sim.TaskAgentScript;
 import io.javalin.Javalin;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -63,29 +65,17 @@ import org.slf4j.LoggerFactory;
 public final class BatonServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(BatonServer.class);
 
-    private final Database database;
-    private final LlmSimulator simulator;
-    private final TurnDispatcher dispatcher;
     private final Javalin http;
-    private final TurnAdmission admission;
     private final SessionServices sessionServices;
-    private final BatonMetrics metrics;
+    private final boolean simulated;
+    /** What the instance opened, closed in reverse order after the HTTP server stops. */
+    private final Deque<AutoCloseable> opened;
 
-    private BatonServer(
-            Database database,
-            LlmSimulator simulator,
-            TurnDispatcher dispatcher,
-            Javalin http,
-            TurnAdmission admission,
-            SessionServices sessionServices,
-            BatonMetrics metrics) {
-        this.metrics = metrics;
-        this.admission = admission;
-        this.sessionServices = sessionServices;
-        this.database = database;
-        this.simulator = simulator;
-        this.dispatcher = dispatcher;
+    private BatonServer(Javalin http, SessionServices sessionServices, boolean simulated, Deque<AutoCloseable> opened) {
         this.http = http;
+        this.sessionServices = sessionServices;
+        this.simulated = simulated;
+        this.opened = opened;
     }
 
     /**
@@ -110,18 +100,18 @@ public final class BatonServer implements AutoCloseable {
         JwtAuthenticator auth = new JwtAuthenticator(JwtSecret.of(config.jwtSecret()), config.rolePermissions());
 
         Database db = Database.open(config.databaseUrl(), List.of(TaskModule.MIGRATIONS, NotesModule.MIGRATIONS));
-        LlmSimulator simulator = null;
-        TurnAdmission admission = null;
-        BatonMetrics metrics = null;
+        Deque<AutoCloseable> opened = new ArrayDeque<>();
+        opened.push(db);
         try {
-            metrics = BatonMetrics.create(metricsSettings(config));
+            BatonMetrics metrics = opened(opened, BatonMetrics.create(metricsSettings(config)));
+            LlmSimulator simulator = null;
             BreakerMeters breakerMeters = new BreakerMeters(metrics.registry());
             String simulatorUrl = options.simulatorBaseUrl();
             ProviderSettings providers = ProviderSettings.from(config);
             boolean simulatorOnly = config.models().simulatorOnly() && !providers.any();
             String defaultModel = providers.defaultModel(config.models());
             if (simulatorUrl == null && simulatorOnly) {
-                simulator = LlmSimulator.start(TaskAgentScript.create());
+                simulator = opened(opened, LlmSimulator.start(TaskAgentScript.create()));
                 log.warn(
                         "NO MODEL PROVIDER CONFIGURED: answering with the bundled LLM SIMULATOR at {} "
                                 + "(set OPENAI_API_KEY, ANTHROPIC_API_KEY, AZURE_OPENAI_ENDPOINT and AZURE_OPENAI_API_KEY, "
@@ -138,7 +128,7 @@ public final class BatonServer implements AutoCloseable {
             TaskModule tasks = TaskModule.create(db, clock);
             NotesModule notes = NotesModule.create(db, clock);
             var store = new JdbcConversationStore(db);
-            SessionServices sessionServices = SessionServices.create(db, config, agents, store, clock);
+            SessionServices sessionServices = opened(opened, SessionServices.create(db, config, agents, store, clock));
             ToolCatalog tools = new ToolCatalog(BreakerToolSource.guard(
                     List.of(tasks.toolSource(), notes.toolSource(), sessionServices.toolSource()),
                     resilience.tools(),
@@ -161,10 +151,16 @@ public final class BatonServer implements AutoCloseable {
                             modules)
                     .withPromptSections(AssignmentPrompt::sectionsFor);
             JdbcUsageStore usage = new JdbcUsageStore(db);
-            admission = TurnAdmission.from(config, prices, usage, clock, new RefusalMeters(metrics.registry()));
+            TurnAdmission admission = opened(
+                    opened, TurnAdmission.from(config, prices, usage, clock, new RefusalMeters(metrics.registry())));
             RunningTurns running = new RunningTurns();
-            TurnDispatcher dispatcher =
-                    new TurnDispatcher(runner, running, new TurnMetrics(metrics.registry()).watching(running));
+            TurnDispatcher dispatcher = opened(
+                    opened, new TurnDispatcher(runner, running, new TurnMetrics(metrics.registry()).watching(running)));
+            JdbcIdempotencyStore idempotency = new JdbcIdempotencyStore(db);
+            opened(
+                    opened,
+                    IdempotencyKeyExpiry.start(
+                            idempotency, clock, IdempotencyKeyExpiry.Settings.from(config.section("idempotency"))));
             SessionRoutes sessions = new SessionRoutes(
                     store,
                     agents,
@@ -174,14 +170,7 @@ public final class BatonServer implements AutoCloseable {
                     sessionServices.lifecycle(),
                     sessionServices.assignments());
             MessageRoutes messages = new MessageRoutes(
-                    sessions,
-                    agents,
-                    dispatcher,
-                    new JdbcIdempotencyStore(db),
-                    clock,
-                    config.maxBodyBytes(),
-                    sseHeartbeat,
-                    admission);
+                    sessions, agents, dispatcher, idempotency, clock, config.maxBodyBytes(), sseHeartbeat, admission);
             String modelMode = simulatorOnly ? "simulator" : defaultModel;
             Javalin app = HttpApi.create(
                     host,
@@ -206,15 +195,29 @@ public final class BatonServer implements AutoCloseable {
                     db.dialect(),
                     modelMode);
             log.info("limits: {}", admission.describe());
-            BatonServer server = new BatonServer(db, simulator, dispatcher, app, admission, sessionServices, metrics);
+            BatonServer server = new BatonServer(app, sessionServices, simulator != null, opened);
             sessionServices.startSweeper();
             return server;
         } catch (RuntimeException e) {
-            if (admission != null) admission.close();
-            if (simulator != null) simulator.close();
-            if (metrics != null) metrics.close();
-            db.close();
+            closeAll(opened);
             throw e;
+        }
+    }
+
+    private static <T extends AutoCloseable> T opened(Deque<AutoCloseable> opened, T resource) {
+        opened.push(resource);
+        return resource;
+    }
+
+    /** Closes newest first; one failing close does not keep the rest open. */
+    private static void closeAll(Deque<AutoCloseable> opened) {
+        while (!opened.isEmpty()) {
+            AutoCloseable next = opened.pop();
+            try {
+                next.close();
+            } catch (Exception e) {
+                log.warn("closing {} failed: {}", next.getClass().getSimpleName(), e.toString());
+            }
         }
     }
 
@@ -265,17 +268,12 @@ public final class BatonServer implements AutoCloseable {
 
     /** True when the bundled simulator answers instead of a real model. */
     public boolean simulated() {
-        return simulator != null;
+        return simulated;
     }
 
     @Override
     public void close() {
         http.stop();
-        sessionServices.close();
-        dispatcher.close();
-        admission.close();
-        if (simulator != null) simulator.close();
-        metrics.close();
-        database.close();
+        closeAll(opened);
     }
 }

@@ -1,0 +1,91 @@
+package dev.baton.server.app;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.server.config.ConfigLoader;
+import dev.baton.store.jdbc.JdbcIdempotencyStore;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Forgets Idempotency-Key responses once they are older than the retention (24 h by default): a client retries
+ * within seconds or minutes, and without this the table would only ever grow. Every instance may run it; the
+ * delete is idempotent.
+ */
+final class IdempotencyKeyExpiry implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(IdempotencyKeyExpiry.class);
+
+    /**
+     * baton.yaml's {@code idempotency:} section.
+     *
+     * @param retention how long a response is replayable
+     * @param interval how often old keys are deleted; zero turns the expiry off
+     */
+    record Settings(Duration retention, Duration interval) {
+        static final Settings DEFAULTS = new Settings(Duration.ofHours(24), Duration.ofHours(1));
+
+        Settings {
+            if (retention == null || retention.isNegative() || retention.isZero())
+                throw new IllegalArgumentException("idempotency.retention must be positive");
+            if (interval == null || interval.isNegative())
+                throw new IllegalArgumentException("idempotency.interval must be >= 0");
+        }
+
+        static Settings from(JsonNode section) {
+            return new Settings(
+                    ConfigLoader.duration(section.path("retention"), DEFAULTS.retention()),
+                    ConfigLoader.duration(section.path("interval"), DEFAULTS.interval()));
+        }
+    }
+
+    private final JdbcIdempotencyStore store;
+    private final Clock clock;
+    private final Settings settings;
+    private final ScheduledExecutorService timer;
+
+    private IdempotencyKeyExpiry(JdbcIdempotencyStore store, Clock clock, Settings settings) {
+        this.store = store;
+        this.clock = clock;
+        this.settings = settings;
+        this.timer = settings.interval().isZero()
+                ? null
+                : Executors.newSingleThreadScheduledExecutor(r -> {
+                    Thread t = new Thread(r, "idempotency-expiry");
+                    t.setDaemon(true);
+                    return t;
+                });
+    }
+
+    static IdempotencyKeyExpiry start(JdbcIdempotencyStore store, Clock clock, Settings settings) {
+        IdempotencyKeyExpiry expiry = new IdempotencyKeyExpiry(store, clock, settings);
+        if (expiry.timer != null) {
+            long ms = settings.interval().toMillis();
+            expiry.timer.scheduleWithFixedDelay(expiry::runQuietly, ms, ms, TimeUnit.MILLISECONDS);
+        }
+        return expiry;
+    }
+
+    /** Deletes the keys older than the retention now; returns how many. */
+    int runOnce() {
+        return store.deleteOlderThan(clock.instant().minus(settings.retention()));
+    }
+
+    private void runQuietly() {
+        try {
+            int deleted = runOnce();
+            if (deleted > 0) log.info("forgot {} idempotency keys older than {}", deleted, settings.retention());
+        } catch (RuntimeException e) {
+            // the database was briefly away: the next run catches up
+            log.warn("idempotency key expiry failed: {}", e.toString());
+        }
+    }
+
+    @Override
+    public void close() {
+        if (timer != null) timer.shutdownNow();
+    }
+}
