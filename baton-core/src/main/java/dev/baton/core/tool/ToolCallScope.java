@@ -13,13 +13,16 @@ import java.util.Objects;
  * @param principal the caller; tools act as this user and need their permissions
  * @param defaultTimeout used for tools whose definition sets none (the turn's toolTimeout)
  * @param cancellation cancelling it interrupts running tools
+ * @param timeLeft what is left of the request's time: no tool runs longer, whatever its own timeout says; null when
+ *     the request has no time limit
  */
 public record ToolCallScope(
         AgentDefinition agent,
         Principal principal,
         String sessionId,
         Duration defaultTimeout,
-        Cancellation cancellation) {
+        Cancellation cancellation,
+        Duration timeLeft) {
     public ToolCallScope {
         Objects.requireNonNull(agent, "agent");
         Objects.requireNonNull(principal, "principal");
@@ -29,5 +32,18 @@ public record ToolCallScope(
         if (defaultTimeout.isNegative() || defaultTimeout.isZero()) {
             throw new IllegalArgumentException("defaultTimeout must be positive");
         }
+        if (timeLeft != null && (timeLeft.isNegative() || timeLeft.isZero())) {
+            throw new IllegalArgumentException("timeLeft must be positive");
+        }
+    }
+
+    /** A scope whose request has no overall time limit. */
+    public ToolCallScope(
+            AgentDefinition agent,
+            Principal principal,
+            String sessionId,
+            Duration defaultTimeout,
+            Cancellation cancellation) {
+        this(agent, principal, sessionId, defaultTimeout, cancellation, null);
     }
 }

@@ -158,6 +158,10 @@ public final class ToolExecutor {
                             now));
         }
         Duration timeout = def.timeout() != null && def.timeout().isPositive() ? def.timeout() : scope.defaultTimeout();
+        // a tool's own (longer) timeout must not outlast the request it runs for
+        if (scope.timeLeft() != null && timeout.compareTo(scope.timeLeft()) > 0) {
+            timeout = scope.timeLeft();
+        }
         return Slot.run(call, canonical, new ToolRun(tool, call, arguments, scope, timeout, clock));
     }
 

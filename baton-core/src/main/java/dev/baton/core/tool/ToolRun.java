@@ -69,7 +69,14 @@ final class ToolRun {
         startedNanos = System.nanoTime();
         ToolContext context =
                 new ToolContext(scope.principal(), scope.sessionId(), startedAt.plus(timeout), scope.cancellation());
-        thread = Thread.ofVirtual().name("tool-" + call.name()).unstarted(() -> future.complete(invoke(context)));
+        thread = Thread.ofVirtual().name("tool-" + call.name()).unstarted(() -> {
+            try {
+                future.complete(invoke(context));
+            } catch (Throwable e) {
+                // an Error escapes invoke: without this the turn would wait out the whole timeout for nothing
+                future.completeExceptionally(e);
+            }
+        });
         future.orTimeout(timeout.toNanos(), TimeUnit.NANOSECONDS);
         thread.start();
     }

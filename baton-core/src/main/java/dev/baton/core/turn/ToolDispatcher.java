@@ -31,15 +31,27 @@ final class ToolDispatcher {
         this.clock = clock;
     }
 
+    List<ToolCallOutcome> dispatch(
+            List<ToolCallRequest> calls,
+            TurnRequest request,
+            int callsThisTurn,
+            Duration toolTimeout,
+            CallCache cache,
+            Consumer<TurnEvent> sink) {
+        return dispatch(calls, request, callsThisTurn, toolTimeout, null, cache, sink);
+    }
+
     /**
      * @param callsThisTurn tool calls the turn has already made
      * @param toolTimeout the default timeout for tools that set none
+     * @param timeLeft what is left of the request's time, which caps every tool's timeout; null for no limit
      */
     List<ToolCallOutcome> dispatch(
             List<ToolCallRequest> calls,
             TurnRequest request,
             int callsThisTurn,
             Duration toolTimeout,
+            Duration timeLeft,
             CallCache cache,
             Consumer<TurnEvent> sink) {
         TurnLimits limits = request.agent().limits();
@@ -62,7 +74,12 @@ final class ToolDispatcher {
                     call.id(), call.name(), ToolJson.argumentsForDisplay(call.argumentsJson())));
         }
         ToolCallScope scope = new ToolCallScope(
-                request.agent(), request.principal(), request.session().id(), toolTimeout, request.cancellation());
+                request.agent(),
+                request.principal(),
+                request.session().id(),
+                toolTimeout,
+                request.cancellation(),
+                timeLeft);
         List<ToolCallOutcome> outcomes = new ArrayList<>(executor.execute(calls.subList(0, allowed), scope, cache));
         for (ToolCallRequest call : calls.subList(allowed, calls.size())) {
             outcomes.add(ToolCallOutcome.rejected(call, ToolCallState.DENIED, overLimit, clock.instant()));

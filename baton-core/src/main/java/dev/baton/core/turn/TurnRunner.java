@@ -237,8 +237,11 @@ public final class TurnRunner {
                 return finish(request, user, progress, out, turnContext, startedNanos, sink);
             }
             Duration toolTimeout = bounded(limits.toolTimeout(), limits, startedNanos);
+            // caps tools whose own timeout is longer than the turn's default
+            Duration timeLeft =
+                    limits.requestTimeout() == null ? null : bounded(limits.requestTimeout(), limits, startedNanos);
             List<ToolCallOutcome> outcomes = dispatcher.dispatch(
-                    reply.toolCalls(), request, progress.toolCalls.size(), toolTimeout, progress.cache, sink);
+                    reply.toolCalls(), request, progress.toolCalls.size(), toolTimeout, timeLeft, progress.cache, sink);
             progress.messages.add(new ChatMessage.Assistant(reply.text(), reply.toolCalls()));
             outcomes.forEach(o -> progress.messages.add(o.toMessage()));
             progress.toolCalls.addAll(outcomes);

@@ -172,6 +172,51 @@ class ToolExecutorTest {
     }
 
     @Test
+    void a_tools_own_longer_timeout_is_capped_by_what_is_left_of_the_request() {
+        Tool slow = tool("slow", objectSchema("{}"), Set.of(), Duration.ofSeconds(30), (args, ctx) -> {
+            try {
+                new CountDownLatch(1).await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return json("{}");
+        });
+        ToolCatalog catalog = new ToolCatalog(List.of(source(slow)));
+        ToolCallScope scope = new ToolCallScope(
+                agent(List.of("slow"), limits(20, 4000, 128_000)),
+                principal(),
+                "s",
+                Duration.ofSeconds(10),
+                new Cancellation(),
+                Duration.ofMillis(200));
+
+        long started = System.nanoTime();
+        ToolCallOutcome outcome = new ToolExecutor(catalog, Clock.systemUTC())
+                .execute(List.of(new ToolCallRequest("c1", "slow", "{}")), scope, new CallCache())
+                .getFirst();
+        long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+
+        assertThat(outcome.state()).isEqualTo(ToolCallState.TIMED_OUT);
+        assertThat(tookMs).isLessThan(5_000);
+    }
+
+    @Test
+    void a_tool_that_throws_an_error_fails_at_once_instead_of_waiting_out_its_timeout() {
+        Tool broken = tool("broken", objectSchema("{}"), Set.of(), Duration.ofSeconds(30), (args, ctx) -> {
+            throw new AssertionError("a bug in the tool");
+        });
+
+        long started = System.nanoTime();
+        ToolCallOutcome outcome =
+                run(broken, new ToolCallRequest("c1", "broken", "{}")).getFirst();
+        long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+
+        assertThat(outcome.state()).isEqualTo(ToolCallState.FAILED);
+        assertThat(outcome.error().code()).isEqualTo("tool_failed");
+        assertThat(tookMs).isLessThan(5_000);
+    }
+
+    @Test
     void independent_calls_of_one_response_run_concurrently_and_keep_the_models_order() {
         // each tool waits for the other at the barrier: run one after the other, both would time out
         CyclicBarrier bothRunning = new CyclicBarrier(2);

@@ -121,8 +121,9 @@ public final class ResilientModelGateway implements ModelGateway {
                 if (failure.kind() == Kind.TIMEOUT) {
                     firstToken = Duration.ofNanos((long) (firstToken.toNanos() * settings.timeoutRetryFactor()));
                 }
-            } catch (RuntimeException e) {
-                // not a provider failure (the delta consumer threw): it says nothing about the provider's health
+            } catch (RuntimeException | Error e) {
+                // not a provider failure (the delta consumer threw, or a bug): it says nothing about the provider's
+                // health, but the permit must go back — a half-open breaker would otherwise wait for it forever
                 breaker.release();
                 throw e;
             }

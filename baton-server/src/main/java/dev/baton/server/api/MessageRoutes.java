@@ -185,29 +185,34 @@ public final class MessageRoutes {
             ctx.header("X-Accel-Buffering", "no");
             var out = ctx.res().getOutputStream();
             SseWriterHolder holder = new SseWriterHolder();
-            TurnOutcome streamed = dispatcher.run(
-                    session.id(),
-                    timeout,
-                    cancellation -> {
-                        holder.writer = new SseWriter(out, heartbeat, cancellation::cancel);
-                        return new TurnRequest(requestId, p, session, agent, content, cancellation, setup.assignment());
-                    },
-                    event -> SseEvents.send(holder.writer, event));
-            // before the stream ends, so a client that sends again right away already sees the session completed
-            sessions.lifecycle().afterTurn(p, session, setup);
-            if (idem != null) {
-                // a retried stream is answered with the finished turn as JSON, not run again
-                if (streamed.terminal() instanceof TurnEvent.Done) {
-                    idempotency.complete(
-                            p.userId(),
-                            idem.key(),
-                            200,
-                            messageResponse(streamed).toString());
-                } else {
-                    idempotency.release(p.userId(), idem.key());
+            try {
+                TurnOutcome streamed = dispatcher.run(
+                        session.id(),
+                        timeout,
+                        cancellation -> {
+                            holder.writer = new SseWriter(out, heartbeat, cancellation::cancel);
+                            return new TurnRequest(
+                                    requestId, p, session, agent, content, cancellation, setup.assignment());
+                        },
+                        event -> SseEvents.send(holder.writer, event));
+                // before the stream ends, so a client that sends again right away already sees the session completed
+                sessions.lifecycle().afterTurn(p, session, setup);
+                if (idem != null) {
+                    // a retried stream is answered with the finished turn as JSON, not run again
+                    if (streamed.terminal() instanceof TurnEvent.Done) {
+                        idempotency.complete(
+                                p.userId(),
+                                idem.key(),
+                                200,
+                                messageResponse(streamed).toString());
+                    } else {
+                        idempotency.release(p.userId(), idem.key());
+                    }
                 }
+            } finally {
+                // the heartbeat must stop whatever happened after the stream began
+                if (holder.writer != null) holder.writer.close();
             }
-            holder.writer.close();
             return;
         }
         TurnOutcome outcome = dispatcher.run(

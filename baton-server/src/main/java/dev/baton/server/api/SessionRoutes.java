@@ -116,11 +116,19 @@ public final class SessionRoutes {
             throw ApiException.badRequest("state must be 'active' or 'completed'");
         }
         int limit = intParam(ctx, "limit", 20, 1, 100);
-        SessionPage page = store.listSessions(
-                p.userId(), new SessionQuery(ctx.queryParam("agentId"), st, limit, ctx.queryParam("cursor")));
+        String cursor = ctx.queryParam("cursor");
+        SessionPage page;
+        try {
+            page = store.listSessions(p.userId(), new SessionQuery(ctx.queryParam("agentId"), st, limit, cursor));
+        } catch (IllegalArgumentException e) {
+            // the store refuses a cursor it did not issue; anything else it refuses is a bug (500)
+            if (cursor == null) throw e;
+            throw ApiException.badRequest("cursor is not one this server issued; use nextCursor as given");
+        }
         ObjectNode out = Json.MAPPER.createObjectNode();
         ArrayNode arr = out.putArray("sessions");
-        page.sessions().forEach(s -> arr.add(Views.session(s)));
+        // the same subject in another tenant is another user (a page may come out shorter; its cursor still holds)
+        page.sessions().stream().filter(s -> s.tenantId().equals(p.tenantId())).forEach(s -> arr.add(Views.session(s)));
         out.put("nextCursor", page.nextCursor());
         ctx.json(out);
     }
@@ -187,12 +195,15 @@ public final class SessionRoutes {
 
     /** The path's session if it is the caller's; another user's session is indistinguishable from none (404). */
     Session owned(Context ctx, Principal p) {
-        return store.findSession(p.userId(), ctx.pathParam("id")).orElseThrow(() -> ApiException.notFound("session"));
+        return find(p, ctx.pathParam("id")).orElseThrow(() -> ApiException.notFound("session"));
     }
 
-    /** The caller's session by id, if it exists and is theirs. */
+    /**
+     * The caller's session by id, if it exists and is theirs. The store keys sessions by user id alone; the same
+     * subject in another tenant is another user, so the tenant must match too.
+     */
     java.util.Optional<Session> find(Principal p, String sessionId) {
-        return store.findSession(p.userId(), sessionId);
+        return store.findSession(p.userId(), sessionId).filter(s -> s.tenantId().equals(p.tenantId()));
     }
 
     static int intParam(Context ctx, String name, int fallback, int min, int max) {

@@ -33,6 +33,8 @@ public final class ErrorResponses {
         });
         routes.exception(Exception.class, (e, ctx) -> {
             log.error("unexpected error on {} {}", ctx.method(), ctx.path(), e);
+            // a stream that already began (SSE) cannot turn into a JSON error: its events said how the turn ended
+            if (ctx.res().isCommitted()) return;
             write(ctx, 500, "internal_error", "unexpected error; quote the request id when reporting it");
         });
         routes.error(404, "*", ctx -> {

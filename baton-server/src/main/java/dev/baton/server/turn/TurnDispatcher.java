@@ -61,8 +61,9 @@ public final class TurnDispatcher implements AutoCloseable {
                 timeout.toMillis(),
                 TimeUnit.MILLISECONDS);
         long started = System.nanoTime();
-        TurnRequest req = request.apply(cancellation);
         try {
+            // inside the try: a request that cannot be built must not leave the session registered as busy
+            TurnRequest req = request.apply(cancellation);
             TurnOutcome outcome = runner.run(req, event -> sink.accept(rewriteTimeout(event, timedOut, timeout)));
             long nanos = System.nanoTime() - started;
             String status = status(outcome, timedOut);
