@@ -39,6 +39,7 @@ import dev.baton.server.resilience.ResilienceConfig;
 import dev.baton.server.session.ModuleSessionEvents;
 import dev.baton.server.session.SessionServices;
 import dev.baton.server.turn.RunningTurns;
+import dev.baton.server.turn.SharedTurnSettings;
 import dev.baton.server.turn.TurnDispatcher;
 import dev.baton.server.usage.UsageRoutes;
 import dev.baton.store.jdbc.Database;
@@ -153,7 +154,7 @@ public final class BatonServer implements AutoCloseable {
             JdbcUsageStore usage = new JdbcUsageStore(db);
             TurnAdmission admission = opened(
                     opened, TurnAdmission.from(config, prices, usage, clock, new RefusalMeters(metrics.registry())));
-            RunningTurns running = new RunningTurns();
+            RunningTurns running = opened(opened, runningTurns(config, admission));
             TurnDispatcher dispatcher = opened(
                     opened, new TurnDispatcher(runner, running, new TurnMetrics(metrics.registry()).watching(running)));
             JdbcIdempotencyStore idempotency = new JdbcIdempotencyStore(db);
@@ -231,6 +232,18 @@ public final class BatonServer implements AutoCloseable {
         } catch (IllegalArgumentException | IllegalStateException e) {
             throw new ConfigException("modules: " + e.getMessage());
         }
+    }
+
+    /** Turns locked and cancelled across instances when a Redis is configured, else in this process. */
+    private static RunningTurns runningTurns(BatonConfig config, TurnAdmission admission) {
+        if (admission.sharedRedis().isEmpty()) return new RunningTurns();
+        SharedTurnSettings settings;
+        try {
+            settings = SharedTurnSettings.parse(config.section("turns"));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(e.getMessage());
+        }
+        return RunningTurns.shared(admission.sharedRedis().get(), settings);
     }
 
     private static MetricsSettings metricsSettings(BatonConfig config) {

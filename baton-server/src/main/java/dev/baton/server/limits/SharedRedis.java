@@ -1,22 +1,26 @@
 package dev.baton.server.limits;
 
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.RedisCodec;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * The one Redis client ({@code rateLimits.redisUrl} or {@code BATON_REDIS_URL}) that rate-limit buckets and budget
- * reservations share: one event loop and one configuration, a connection per codec. Closing it closes them all.
+ * reservations share, and the server's cross-instance turn locks and cancel signals borrow: one event loop and one
+ * configuration, a connection per codec. Closing it closes them all.
  */
-final class SharedRedis implements AutoCloseable {
+public final class SharedRedis implements AutoCloseable {
     /** How long a command may take before it fails; a budget check waits this long at most for Redis. */
     static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(2);
 
     private final RedisClient client;
-    private final List<StatefulRedisConnection<?, ?>> connections = new ArrayList<>();
+    private final List<StatefulConnection<?, ?>> connections = new ArrayList<>();
 
     private SharedRedis(RedisClient client) {
         this.client = client;
@@ -27,8 +31,16 @@ final class SharedRedis implements AutoCloseable {
     }
 
     /** A new connection with {@code codec}, closed with this client; fails when Redis is not reachable. */
-    synchronized <K, V> StatefulRedisConnection<K, V> connect(RedisCodec<K, V> codec) {
+    public synchronized <K, V> StatefulRedisConnection<K, V> connect(RedisCodec<K, V> codec) {
         StatefulRedisConnection<K, V> connection = client.connect(codec);
+        connection.setTimeout(COMMAND_TIMEOUT);
+        connections.add(connection);
+        return connection;
+    }
+
+    /** A new pub/sub connection of strings, closed with this client; fails when Redis is not reachable. */
+    public synchronized StatefulRedisPubSubConnection<String, String> connectPubSub() {
+        StatefulRedisPubSubConnection<String, String> connection = client.connectPubSub(StringCodec.UTF8);
         connection.setTimeout(COMMAND_TIMEOUT);
         connections.add(connection);
         return connection;
@@ -36,7 +48,7 @@ final class SharedRedis implements AutoCloseable {
 
     @Override
     public synchronized void close() {
-        for (StatefulRedisConnection<?, ?> c : connections) c.close();
+        for (StatefulConnection<?, ?> c : connections) c.close();
         connections.clear();
         // no quiet period: the connections are closed, and the default waits seconds for nothing
         client.shutdown(Duration.ZERO, Duration.ofSeconds(2));

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -28,6 +29,8 @@ public final class TurnAdmission implements AutoCloseable {
     private final Consumer<LimitExceeded> refusals;
     /** What this owns and closes besides the rate limiter: the shared budget reservations and the Redis client. */
     private final List<AutoCloseable> resources = new ArrayList<>();
+    /** The configured Redis client, shared with whoever else coordinates instances; null without one. */
+    private SharedRedis redis;
 
     private TurnAdmission(
             RateLimiter rates, BudgetGuard budgets, String description, Consumer<LimitExceeded> refusals) {
@@ -68,9 +71,8 @@ public final class TurnAdmission implements AutoCloseable {
             throw new ConfigException(e.getMessage());
         }
         boolean budgetsOn = budgetSettings.limitsUsers() || budgetSettings.limitsTenants();
-        SharedRedis redis = rateSettings.redisUrl() != null && (rateSettings.enabled() || budgetsOn)
-                ? SharedRedis.create(rateSettings.redisUrl())
-                : null;
+        // created whenever a Redis is configured: the server's turn locks and cancel signals use it too
+        SharedRedis redis = rateSettings.redisUrl() != null ? SharedRedis.create(rateSettings.redisUrl()) : null;
         RateLimiter rates = null;
         RedisReservations reservations = null;
         try {
@@ -100,6 +102,7 @@ public final class TurnAdmission implements AutoCloseable {
         TurnAdmission admission = new TurnAdmission(rates, guard.active() ? guard : null, description, refusals);
         if (reservations != null) admission.resources.add(reservations);
         if (redis != null) admission.resources.add(redis);
+        admission.redis = redis;
         return admission;
     }
 
@@ -141,6 +144,14 @@ public final class TurnAdmission implements AutoCloseable {
             refusals.accept(refused);
             throw refused;
         }
+    }
+
+    /**
+     * The Redis client {@code rateLimits.redisUrl} / {@code BATON_REDIS_URL} configures, owned (and closed) by this
+     * admission; empty when instances share nothing.
+     */
+    public Optional<SharedRedis> sharedRedis() {
+        return Optional.ofNullable(redis);
     }
 
     /** One line for the startup log. */

@@ -51,7 +51,7 @@ public final class TurnDispatcher implements AutoCloseable {
      */
     public TurnOutcome run(
             String sessionId, Duration timeout, Function<Cancellation, TurnRequest> request, Consumer<TurnEvent> sink) {
-        Cancellation cancellation = running.begin(sessionId);
+        Cancellation cancellation = running.begin(sessionId, timeout);
         AtomicBoolean timedOut = new AtomicBoolean();
         ScheduledFuture<?> timer = timers.schedule(
                 () -> {
