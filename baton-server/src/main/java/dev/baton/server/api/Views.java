@@ -26,6 +26,7 @@ public final class Views {
         if (s.assignmentId() != null) n.put("assignmentId", s.assignmentId());
         n.put("endedAt", s.endedAt() == null ? null : s.endedAt().toString());
         n.put("messageCount", s.messageCount());
+        if (s.endReason() != null) n.put("endReason", s.endReason());
         return n;
     }
 

@@ -140,6 +140,12 @@ class RestApiIT {
         assertThat(t.api.post("/v1/sessions/" + older + "/complete", token, "{}")
                         .status())
                 .isEqualTo(200);
+        var completed = t.api.get("/v1/sessions/" + older, token).body();
+        assertThat(completed.path("state").asText()).isEqualTo("completed");
+        assertThat(completed.path("endReason").asText()).isEqualTo("user");
+        assertThat(t.api.get("/v1/sessions/" + newer, token).body().has("endReason"))
+                .as("an active session has no end reason")
+                .isFalse();
         assertThat(t.api.get("/v1/sessions?state=active", token).body().path("sessions"))
                 .extracting(s -> s.path("id").asText())
                 .containsExactly(newer);

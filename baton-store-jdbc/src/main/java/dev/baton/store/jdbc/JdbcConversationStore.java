@@ -68,7 +68,8 @@ public final class JdbcConversationStore implements ConversationStore {
     public SessionPage listSessions(String userId, SessionQuery query) {
         SessionCursor after = query.cursor() == null ? null : SessionCursor.parse(query.cursor());
         ColumnCodec codec = db.columns();
-        StringBuilder sql = new StringBuilder("SELECT " + SessionRows.COLUMNS + " FROM sessions WHERE user_id = ?");
+        StringBuilder sql =
+                new StringBuilder("SELECT " + SessionRows.SELECT_COLUMNS + " FROM sessions WHERE user_id = ?");
         if (query.agentId() != null) sql.append(" AND agent_id = ?");
         if (query.state() != null) sql.append(" AND state = ?");
         if (after != null) sql.append(" AND (started_at < ? OR (started_at = ? AND id < ?))");

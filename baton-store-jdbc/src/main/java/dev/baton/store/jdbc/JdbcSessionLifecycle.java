@@ -33,7 +33,7 @@ public final class JdbcSessionLifecycle {
     /** The inactivity timeout of sessions stored before their terms were (DESIGN §8's default). */
     static final Duration DEFAULT_INACTIVITY = Duration.ofHours(24);
 
-    private static final String RETURNING = " RETURNING " + SessionRows.COLUMNS + ", end_reason";
+    private static final String RETURNING = " RETURNING " + SessionRows.SELECT_COLUMNS;
 
     private final Database db;
     private final ColumnCodec codec;

@@ -13,6 +13,8 @@ import java.util.Optional;
 final class SessionRows {
     static final String COLUMNS = "id, tenant_id, user_id, agent_id, assignment_id, state, started_at, ended_at,"
             + " last_activity_at, message_count, tool_call_count";
+    /** What reads select: the written columns plus why the session ended. */
+    static final String SELECT_COLUMNS = COLUMNS + ", end_reason";
 
     private final ColumnCodec codec;
 
@@ -40,7 +42,7 @@ final class SessionRows {
 
     Optional<Session> find(Connection c, String userId, String sessionId) throws SQLException {
         try (PreparedStatement ps =
-                c.prepareStatement("SELECT " + COLUMNS + " FROM sessions WHERE id = ? AND user_id = ?")) {
+                c.prepareStatement("SELECT " + SELECT_COLUMNS + " FROM sessions WHERE id = ? AND user_id = ?")) {
             ps.setString(1, sessionId);
             ps.setString(2, userId);
             try (ResultSet rs = ps.executeQuery()) {
@@ -94,6 +96,7 @@ final class SessionRows {
                 codec.getInstant(rs, "ended_at"),
                 codec.getInstant(rs, "last_activity_at"),
                 rs.getInt("message_count"),
-                rs.getInt("tool_call_count"));
+                rs.getInt("tool_call_count"),
+                rs.getString("end_reason"));
     }
 }
