@@ -42,6 +42,7 @@ import dev.baton.server.turn.RunningTurns;
 import dev.baton.server.turn.SharedTurnSettings;
 import dev.baton.server.turn.TurnDispatcher;
 import dev.baton.server.usage.UsageRoutes;
+import dev.baton.server.web.WebPageRoutes;
 import dev.baton.store.jdbc.Database;
 import dev.baton.store.jdbc.JdbcAuditStore;
 import dev.baton.store.jdbc.JdbcConversationStore;
@@ -186,7 +187,8 @@ public final class BatonServer implements AutoCloseable {
                             new AuditRoutes(auditStore)::register,
                             new TaskRoutes(tasks.service(), config.maxBodyBytes())::register,
                             new NoteRoutes(notes.service(), config.maxBodyBytes())::register,
-                            new MetricsRoutes(metrics)::register),
+                            new MetricsRoutes(metrics)::register,
+                            new WebPageRoutes()::register),
                     new HttpMetrics(metrics.registry())::record);
             app.start();
             log.info(
