@@ -54,7 +54,7 @@ final class ServeCommand implements Callable<Integer> {
             System.out.println();
             System.out.println("To mint more tokens, restart with a fixed secret: BATON_JWT_SECRET=... ./baton serve");
         }
-        System.out.println("Try: ./baton chat    (or curl, see README)");
+        System.out.println("Try: open " + url + "/ in a browser, or ./baton chat, or curl (see README)");
         System.out.flush();
         new CountDownLatch(1).await(); // serve until the process is stopped
         return 0;
