@@ -6,6 +6,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import dev.baton.testkit.time.SettableClock;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker.State;
 import java.time.Duration;
 import java.util.List;
@@ -15,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
 class BreakerTest {
-    private final MutableClock clock = new MutableClock();
+    private final SettableClock clock = new SettableClock();
     private final Breaker breaker = Breaker.forProvider("acme", BreakerSettings.MODEL_DEFAULTS, clock);
     private final ListAppender<ILoggingEvent> events = new ListAppender<>();
     private final Logger circuitLog = (Logger) LoggerFactory.getLogger("baton.circuit");

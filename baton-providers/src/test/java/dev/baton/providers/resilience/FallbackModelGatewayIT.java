@@ -13,6 +13,7 @@ import dev.baton.providers.resolver.ConfiguredModelResolver;
 import dev.baton.testkit.sim.Fault;
 import dev.baton.testkit.sim.LlmSimulator;
 import dev.baton.testkit.sim.SimulatorScript;
+import dev.baton.testkit.time.SettableClock;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker.State;
 import java.time.Duration;
 import java.util.List;
@@ -26,7 +27,7 @@ class FallbackModelGatewayIT {
     static final ResilienceSettings SETTINGS = new ResilienceSettings(
             Duration.ofMillis(400), 1.5, Duration.ofSeconds(2), 0.2, BreakerSettings.MODEL_DEFAULTS);
 
-    final MutableClock clock = new MutableClock();
+    final SettableClock clock = new SettableClock();
     LlmSimulator primary;
     LlmSimulator backup;
     ConfiguredModelResolver configured;

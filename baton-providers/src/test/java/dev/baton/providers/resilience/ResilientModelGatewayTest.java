@@ -10,6 +10,7 @@ import dev.baton.core.model.ModelReply;
 import dev.baton.core.model.ModelRequest;
 import dev.baton.core.model.TokenUsage;
 import dev.baton.core.turn.Cancellation;
+import dev.baton.testkit.time.SettableClock;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker.State;
 import java.time.Duration;
 import java.util.List;
@@ -22,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * produce (an {@link Error} thrown inside the gateway); the HTTP behaviour is covered by the ITs over the simulator.
  */
 class ResilientModelGatewayTest {
-    private final MutableClock clock = new MutableClock();
+    private final SettableClock clock = new SettableClock();
     private final Breaker breaker = Breaker.forProvider("acme", BreakerSettings.MODEL_DEFAULTS, clock);
     private final AtomicBoolean throwError = new AtomicBoolean();
     private final ModelGateway delegate = new ModelGateway() {

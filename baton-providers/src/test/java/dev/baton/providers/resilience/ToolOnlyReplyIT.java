@@ -17,6 +17,7 @@ import dev.baton.testkit.sim.Fault;
 import dev.baton.testkit.sim.LlmSimulator;
 import dev.baton.testkit.sim.Reply;
 import dev.baton.testkit.sim.SimulatorScript;
+import dev.baton.testkit.time.SettableClock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -53,7 +54,7 @@ class ToolOnlyReplyIT {
                         simulator.rootUrl(), "az-test-key", "2024-10-21", null, Duration.ofSeconds(60)))
                 .build();
         resolver = new ResilientModelResolver(
-                configured, ResilientModelGatewayIT.SETTINGS, new MutableClock(), sleeps::add, () -> 0.5);
+                configured, ResilientModelGatewayIT.SETTINGS, new SettableClock(), sleeps::add, () -> 0.5);
         return resolver.resolve(reference);
     }
 

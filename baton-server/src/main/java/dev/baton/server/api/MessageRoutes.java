@@ -49,17 +49,6 @@ public final class MessageRoutes {
     private final Duration heartbeat;
     private final TurnAdmission admission;
 
-    public MessageRoutes(
-            SessionRoutes sessions,
-            AgentRegistry agents,
-            TurnDispatcher dispatcher,
-            IdempotencyStore idempotency,
-            Clock clock,
-            int maxBodyBytes,
-            Duration heartbeat) {
-        this(sessions, agents, dispatcher, idempotency, clock, maxBodyBytes, heartbeat, TurnAdmission.UNLIMITED);
-    }
-
     /** @param admission the rate limits and budgets a message must pass before its turn runs */
     public MessageRoutes(
             SessionRoutes sessions,

@@ -83,16 +83,6 @@ public record BatonConfig(
                 port, databaseUrl, secret, models, limits, rolePermissions, agentDirs, maxBodyBytes, raw, env);
     }
 
-    public BatonConfig withDatabaseUrl(String url) {
-        return new BatonConfig(
-                port, url, jwtSecret, models, limits, rolePermissions, agentDirs, maxBodyBytes, raw, env);
-    }
-
-    public BatonConfig withModels(ModelSettings newModels) {
-        return new BatonConfig(
-                port, databaseUrl, jwtSecret, newModels, limits, rolePermissions, agentDirs, maxBodyBytes, raw, env);
-    }
-
     public BatonConfig withLimits(TurnLimits newLimits) {
         return new BatonConfig(
                 port, databaseUrl, jwtSecret, models, newLimits, rolePermissions, agentDirs, maxBodyBytes, raw, env);

@@ -19,10 +19,6 @@ import java.util.function.Consumer;
  * then the caller's and the tenant's budgets. Only message sends go through here.
  */
 public final class TurnAdmission implements AutoCloseable {
-    /** No rate limits and no budgets. */
-    public static final TurnAdmission UNLIMITED =
-            new TurnAdmission(null, null, "no rate limits, no budgets", refused -> {});
-
     private final RateLimiter rates;
     private final BudgetGuard budgets;
     private final String description;
@@ -156,8 +152,7 @@ public final class TurnAdmission implements AutoCloseable {
 
     /** One line for the startup log. */
     public String describe() {
-        return (rates == null ? "rate limits off" : "rate limits on") + ", "
-                + (budgets == null ? "no budgets" : "budgets on");
+        return description;
     }
 
     @Override

@@ -9,6 +9,7 @@ import dev.baton.testkit.sim.Pacing;
 import dev.baton.testkit.sim.Reply;
 import dev.baton.testkit.sim.Rule;
 import dev.baton.testkit.sim.SimulatorScript;
+import dev.baton.testkit.time.SettableClock;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -150,32 +151,14 @@ class BudgetIT {
                 }));
             }
             go.countDown();
-            int ok = 0;
-            for (Future<ApiClient.Response> answer : answers) {
-                ApiClient.Response r = answer.get();
-                if (r.status() == 200) {
-                    ok++;
-                } else {
-                    assertThat(r.status()).as(r.raw()).isEqualTo(429);
-                    assertThat(r.body().path("error").path("code").asText()).isEqualTo("budget_exceeded");
-                }
-            }
+            int ok = LimitsFixture.admitted(answers);
             assertThat(ok).as("turns admitted").isBetween(1, 2);
         }
 
-        BigDecimal spent = spentBy("racer", "t-race");
+        BigDecimal spent = LimitsFixture.spentBy(t, "racer", "t-race");
         assertThat(spent).isLessThanOrEqualTo(USER_DAILY.add(MAX_PER_TURN));
         assertThat(spent).isGreaterThanOrEqualTo(new BigDecimal("0.04"));
     }
 
     /** The user's cost this month, from the admin usage report (an admin of the same tenant asks). */
-    private static BigDecimal spentBy(String user, String tenant) {
-        String admin = LimitsFixture.token("admin-" + tenant, tenant, "admin", Instant.now());
-        ApiClient.Response report = t.api.get("/v1/admin/usage?groupBy=user", admin);
-        assertThat(report.status()).as(report.raw()).isEqualTo(200);
-        for (JsonNode g : report.body().path("groups")) {
-            if (g.path("user").asText().equals(user)) return g.path("costUsd").decimalValue();
-        }
-        return BigDecimal.ZERO;
-    }
 }

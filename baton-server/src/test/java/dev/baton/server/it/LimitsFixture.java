@@ -1,5 +1,7 @@
 package dev.baton.server.it;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.core.agent.TurnLimits;
 import dev.baton.server.auth.JwtSecret;
@@ -9,11 +11,13 @@ import dev.baton.server.config.ConfigLoader;
 import dev.baton.server.config.ModelSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Future;
 
 /** Configurations and tokens for the rate limit, budget and usage tests. */
 final class LimitsFixture {
@@ -61,5 +65,31 @@ final class LimitsFixture {
         var all = new java.util.HashSet<>(a);
         all.addAll(b);
         return Set.copyOf(all);
+    }
+
+    /** What {@code user} of {@code tenant} has spent, from the admin usage report of {@code server}. */
+    static BigDecimal spentBy(TestServer server, String user, String tenant) {
+        String admin = token("admin-" + tenant, tenant, "admin", Instant.now());
+        ApiClient.Response report = server.api.get("/v1/admin/usage?groupBy=user", admin);
+        assertThat(report.status()).as(report.raw()).isEqualTo(200);
+        for (JsonNode g : report.body().path("groups")) {
+            if (g.path("user").asText().equals(user)) return g.path("costUsd").decimalValue();
+        }
+        return BigDecimal.ZERO;
+    }
+
+    /** How many of the racing answers were admitted; every other one must be a 429 budget_exceeded. */
+    static int admitted(List<Future<ApiClient.Response>> answers) throws Exception {
+        int ok = 0;
+        for (Future<ApiClient.Response> answer : answers) {
+            ApiClient.Response r = answer.get();
+            if (r.status() == 200) {
+                ok++;
+            } else {
+                assertThat(r.status()).as(r.raw()).isEqualTo(429);
+                assertThat(r.body().path("error").path("code").asText()).isEqualTo("budget_exceeded");
+            }
+        }
+        return ok;
     }
 }

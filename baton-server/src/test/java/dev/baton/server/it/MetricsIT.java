@@ -13,6 +13,7 @@ import dev.baton.testkit.sim.Fault;
 import dev.baton.testkit.sim.LlmSimulator;
 import dev.baton.testkit.sim.Reply;
 import dev.baton.testkit.sim.SimulatorScript;
+import dev.baton.testkit.time.SettableClock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.testkit.sim.LlmSimulator;
 import dev.baton.testkit.sim.SimulatorScript;
+import dev.baton.testkit.time.SettableClock;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,9 +1,8 @@
 package dev.baton.server.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assertions.fail;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.testkit.db.RedisTestServer;
 import dev.baton.testkit.sim.Condition;
 import dev.baton.testkit.sim.Fault;
 import dev.baton.testkit.sim.LlmSimulator;
@@ -11,10 +10,8 @@ import dev.baton.testkit.sim.Pacing;
 import dev.baton.testkit.sim.Reply;
 import dev.baton.testkit.sim.Rule;
 import dev.baton.testkit.sim.SimulatorScript;
-import java.io.IOException;
+import dev.baton.testkit.time.SettableClock;
 import java.math.BigDecimal;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -27,7 +24,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -51,7 +47,7 @@ class RedisBudgetIT {
 
     @BeforeAll
     static void start() {
-        requireRedis();
+        RedisTestServer.require();
         pg = Postgres.freshSchema();
         SimulatorScript script = SimulatorScript.builder()
                 // slow enough that forty concurrent turns overlap for real
@@ -104,19 +100,11 @@ class RedisBudgetIT {
                 }));
             }
             go.countDown();
-            for (Future<ApiClient.Response> answer : answers) {
-                ApiClient.Response r = answer.get();
-                if (r.status() == 200) {
-                    ok++;
-                } else {
-                    assertThat(r.status()).as(r.raw()).isEqualTo(429);
-                    assertThat(r.body().path("error").path("code").asText()).isEqualTo("budget_exceeded");
-                }
-            }
+            ok = LimitsFixture.admitted(answers);
         }
 
         assertThat(ok).as("turns admitted by both instances together").isBetween(1, 2);
-        BigDecimal spent = spentBy("racer", "t-race");
+        BigDecimal spent = LimitsFixture.spentBy(first, "racer", "t-race");
         assertThat(spent).isLessThanOrEqualTo(USER_DAILY.add(MAX_PER_TURN));
         assertThat(spent).isGreaterThanOrEqualTo(new BigDecimal("0.04"));
     }
@@ -210,23 +198,4 @@ class RedisBudgetIT {
     }
 
     /** The user's cost this month, from the admin usage report (an admin of the same tenant asks). */
-    private BigDecimal spentBy(String user, String tenant) {
-        String admin = LimitsFixture.token("admin-" + tenant, tenant, "admin", Instant.now());
-        ApiClient.Response report = first.api.get("/v1/admin/usage?groupBy=user", admin);
-        assertThat(report.status()).as(report.raw()).isEqualTo(200);
-        for (JsonNode g : report.body().path("groups")) {
-            if (g.path("user").asText().equals(user)) return g.path("costUsd").decimalValue();
-        }
-        return BigDecimal.ZERO;
-    }
-
-    private static void requireRedis() {
-        try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress("127.0.0.1", 6379), 1_000);
-        } catch (IOException e) {
-            String message = "Redis is not reachable at 127.0.0.1:6379 (" + e.getMessage() + ")";
-            if ("true".equalsIgnoreCase(System.getenv("CI"))) fail(message + "; CI=true requires it");
-            Assumptions.abort(message + "; skipping the shared budget test");
-        }
-    }
 }

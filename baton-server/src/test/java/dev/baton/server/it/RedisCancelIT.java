@@ -2,18 +2,15 @@ package dev.baton.server.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.testkit.db.RedisTestServer;
 import dev.baton.testkit.sim.Condition;
 import dev.baton.testkit.sim.LlmSimulator;
 import dev.baton.testkit.sim.Pacing;
 import dev.baton.testkit.sim.Reply;
 import dev.baton.testkit.sim.Rule;
 import dev.baton.testkit.sim.SimulatorScript;
-import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -22,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -45,7 +41,7 @@ class RedisCancelIT {
 
     @BeforeAll
     static void start() {
-        requireRedis();
+        RedisTestServer.require();
         simulator = LlmSimulator.start(SimulatorScript.builder()
                 // one word per chunk, 40 words a second: a turn that runs until the test cancels it
                 .rule(Rule.when(new Condition.UserContains("story"), Reply.text(STORY))
@@ -124,15 +120,5 @@ class RedisCancelIT {
                 .get("/v1/sessions/" + session + "/messages", token)
                 .body()
                 .path("messages");
-    }
-
-    private static void requireRedis() {
-        try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress("127.0.0.1", 6379), 1_000);
-        } catch (IOException e) {
-            String message = "Redis is not reachable at 127.0.0.1:6379 (" + e.getMessage() + ")";
-            if ("true".equalsIgnoreCase(System.getenv("CI"))) fail(message + "; CI=true requires it");
-            Assumptions.abort(message + "; skipping the cross-instance cancel test");
-        }
     }
 }

@@ -1,20 +1,17 @@
 package dev.baton.server.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.baton.testkit.db.RedisTestServer;
 import dev.baton.testkit.sim.LlmSimulator;
 import dev.baton.testkit.sim.SimulatorScript;
-import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
+import dev.baton.testkit.time.SettableClock;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,7 +33,7 @@ class RedisRateLimitIT {
 
     @BeforeAll
     static void start() {
-        requireRedis();
+        RedisTestServer.require();
         simulator = LlmSimulator.start(SimulatorScript.replyingWith("ok"));
         // a fresh key prefix per run, so earlier runs' buckets (still in Redis until they expire) do not count
         String yaml = "rateLimits:\n  perUser: { perMinute: 20, perHour: 100 }\n  redisKeyPrefix: \"baton-it:"
@@ -95,15 +92,5 @@ class RedisRateLimitIT {
                 .isEqualTo(200);
         assertThat(RateLimitIT.header(RateLimitIT.send(first, onFirst, alice, "and again"), "RateLimit"))
                 .isEqualTo("\"per-minute\";r=18;t=59");
-    }
-
-    private static void requireRedis() {
-        try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress("127.0.0.1", 6379), 1_000);
-        } catch (IOException e) {
-            String message = "Redis is not reachable at 127.0.0.1:6379 (" + e.getMessage() + ")";
-            if ("true".equalsIgnoreCase(System.getenv("CI"))) fail(message + "; CI=true requires it");
-            Assumptions.abort(message + "; skipping the shared rate limit test");
-        }
     }
 }

@@ -10,6 +10,7 @@ import dev.baton.server.config.ModelSettings;
 import dev.baton.testkit.sim.Fault;
 import dev.baton.testkit.sim.LlmSimulator;
 import dev.baton.testkit.sim.SimulatorScript;
+import dev.baton.testkit.time.SettableClock;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,11 +18,8 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -47,7 +45,7 @@ class ResilienceIT {
     @TempDir
     Path dir;
 
-    final MovableClock clock = new MovableClock(Instant.now());
+    final SettableClock clock = new SettableClock(Instant.now());
     LlmSimulator primary;
     LlmSimulator backup;
     TestServer t;
@@ -297,34 +295,6 @@ class ResilienceIT {
                 while (rs.next()) rows.add(rs.getString(1) + "/" + rs.getString(2));
             }
             return rows;
-        }
-    }
-
-    /** The server's clock: the test moves it to take a circuit breaker through its open time. */
-    static final class MovableClock extends Clock {
-        private volatile Instant now;
-
-        MovableClock(Instant start) {
-            this.now = start;
-        }
-
-        void advance(Duration by) {
-            now = now.plus(by);
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
         }
     }
 }

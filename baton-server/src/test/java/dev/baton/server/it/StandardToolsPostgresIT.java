@@ -3,6 +3,7 @@ package dev.baton.server.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.server.session.EndReason;
+import dev.baton.testkit.time.SettableClock;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

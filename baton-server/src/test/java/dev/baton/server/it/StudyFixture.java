@@ -11,6 +11,7 @@ import dev.baton.server.session.SessionEvents;
 import dev.baton.testkit.sim.LlmSimulator;
 import dev.baton.testkit.sim.Reply;
 import dev.baton.testkit.sim.SimulatorScript;
+import dev.baton.testkit.time.SettableClock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -7,6 +7,7 @@ import dev.baton.store.jdbc.Database;
 import dev.baton.testkit.sim.LlmSimulator;
 import dev.baton.testkit.sim.Reply;
 import dev.baton.testkit.sim.SimulatorScript;
+import dev.baton.testkit.time.SettableClock;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.sql.PreparedStatement;

@@ -1,25 +1,18 @@
 package dev.baton.server.limits;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.baton.testkit.db.RedisTestServer;
+import dev.baton.testkit.time.SettableClock;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.StringCodec;
-import java.io.IOException;
 import java.math.BigDecimal;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -32,7 +25,7 @@ class RedisReservationsIT {
     static final String SCOPE = "{t1}:user:alice";
     static final Instant RENEWS = Instant.parse("2025-06-05T00:00:00Z");
 
-    final MovableClock clock = new MovableClock(Instant.parse("2025-06-04T10:00:00Z"));
+    final SettableClock clock = new SettableClock(Instant.parse("2025-06-04T10:00:00Z"));
     SharedRedis redis;
     String prefix;
     RedisReservations first;
@@ -40,7 +33,7 @@ class RedisReservationsIT {
 
     @BeforeEach
     void connect() {
-        requireRedis();
+        RedisTestServer.require();
         redis = SharedRedis.create("redis://127.0.0.1:6379");
         prefix = "baton-it:" + UUID.randomUUID() + ":";
         first = RedisReservations.connect(redis, prefix, clock);
@@ -144,43 +137,5 @@ class RedisReservationsIT {
     private static List<BudgetCheck> checks(String budget, String spent) {
         return List.of(
                 new BudgetCheck(SCOPE, new BigDecimal(budget), new BigDecimal(spent), "your daily", RENEWS, true));
-    }
-
-    private static void requireRedis() {
-        try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress("127.0.0.1", 6379), 1_000);
-        } catch (IOException e) {
-            String message = "Redis is not reachable at 127.0.0.1:6379 (" + e.getMessage() + ")";
-            if ("true".equalsIgnoreCase(System.getenv("CI"))) fail(message + "; CI=true requires it");
-            Assumptions.abort(message + "; skipping the shared reservation tests");
-        }
-    }
-
-    /** A UTC clock the test moves. */
-    static final class MovableClock extends Clock {
-        private final AtomicReference<Instant> now;
-
-        MovableClock(Instant start) {
-            this.now = new AtomicReference<>(start);
-        }
-
-        void advance(Duration by) {
-            now.updateAndGet(t -> t.plus(by));
-        }
-
-        @Override
-        public Instant instant() {
-            return now.get();
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            throw new UnsupportedOperationException("stays in UTC");
-        }
     }
 }

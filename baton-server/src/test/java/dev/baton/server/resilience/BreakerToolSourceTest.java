@@ -22,12 +22,10 @@ import dev.baton.core.tool.ToolExecutor;
 import dev.baton.core.tool.ToolSource;
 import dev.baton.core.turn.Cancellation;
 import dev.baton.providers.resilience.BreakerSettings;
+import dev.baton.testkit.time.SettableClock;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker.State;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -45,7 +43,7 @@ class BreakerToolSourceTest {
         HANG
     }
 
-    final MovableClock clock = new MovableClock(Instant.parse("2025-03-01T10:00:00Z"));
+    final SettableClock clock = new SettableClock(Instant.parse("2025-03-01T10:00:00Z"));
     final AtomicReference<Behaviour> behaviour = new AtomicReference<>(Behaviour.ANSWER);
     final AtomicInteger invocations = new AtomicInteger();
     final BreakerToolSource source = new BreakerToolSource(new FlakySource(), BreakerSettings.TOOL_DEFAULTS, clock);
@@ -162,33 +160,6 @@ class BreakerToolSourceTest {
                     };
                 }
             });
-        }
-    }
-
-    static final class MovableClock extends Clock {
-        private volatile Instant now;
-
-        MovableClock(Instant start) {
-            this.now = start;
-        }
-
-        void advance(Duration by) {
-            now = now.plus(by);
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
         }
     }
 }

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.core.auth.Principal;
 import dev.baton.tasks.TaskModule;
-import dev.baton.tasks.support.MutableClock;
 import dev.baton.tasks.support.Principals;
 import dev.baton.tasks.support.TestDatabases;
+import dev.baton.testkit.time.SettableClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -28,7 +28,7 @@ abstract class TaskServiceContract {
     static final Instant NOW = Instant.parse("2026-11-18T10:00:00Z");
 
     private TestDatabases.Opened opened;
-    final MutableClock clock = new MutableClock(NOW);
+    final SettableClock clock = new SettableClock(NOW);
     TaskService service;
     Principal alice;
 

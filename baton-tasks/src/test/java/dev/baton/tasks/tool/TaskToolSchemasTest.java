@@ -11,8 +11,8 @@ import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
 import dev.baton.core.tool.Tool;
 import dev.baton.tasks.domain.TaskService;
-import dev.baton.tasks.support.MutableClock;
 import dev.baton.tasks.support.UnusedTaskRepository;
+import dev.baton.testkit.time.SettableClock;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
@@ -31,7 +31,7 @@ class TaskToolSchemasTest {
 
     // the service is never called here: only definitions are read
     private final Map<String, Tool> tools = new TaskToolSource(
-                    new TaskService(new UnusedTaskRepository(), Clock.systemUTC()), new MutableClock(Instant.EPOCH))
+                    new TaskService(new UnusedTaskRepository(), Clock.systemUTC()), new SettableClock(Instant.EPOCH))
             .tools().stream().collect(Collectors.toMap(t -> t.definition().name(), t -> t));
 
     @Test

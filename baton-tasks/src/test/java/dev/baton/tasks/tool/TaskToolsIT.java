@@ -12,9 +12,9 @@ import dev.baton.core.turn.Cancellation;
 import dev.baton.tasks.TaskModule;
 import dev.baton.tasks.domain.TaskFilter;
 import dev.baton.tasks.domain.TaskService;
-import dev.baton.tasks.support.MutableClock;
 import dev.baton.tasks.support.Principals;
 import dev.baton.tasks.support.TestDatabases;
+import dev.baton.testkit.time.SettableClock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
@@ -31,7 +31,7 @@ class TaskToolsIT {
     private static final List<String> TASK_FIELDS =
             List.of("id", "title", "description", "dueAt", "priority", "tags", "status", "createdAt", "updatedAt");
 
-    private final MutableClock clock = new MutableClock(NOW);
+    private final SettableClock clock = new SettableClock(NOW);
     private TestDatabases.Opened opened;
     private TaskModule module;
     private Principal alice;
