@@ -1,0 +1,2 @@
+/** The conversation runtime every front door calls (DESIGN §11). */
+package dev.baton.runtime;
