@@ -15,7 +15,7 @@ import dev.baton.core.id.Ids;
 import dev.baton.core.model.ToolSpec;
 import dev.baton.core.tool.ToolCatalog;
 import dev.baton.providers.token.JtokkitTokenCounter;
-import dev.baton.server.agent.AgentRegistry;
+import dev.baton.runtime.agent.AgentRegistry;
 import dev.baton.store.jdbc.Database;
 import dev.baton.store.jdbc.JdbcConversationStore;
 import dev.baton.tasks.TaskModule;
@@ -79,7 +79,7 @@ public class ContextAssemblyBench {
         db = Database.open("jdbc:sqlite:" + dir.resolve("baton.db"), List.of(TaskModule.MIGRATIONS));
         store = new JdbcConversationStore(db);
         Clock clock = Clock.systemUTC();
-        AgentDefinition agent = AgentRegistry.load(List.of(), LIMITS, "simulator:default")
+        AgentDefinition agent = AgentRegistry.load(List.of("agents/tasks.yaml"), List.of(), LIMITS, "simulator:default")
                 .find(BenchServer.AGENT)
                 .orElseThrow(() -> new IllegalStateException("no built-in tasks agent"));
         List<ToolSpec> tools =

@@ -35,4 +35,7 @@ public interface IdempotencyStore {
 
     /** Gives a claimed key up again (the request failed before a response worth replaying). */
     void release(String userId, String key);
+
+    /** Forgets every key claimed before {@code cutoff}; returns how many. */
+    int deleteOlderThan(Instant cutoff);
 }

@@ -72,6 +72,11 @@ public final class PriceTable implements CostCalculator {
     }
 
     @Override
+    public Optional<BigDecimal> worstCaseCall(String provider, String model, long inputTokens, long outputTokens) {
+        return priceOf(provider, model).map(p -> p.worstCase(inputTokens, outputTokens));
+    }
+
+    @Override
     public BigDecimal cost(String provider, String model, TokenUsage usage) {
         Optional<ModelPrice> price = priceOf(provider, model);
         if (price.isEmpty()) {

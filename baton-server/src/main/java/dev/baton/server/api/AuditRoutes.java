@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.core.audit.AuditRecord;
 import dev.baton.core.audit.AuditStore;
 import dev.baton.core.auth.Principal;
-import dev.baton.server.http.ApiException;
+import dev.baton.runtime.RefusalException;
 import dev.baton.server.http.Caller;
 import dev.baton.server.http.Json;
 import io.javalin.config.RoutesConfig;
@@ -34,7 +34,7 @@ public final class AuditRoutes {
     private void sessionAudit(Context ctx) {
         Principal p = Caller.with(ctx, AUDIT);
         List<AuditRecord> records = audit.sessionAudit(p.tenantId(), ctx.pathParam("id"))
-                .orElseThrow(() -> ApiException.notFound("session"));
+                .orElseThrow(() -> RefusalException.notFound("session"));
         ObjectNode body = Json.MAPPER.createObjectNode();
         ArrayNode list = body.putArray("auditRecords");
         for (AuditRecord r : records) {

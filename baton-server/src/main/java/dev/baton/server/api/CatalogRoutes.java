@@ -7,7 +7,7 @@ import dev.baton.core.auth.Principal;
 import dev.baton.core.tool.Tool;
 import dev.baton.core.tool.ToolCatalog;
 import dev.baton.core.tool.ToolDefinition;
-import dev.baton.server.agent.AgentRegistry;
+import dev.baton.runtime.agent.AgentRegistry;
 import dev.baton.server.http.Caller;
 import dev.baton.server.http.Json;
 import io.javalin.config.RoutesConfig;

@@ -2,17 +2,14 @@ package dev.baton.server.api;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.core.auth.Principal;
-import dev.baton.server.http.ApiException;
 import dev.baton.server.http.Caller;
 import dev.baton.server.http.Json;
 import dev.baton.server.http.RequestBody;
 import dev.baton.tasks.domain.Task;
-import dev.baton.tasks.domain.TaskException;
 import dev.baton.tasks.domain.TaskService;
 import dev.baton.tasks.tool.TaskJson;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
-import io.javalin.http.Handler;
 
 /**
  * {@code /v1/tasks}: the same {@link TaskService} the task tools call, so a user can do by hand exactly what
@@ -29,17 +26,16 @@ public final class TaskRoutes {
     }
 
     public void register(RoutesConfig routes) {
-        routes.get("/v1/tasks", mapped(this::list));
-        routes.post("/v1/tasks", mapped(this::create));
-        routes.get("/v1/tasks/{id}", mapped(ctx -> ctx.json(one(tasks.get(Caller.of(ctx), ctx.pathParam("id"))))));
-        routes.patch("/v1/tasks/{id}", mapped(this::update));
+        routes.get("/v1/tasks", this::list);
+        routes.post("/v1/tasks", this::create);
+        routes.get("/v1/tasks/{id}", ctx -> ctx.json(one(tasks.get(Caller.of(ctx), ctx.pathParam("id")))));
+        routes.patch("/v1/tasks/{id}", this::update);
         routes.post(
-                "/v1/tasks/{id}/complete",
-                mapped(ctx -> ctx.json(one(tasks.complete(Caller.of(ctx), ctx.pathParam("id"))))));
-        routes.delete("/v1/tasks/{id}", mapped(ctx -> {
+                "/v1/tasks/{id}/complete", ctx -> ctx.json(one(tasks.complete(Caller.of(ctx), ctx.pathParam("id")))));
+        routes.delete("/v1/tasks/{id}", ctx -> {
             tasks.delete(Caller.of(ctx), ctx.pathParam("id"));
             ctx.status(204);
-        }));
+        });
     }
 
     private void list(Context ctx) {
@@ -65,21 +61,5 @@ public final class TaskRoutes {
         ObjectNode n = Json.MAPPER.createObjectNode();
         n.set("task", TaskJson.toJson(t));
         return n;
-    }
-
-    /** Domain refusals become API errors: structure → 400, values → 422, not yours → 404, role → 403. */
-    private static Handler mapped(Handler h) {
-        return ctx -> {
-            try {
-                h.handle(ctx);
-            } catch (TaskException e) {
-                throw switch (e.kind()) {
-                    case NOT_FOUND -> new ApiException(404, "not_found", e.getMessage());
-                    case PERMISSION_DENIED -> new ApiException(403, "forbidden", e.getMessage());
-                    case MALFORMED -> new ApiException(400, "invalid_request", e.getMessage());
-                    case INVALID_ARGUMENT -> new ApiException(422, "invalid_value", e.getMessage());
-                };
-            }
-        };
     }
 }

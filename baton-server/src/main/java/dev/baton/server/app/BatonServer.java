@@ -1,16 +1,21 @@
 package dev.baton.server.app;
 
-import dev.baton.core.hook.ModulePipeline;
 import dev.baton.core.hook.ModuleRegistry;
 import dev.baton.core.model.ModelResolver;
-import dev.baton.core.tool.ToolCatalog;
-import dev.baton.core.turn.TurnRunner;
 import dev.baton.notes.NotesModule;
 import dev.baton.providers.pricing.PriceSettings;
 import dev.baton.providers.pricing.PriceTable;
+import dev.baton.providers.resilience.BreakerToolSource;
+import dev.baton.providers.resilience.ResilienceConfig;
 import dev.baton.providers.resilience.ResilientModelResolver;
 import dev.baton.providers.token.JtokkitTokenCounter;
-import dev.baton.server.agent.AgentRegistry;
+import dev.baton.redis.SharedRedis;
+import dev.baton.redis.SharedTurnSettings;
+import dev.baton.redis.SharedTurns;
+import dev.baton.runtime.Baton;
+import dev.baton.runtime.BatonBuilder;
+import dev.baton.runtime.agent.AgentRegistry;
+import dev.baton.runtime.config.ConfigException;
 import dev.baton.server.api.AuditRoutes;
 import dev.baton.server.api.CatalogRoutes;
 import dev.baton.server.api.HealthRoutes;
@@ -18,14 +23,11 @@ import dev.baton.server.api.MessageRoutes;
 import dev.baton.server.api.NoteRoutes;
 import dev.baton.server.api.SessionRoutes;
 import dev.baton.server.api.TaskRoutes;
-import dev.baton.server.assignment.AssignmentPrompt;
 import dev.baton.server.auth.JwtAuthenticator;
 import dev.baton.server.auth.JwtSecret;
 import dev.baton.server.config.BatonConfig;
-import dev.baton.server.config.ConfigException;
 import dev.baton.server.config.ProviderSettings;
 import dev.baton.server.http.HttpApi;
-import dev.baton.server.limits.TurnAdmission;
 import dev.baton.server.metrics.BatonMetrics;
 import dev.baton.server.metrics.BreakerMeters;
 import dev.baton.server.metrics.HttpMetrics;
@@ -34,19 +36,14 @@ import dev.baton.server.metrics.MetricsRoutes;
 import dev.baton.server.metrics.MetricsSettings;
 import dev.baton.server.metrics.RefusalMeters;
 import dev.baton.server.metrics.TurnMetrics;
-import dev.baton.server.resilience.BreakerToolSource;
-import dev.baton.server.resilience.ResilienceConfig;
-import dev.baton.server.session.ModuleSessionEvents;
-import dev.baton.server.session.SessionServices;
-import dev.baton.server.turn.RunningTurns;
-import dev.baton.server.turn.SharedTurnSettings;
-import dev.baton.server.turn.TurnDispatcher;
 import dev.baton.server.usage.UsageRoutes;
 import dev.baton.server.web.WebPageRoutes;
 import dev.baton.store.jdbc.Database;
 import dev.baton.store.jdbc.JdbcAuditStore;
+import dev.baton.store.jdbc.JdbcConversationSearch;
 import dev.baton.store.jdbc.JdbcConversationStore;
 import dev.baton.store.jdbc.JdbcIdempotencyStore;
+import dev.baton.store.jdbc.JdbcSessionLifecycle;
 import dev.baton.store.jdbc.usage.JdbcUsageStore;
 import dev.baton.tasks.TaskModule;
 import dev.baton.testkit.sim.LlmSimulator;
@@ -66,16 +63,18 @@ import org.slf4j.LoggerFactory;
  */
 public final class BatonServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(BatonServer.class);
+    /** The agents shipped on the class path, in the order they are offered (the domains' jars bring their own). */
+    static final List<String> BUILT_IN_AGENTS = List.of("agents/tasks.yaml", "agents/study.yaml");
 
     private final Javalin http;
-    private final SessionServices sessionServices;
+    private final Baton baton;
     private final boolean simulated;
     /** What the instance opened, closed in reverse order after the HTTP server stops. */
     private final Deque<AutoCloseable> opened;
 
-    private BatonServer(Javalin http, SessionServices sessionServices, boolean simulated, Deque<AutoCloseable> opened) {
+    private BatonServer(Javalin http, Baton baton, boolean simulated, Deque<AutoCloseable> opened) {
         this.http = http;
-        this.sessionServices = sessionServices;
+        this.baton = baton;
         this.simulated = simulated;
         this.opened = opened;
     }
@@ -121,58 +120,44 @@ public final class BatonServer implements AutoCloseable {
                         simulator.baseUrl());
                 simulatorUrl = simulator.baseUrl();
             }
-            ResilienceConfig resilience = ResilienceConfig.from(config.section("resilience"));
+            ResilienceConfig resilience = resilience(config);
             // retries, first-token limits, per-provider breakers and agents' fallback models
             ModelResolver models = new ResilientModelResolver(
                             Models.resolver(config.models(), providers, simulatorUrl), resilience.models(), clock)
                     .withBreakerListener(breakerMeters);
-            AgentRegistry agents = AgentRegistry.load(config.agentDirs(), config.limits(), defaultModel);
+            AgentRegistry agents = AgentRegistry.load(
+                            BUILT_IN_AGENTS, config.agentDirs(), config.limits(), defaultModel)
+                    .withDefault(defaultAgent(config));
             TaskModule tasks = TaskModule.create(db, clock);
             NotesModule notes = NotesModule.create(db, clock);
-            var store = new JdbcConversationStore(db);
-            SessionServices sessionServices = opened(opened, SessionServices.create(db, config, agents, store, clock));
-            ToolCatalog tools = new ToolCatalog(BreakerToolSource.guard(
-                    List.of(tasks.toolSource(), notes.toolSource(), sessionServices.toolSource()),
-                    resilience.tools(),
-                    clock,
-                    breakerMeters));
             PriceTable prices = prices(config);
             JdbcAuditStore auditStore = new JdbcAuditStore(db);
-            ModulePipeline modules = new ModulePipeline(moduleRegistry(config, agents), auditStore, clock);
-            metrics.watch(modules.failures());
-            sessionServices
-                    .events()
-                    .add(new ModuleSessionEvents(modules, agents, sessionServices.assignments(), clock));
-            TurnRunner runner = new TurnRunner(
-                            store,
-                            new MeteredModelResolver(models, metrics.registry(), prices),
-                            tools,
-                            new JtokkitTokenCounter(),
-                            prices,
-                            clock,
-                            modules)
-                    .withPromptSections(AssignmentPrompt::sectionsFor);
             JdbcUsageStore usage = new JdbcUsageStore(db);
-            TurnAdmission admission = opened(
-                    opened, TurnAdmission.from(config, prices, usage, clock, new RefusalMeters(metrics.registry())));
-            RunningTurns running = opened(opened, runningTurns(config, admission));
-            TurnDispatcher dispatcher = opened(
-                    opened, new TurnDispatcher(runner, running, new TurnMetrics(metrics.registry()).watching(running)));
-            JdbcIdempotencyStore idempotency = new JdbcIdempotencyStore(db);
-            opened(
-                    opened,
-                    IdempotencyKeyExpiry.start(
-                            idempotency, clock, IdempotencyKeyExpiry.Settings.from(config.section("idempotency"))));
-            SessionRoutes sessions = new SessionRoutes(
-                    store,
-                    agents,
-                    running,
-                    clock,
-                    config.maxBodyBytes(),
-                    sessionServices.lifecycle(),
-                    sessionServices.assignments());
-            MessageRoutes messages = new MessageRoutes(
-                    sessions, agents, dispatcher, idempotency, clock, config.maxBodyBytes(), sseHeartbeat, admission);
+            SharedRedis redis = sharedRedis(config, opened);
+            TurnMetrics turnMetrics = new TurnMetrics(metrics.registry());
+            BatonBuilder builder = Baton.builder()
+                    .clock(clock)
+                    .configure(config.raw())
+                    .conversationStore(new JdbcConversationStore(db))
+                    .sessionStore(new JdbcSessionLifecycle(db))
+                    .conversationSearch(new JdbcConversationSearch(db))
+                    .idempotencyStore(new JdbcIdempotencyStore(db))
+                    .usageStore(usage)
+                    .models(new MeteredModelResolver(models, metrics.registry(), prices))
+                    .tokenCounter(new JtokkitTokenCounter())
+                    .prices(prices)
+                    .agents(agents)
+                    .tools(tasks.toolSource(), notes.toolSource())
+                    .toolGuard(sources -> BreakerToolSource.guard(sources, resilience.tools(), clock, breakerMeters))
+                    .modules(moduleRegistry(config, agents), auditStore)
+                    .admission(Admission.create(
+                            config, prices, usage, clock, redis, opened, new RefusalMeters(metrics.registry())))
+                    .observer(turnMetrics);
+            if (redis != null)
+                builder.turnLocks(onCancel -> SharedTurns.connect(redis, sharedTurnSettings(config), onCancel));
+            Baton baton = opened(opened, builder.build());
+            turnMetrics.watching(baton.runningTurns());
+            metrics.watch(baton.modules().failures());
             String modelMode = simulatorOnly ? "simulator" : defaultModel;
             Javalin app = HttpApi.create(
                     host,
@@ -180,10 +165,10 @@ public final class BatonServer implements AutoCloseable {
                     auth,
                     List.of(
                             new HealthRoutes(() -> databaseUp(db), modelMode)::register,
-                            new CatalogRoutes(agents, tools)::register,
-                            sessions::register,
-                            messages::register,
-                            new UsageRoutes(usage, clock)::register,
+                            new CatalogRoutes(baton.agents(), baton.tools())::register,
+                            new SessionRoutes(baton.sessions(), config.maxBodyBytes())::register,
+                            new MessageRoutes(baton.conversations(), config.maxBodyBytes(), sseHeartbeat)::register,
+                            new UsageRoutes(baton.usage())::register,
                             new AuditRoutes(auditStore)::register,
                             new TaskRoutes(tasks.service(), config.maxBodyBytes())::register,
                             new NoteRoutes(notes.service(), config.maxBodyBytes())::register,
@@ -197,9 +182,9 @@ public final class BatonServer implements AutoCloseable {
                     app.port(),
                     db.dialect(),
                     modelMode);
-            log.info("limits: {}", admission.describe());
-            BatonServer server = new BatonServer(app, sessionServices, simulator != null, opened);
-            sessionServices.startSweeper();
+            log.info("limits: {}", baton.describeLimits());
+            BatonServer server = new BatonServer(app, baton, simulator != null, opened);
+            baton.startBackgroundJobs();
             return server;
         } catch (RuntimeException e) {
             closeAll(opened);
@@ -236,16 +221,36 @@ public final class BatonServer implements AutoCloseable {
         }
     }
 
-    /** Turns locked and cancelled across instances when a Redis is configured, else in this process. */
-    private static RunningTurns runningTurns(BatonConfig config, TurnAdmission admission) {
-        if (admission.sharedRedis().isEmpty()) return new RunningTurns();
-        SharedTurnSettings settings;
+    /** The Redis that instances share (rate limits, budgets, turn locks), or null when none is configured. */
+    private static SharedRedis sharedRedis(BatonConfig config, Deque<AutoCloseable> opened) {
+        String url = Admission.redisUrl(config);
+        return url == null ? null : opened(opened, SharedRedis.create(url));
+    }
+
+    private static SharedTurnSettings sharedTurnSettings(BatonConfig config) {
         try {
-            settings = SharedTurnSettings.parse(config.section("turns"));
+            return SharedTurnSettings.parse(config.section("turns"));
         } catch (IllegalArgumentException e) {
             throw new ConfigException(e.getMessage());
         }
-        return RunningTurns.shared(admission.sharedRedis().get(), settings);
+    }
+
+    private static ResilienceConfig resilience(BatonConfig config) {
+        try {
+            return ResilienceConfig.from(config.section("resilience"));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(e.getMessage());
+        }
+    }
+
+    /** {@code BATON_DEFAULT_AGENT}, else baton.yaml's {@code defaultAgent}; null for the first usable agent. */
+    private static String defaultAgent(BatonConfig config) {
+        String env = config.env().get("BATON_DEFAULT_AGENT");
+        if (env != null && !env.isBlank()) return env;
+        var node = config.section("defaultAgent");
+        if (node.isMissingNode() || node.isNull()) return null;
+        if (!node.isTextual()) throw new ConfigException("defaultAgent must be an agent id");
+        return node.asText();
     }
 
     private static MetricsSettings metricsSettings(BatonConfig config) {
@@ -276,9 +281,9 @@ public final class BatonServer implements AutoCloseable {
         return http.port();
     }
 
-    /** Assignments, the session lifecycle (sweep, events) and the standard tools of this instance. */
-    public SessionServices sessions() {
-        return sessionServices;
+    /** The runtime this server is the HTTP front door of. */
+    public Baton runtime() {
+        return baton;
     }
 
     /** True when the bundled simulator answers instead of a real model. */

@@ -1,6 +1,6 @@
 package dev.baton.server.auth;
 
-import dev.baton.server.config.ConfigException;
+import dev.baton.runtime.config.ConfigException;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.Base64;

@@ -5,17 +5,17 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.baton.core.agent.TurnLimits;
+import dev.baton.core.config.ConfigNodes;
+import dev.baton.runtime.config.ConfigException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -102,16 +102,11 @@ public final class ConfigLoader {
 
     /** Overlays the limits set in {@code node} on {@code d}: the cascade's "most specific wins". */
     public static TurnLimits limits(JsonNode node, TurnLimits d) {
-        return new TurnLimits(
-                node.path("maxIterations").asInt(d.maxIterations()),
-                node.path("maxToolCallsPerTurn").asInt(d.maxToolCallsPerTurn()),
-                node.path("maxToolCallsPerConversation").asInt(d.maxToolCallsPerConversation()),
-                node.path("historyMessages").asInt(d.historyMessages()),
-                node.path("historyTokens").asInt(d.historyTokens()),
-                node.path("maxContextTokens").asInt(d.maxContextTokens()),
-                duration(node.path("llmTimeout"), d.llmTimeout()),
-                duration(node.path("toolTimeout"), d.toolTimeout()),
-                duration(node.path("requestTimeout"), d.requestTimeout()));
+        try {
+            return ConfigNodes.limits(node, d);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException("limits: " + e.getMessage());
+        }
     }
 
     private static Map<String, Set<String>> roles(JsonNode node) {
@@ -138,24 +133,12 @@ public final class ConfigLoader {
         return Map.of("user", self, "student", self, "teacher", self, "admin", Set.copyOf(admin));
     }
 
-    /** Accepts ISO-8601 ("PT30S") or the short forms "30s", "500ms", "5m", "24h". */
+    /** ISO-8601 ("PT30S") or a number with a unit ("30s", "500ms", "5m", "24h"); see {@link ConfigNodes#duration}. */
     public static Duration duration(JsonNode node, Duration fallback) {
-        if (node.isMissingNode() || node.isNull()) return fallback;
-        if (node.isNumber()) return Duration.ofSeconds(node.asLong());
-        String s = node.asText().trim().toLowerCase(Locale.ROOT);
         try {
-            if (s.startsWith("p")) return Duration.parse(s.toUpperCase(Locale.ROOT));
-            if (s.endsWith("ms")) return Duration.ofMillis(Long.parseLong(s.substring(0, s.length() - 2)));
-            long n = Long.parseLong(s.substring(0, s.length() - 1));
-            return switch (s.charAt(s.length() - 1)) {
-                case 's' -> Duration.ofSeconds(n);
-                case 'm' -> Duration.ofMinutes(n);
-                case 'h' -> Duration.ofHours(n);
-                case 'd' -> Duration.ofDays(n);
-                default -> throw new ConfigException("bad duration: " + node.asText());
-            };
-        } catch (NumberFormatException | DateTimeParseException e) {
-            throw new ConfigException("bad duration: " + node.asText());
+            return ConfigNodes.duration(node, fallback);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(e.getMessage());
         }
     }
 

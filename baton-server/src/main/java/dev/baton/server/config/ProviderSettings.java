@@ -1,6 +1,7 @@
 package dev.baton.server.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.runtime.config.ConfigException;
 import java.util.Map;
 
 /**

@@ -2,7 +2,10 @@ package dev.baton.server.http;
 
 import java.time.Duration;
 
-/** An error answered as {@code {"error": {code, message, requestId}}} with the given status. */
+/**
+ * An error of the HTTP layer itself (a body that is not JSON, too large, not UTF-8), answered as
+ * {@code {"error": {code, message, requestId}}}. Everything the runtime refuses is a {@code RefusalException}.
+ */
 public final class ApiException extends RuntimeException {
     private final int status;
     private final String code;
@@ -21,18 +24,6 @@ public final class ApiException extends RuntimeException {
 
     public static ApiException badRequest(String message) {
         return new ApiException(400, "invalid_request", message);
-    }
-
-    public static ApiException notFound(String what) {
-        return new ApiException(404, "not_found", what + " not found");
-    }
-
-    public static ApiException forbidden(String message) {
-        return new ApiException(403, "forbidden", message);
-    }
-
-    public static ApiException conflict(String code, String message) {
-        return new ApiException(409, code, message);
     }
 
     public int status() {

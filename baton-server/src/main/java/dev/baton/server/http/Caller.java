@@ -1,6 +1,7 @@
 package dev.baton.server.http;
 
 import dev.baton.core.auth.Principal;
+import dev.baton.runtime.session.Sessions;
 import io.javalin.http.Context;
 
 /** The authenticated principal of a request, put on the context by the auth filter. */
@@ -18,9 +19,7 @@ public final class Caller {
     /** The principal, after checking it holds {@code permission} (403 otherwise). */
     public static Principal with(Context ctx, String permission) {
         Principal p = of(ctx);
-        if (!p.hasPermission(permission)) {
-            throw ApiException.forbidden("missing permission " + permission);
-        }
+        Sessions.require(p, permission);
         return p;
     }
 

@@ -1,32 +1,32 @@
 package dev.baton.server.http;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.core.domain.DomainException;
+import dev.baton.core.turn.TurnEvent;
+import dev.baton.runtime.Refusal;
+import dev.baton.runtime.RefusalException;
 import dev.baton.server.auth.AuthException;
-import dev.baton.server.limits.LimitExceeded;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The one place where failures become HTTP statuses and {@code {"error": {...}}} bodies. */
+/**
+ * The one place where failures become HTTP statuses and {@code {"error": {code, message, requestId}}} bodies: the
+ * runtime's refusals, the domains' refusals, a failed turn answered as JSON, authentication, malformed bodies, and
+ * anything unexpected.
+ */
 public final class ErrorResponses {
     private static final Logger log = LoggerFactory.getLogger(ErrorResponses.class);
 
     private ErrorResponses() {}
 
     public static void register(RoutesConfig routes) {
-        routes.exception(ApiException.class, (e, ctx) -> {
-            if (e.retryAfter() != null) {
-                ctx.header("Retry-After", Long.toString(retryAfterSeconds(e.retryAfter())));
-            }
-            write(ctx, e.status(), e.code(), e.getMessage());
-        });
-        routes.exception(LimitExceeded.class, (e, ctx) -> {
-            e.headers().forEach(ctx::header);
-            ctx.header("Retry-After", Long.toString(retryAfterSeconds(e.retryAfter())));
-            write(ctx, e.status(), e.code(), e.getMessage());
-        });
+        routes.exception(RefusalException.class, (e, ctx) -> refuse(ctx, e.refusal()));
+        routes.exception(
+                DomainException.class, (e, ctx) -> write(ctx, status(e.kind()), wireCode(e.kind()), e.getMessage()));
+        routes.exception(ApiException.class, (e, ctx) -> write(ctx, e.status(), e.code(), e.getMessage()));
         routes.exception(AuthException.class, (e, ctx) -> {
             ctx.header("WWW-Authenticate", "Bearer");
             write(ctx, 401, "unauthorized", e.getMessage());
@@ -41,6 +41,76 @@ public final class ErrorResponses {
             if (!ctx.res().isCommitted() && !hasErrorBody(ctx)) write(ctx, 404, "not_found", "no such endpoint");
         });
         routes.error(405, "*", ctx -> write(ctx, 405, "method_not_allowed", "method not allowed"));
+    }
+
+    /** Answers a refusal: its status, {@code Retry-After} when the caller should come back, the quota fields. */
+    public static void refuse(Context ctx, Refusal refusal) {
+        switch (refusal) {
+            case Refusal.RateLimited r -> {
+                r.quotaHeaders().forEach(ctx::header);
+                ctx.header("Retry-After", Long.toString(retryAfterSeconds(r.retryAfter())));
+            }
+            case Refusal.BudgetExceeded b ->
+                ctx.header("Retry-After", Long.toString(retryAfterSeconds(b.retryAfter())));
+            default -> {}
+        }
+        write(ctx, status(refusal), refusal.code(), refusal.message());
+    }
+
+    /** The status of each refusal. */
+    public static int status(Refusal refusal) {
+        return switch (refusal) {
+            case Refusal.RateLimited r -> 429;
+            case Refusal.BudgetExceeded b -> 429;
+            case Refusal.SessionBusy b -> 409;
+            case Refusal.SessionCompleted c -> 409;
+            case Refusal.AgentUnavailable a -> 409;
+            case Refusal.IdempotencyKeyInUse k -> 409;
+            case Refusal.NotFound n -> 404;
+            case Refusal.Forbidden f -> 403;
+            case Refusal.InvalidInput i -> 400;
+            case Refusal.InvalidValue v -> 422;
+            case Refusal.IdempotencyKeyReused k -> 422;
+        };
+    }
+
+    /** Answers a turn that failed, for a request that wanted one JSON document (over SSE it is an error event). */
+    public static void turnFailed(Context ctx, TurnEvent.Failed failed) {
+        if (failed.retryAfter() != null)
+            ctx.header("Retry-After", Long.toString(retryAfterSeconds(failed.retryAfter())));
+        write(ctx, status(failed), failed.code(), failed.message());
+    }
+
+    /** The status of a failed turn, by its error code. */
+    public static int status(TurnEvent.Failed failed) {
+        return switch (failed.code()) {
+            case "model_timeout", "request_timeout" -> 504;
+            case "rate_limited" -> 429;
+            // known to be down for a known time (an open circuit breaker): come back after Retry-After
+            case "model_unavailable" -> failed.retryAfter() != null ? 503 : 502;
+            case "model_auth", "model_bad_request" -> 502;
+            case "cancelled" -> 409;
+            default -> 500;
+        };
+    }
+
+    private static int status(DomainException.Kind kind) {
+        return switch (kind) {
+            case NOT_FOUND -> 404;
+            case PERMISSION_DENIED -> 403;
+            case MALFORMED -> 400;
+            case INVALID_ARGUMENT -> 422;
+        };
+    }
+
+    /** The HTTP API's codes for the domains' kinds (the tools report the domain's own codes to the model). */
+    private static String wireCode(DomainException.Kind kind) {
+        return switch (kind) {
+            case NOT_FOUND -> "not_found";
+            case PERMISSION_DENIED -> "forbidden";
+            case MALFORMED -> "invalid_request";
+            case INVALID_ARGUMENT -> "invalid_value";
+        };
     }
 
     /** A wait as Retry-After's whole seconds: rounded up, and at least 1 so that clients never retry at once. */

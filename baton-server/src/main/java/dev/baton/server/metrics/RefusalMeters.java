@@ -1,6 +1,6 @@
 package dev.baton.server.metrics;
 
-import dev.baton.server.limits.LimitExceeded;
+import dev.baton.runtime.Refusal;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -10,7 +10,7 @@ import java.util.function.Consumer;
  * {@code baton_limit_refusals_total} by {@code kind}: messages a rate limit ({@code rate_limited}) or a budget
  * ({@code budget_exceeded}) turned away with a 429 before their turn ran.
  */
-public final class RefusalMeters implements Consumer<LimitExceeded> {
+public final class RefusalMeters implements Consumer<Refusal> {
     private final Meter.MeterProvider<Counter> refusals;
 
     public RefusalMeters(MeterRegistry registry) {
@@ -18,12 +18,12 @@ public final class RefusalMeters implements Consumer<LimitExceeded> {
                 .description("Messages refused by a rate limit or a budget, by kind")
                 .withRegistry(registry);
         // both series exist from the start, so that rate() sees the first refusal
-        refusals.withTags("kind", LimitExceeded.RATE_LIMITED);
-        refusals.withTags("kind", LimitExceeded.BUDGET_EXCEEDED);
+        refusals.withTags("kind", "rate_limited");
+        refusals.withTags("kind", "budget_exceeded");
     }
 
     @Override
-    public void accept(LimitExceeded refused) {
+    public void accept(Refusal refused) {
         refusals.withTags("kind", refused.code()).increment();
     }
 }

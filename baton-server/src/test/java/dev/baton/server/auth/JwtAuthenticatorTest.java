@@ -9,7 +9,7 @@ import com.nimbusds.jose.crypto.MACSigner;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import dev.baton.core.auth.Principal;
-import dev.baton.server.config.ConfigException;
+import dev.baton.runtime.config.ConfigException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;

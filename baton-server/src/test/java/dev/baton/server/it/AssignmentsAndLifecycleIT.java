@@ -3,7 +3,7 @@ package dev.baton.server.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.baton.server.session.EndReason;
+import dev.baton.runtime.session.EndReason;
 import dev.baton.testkit.sim.RecordedRequest;
 import dev.baton.testkit.time.SettableClock;
 import java.nio.file.Path;
@@ -30,7 +30,7 @@ class AssignmentsAndLifecycleIT {
     static void start() {
         clock = new SettableClock(StudyFixture.START);
         t = StudyFixture.start(dir, TestServer.sqliteUrl(dir), clock);
-        t.server.sessions().events().add(events);
+        t.server.runtime().sessionEvents().add(events);
     }
 
     @AfterAll
@@ -190,16 +190,16 @@ class AssignmentsAndLifecycleIT {
         assertThat(send(token, plain, "hi").status()).isEqualTo(200);
 
         clock.advance(Duration.ofMinutes(61));
-        t.server.sessions().lifecycle().sweep(100);
+        t.server.runtime().sessions().lifecycle().sweep(100);
         assertThat(state(token, tutor)).isEqualTo("completed");
         assertThat(state(token, plain)).isEqualTo("active");
         assertThat(send(token, plain, "still here").status()).isEqualTo(200); // activity resets its idle time
 
         clock.advance(Duration.ofMinutes(61));
-        t.server.sessions().lifecycle().sweep(100);
+        t.server.runtime().sessions().lifecycle().sweep(100);
         assertThat(state(token, plain)).isEqualTo("active");
         clock.advance(Duration.ofMinutes(60));
-        t.server.sessions().lifecycle().sweep(100);
+        t.server.runtime().sessions().lifecycle().sweep(100);
         assertThat(state(token, plain)).isEqualTo("completed");
 
         assertThat(send(token, tutor, "anyone?").status()).isEqualTo(409);

@@ -2,7 +2,7 @@ package dev.baton.server.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.baton.server.session.EndReason;
+import dev.baton.runtime.session.EndReason;
 import dev.baton.testkit.time.SettableClock;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,7 +21,7 @@ class StandardToolsPostgresIT {
             SettableClock clock = new SettableClock(StudyFixture.START);
             try (TestServer t = StudyFixture.start(dir, pg.url(), clock)) {
                 StudyFixture.Recorder events = new StudyFixture.Recorder();
-                t.server.sessions().events().add(events);
+                t.server.runtime().sessionEvents().add(events);
 
                 StandardToolsChecks.searchPriorSessions(t);
                 StandardToolsChecks.notes(t);
@@ -42,7 +42,7 @@ class StandardToolsPostgresIT {
 
                 String idle = t.api.startSession(token, "tutor");
                 clock.advance(Duration.ofMinutes(61));
-                t.server.sessions().lifecycle().sweep(100);
+                t.server.runtime().sessions().lifecycle().sweep(100);
                 assertThat(t.api.get("/v1/sessions/" + idle, token)
                                 .body()
                                 .path("state")

@@ -2,12 +2,12 @@ package dev.baton.server.it;
 
 import dev.baton.core.auth.Principal;
 import dev.baton.core.conversation.Session;
+import dev.baton.runtime.session.EndReason;
+import dev.baton.runtime.session.SessionEvents;
 import dev.baton.server.auth.JwtSecret;
 import dev.baton.server.auth.TokenMinter;
 import dev.baton.server.config.BatonConfig;
 import dev.baton.server.config.ConfigLoader;
-import dev.baton.server.session.EndReason;
-import dev.baton.server.session.SessionEvents;
 import dev.baton.testkit.sim.LlmSimulator;
 import dev.baton.testkit.sim.Reply;
 import dev.baton.testkit.sim.SimulatorScript;

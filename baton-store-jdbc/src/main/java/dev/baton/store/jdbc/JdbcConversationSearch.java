@@ -1,15 +1,13 @@
 package dev.baton.store.jdbc;
 
+import dev.baton.runtime.session.ConversationSearch;
+import dev.baton.runtime.session.SearchHit;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Full-text search over one user's own conversations, with the database's own engine: SQLite FTS5 (porter
@@ -19,11 +17,7 @@ import java.util.regex.Pattern;
  * quotes in the query have no special meaning, so neither a user nor a model can write a query that escapes the
  * owner filter or fails to parse. Every statement filters by tenant and user.
  */
-public final class JdbcConversationSearch {
-    /** At most this many words of a query are used. */
-    public static final int MAX_TERMS = 12;
-
-    private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}]+");
+public final class JdbcConversationSearch implements ConversationSearch {
 
     private final Database db;
     private final ColumnCodec codec;
@@ -35,11 +29,7 @@ public final class JdbcConversationSearch {
 
     /** The plain words of a query, lower-cased, at most {@value #MAX_TERMS}; empty when it has none. */
     public static List<String> terms(String query) {
-        List<String> terms = new ArrayList<>();
-        if (query == null) return terms;
-        Matcher m = WORD.matcher(query);
-        while (m.find() && terms.size() < MAX_TERMS) terms.add(m.group().toLowerCase(Locale.ROOT));
-        return terms;
+        return ConversationSearch.terms(query);
     }
 
     /**
@@ -49,6 +39,7 @@ public final class JdbcConversationSearch {
      * @param excludeSessionId a session to leave out (the one asking); null leaves none out
      * @param limit at most this many conversations, 1..50
      */
+    @Override
     public List<SearchHit> search(String tenantId, String userId, String query, String excludeSessionId, int limit) {
         Objects.requireNonNull(tenantId, "tenantId");
         Objects.requireNonNull(userId, "userId");

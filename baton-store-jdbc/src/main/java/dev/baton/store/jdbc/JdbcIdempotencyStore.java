@@ -82,6 +82,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     }
 
     /** Forgets responses stored before the cutoff (keys are only worth keeping for a day or so). Returns how many. */
+    @Override
     public int deleteOlderThan(Instant cutoff) {
         return db.inTransaction(c -> {
             try (PreparedStatement ps = c.prepareStatement("DELETE FROM idempotency_keys WHERE created_at < ?")) {

@@ -1,6 +1,9 @@
 package dev.baton.store.jdbc;
 
 import dev.baton.core.conversation.Session;
+import dev.baton.runtime.session.EndedSession;
+import dev.baton.runtime.session.SessionLifecycleStore;
+import dev.baton.runtime.session.SessionTerms;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -20,15 +23,7 @@ import java.util.Optional;
  * actually changed the row gets the session back, so a session ends (and its end is reported) exactly once even
  * when several instances sweep the same database at the same time.
  */
-public final class JdbcSessionLifecycle {
-    /** Completed by its user. */
-    public static final String USER = "user";
-    /** The turn that used the last allowed user message completed it. */
-    public static final String MAX_MESSAGES = "max_messages";
-    /** It outlived its maximum duration. */
-    public static final String MAX_SESSION_DURATION = "max_session_duration";
-    /** The sweep found it idle for longer than its inactivity timeout. */
-    public static final String INACTIVITY = "inactivity";
+public final class JdbcSessionLifecycle implements SessionLifecycleStore {
 
     /** The inactivity timeout of sessions stored before their terms were (DESIGN §8's default). */
     static final Duration DEFAULT_INACTIVITY = Duration.ofHours(24);
@@ -46,6 +41,7 @@ public final class JdbcSessionLifecycle {
     }
 
     /** Stores a new session together with its terms, atomically. */
+    @Override
     public void start(Session session, SessionTerms terms) {
         db.inTransaction(c -> {
             sessions.insert(c, session);
@@ -64,6 +60,7 @@ public final class JdbcSessionLifecycle {
     }
 
     /** The terms the user's session started under; empty when it is not theirs. */
+    @Override
     public Optional<SessionTerms> terms(String userId, String sessionId) {
         return db.withConnection(c -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT config_json, max_messages, expires_at,"
@@ -84,11 +81,13 @@ public final class JdbcSessionLifecycle {
     }
 
     /** Completes the user's active session with {@code reason}; empty when it is not theirs or already completed. */
+    @Override
     public Optional<EndedSession> complete(String userId, String sessionId, Instant now, String reason) {
         return completeOne(userId, sessionId, now, reason, "", List.of());
     }
 
     /** Completes the user's active session if its maximum duration has run out by {@code now}. */
+    @Override
     public Optional<EndedSession> completeIfExpired(String userId, String sessionId, Instant now) {
         return completeOne(
                 userId,
@@ -103,6 +102,7 @@ public final class JdbcSessionLifecycle {
      * Completes the user's active session if it holds as many user messages as its limit allows. The count is over
      * one session whose size the limit itself bounds.
      */
+    @Override
     public Optional<EndedSession> completeIfMessagesReached(String userId, String sessionId, Instant now) {
         return completeOne(
                 userId,
@@ -122,6 +122,7 @@ public final class JdbcSessionLifecycle {
      *     than {@code now} minus it are never read, which keeps the scan on the (state, last_activity_at) index
      * @return the sessions this call completed (reason {@value #INACTIVITY} or {@value #MAX_SESSION_DURATION})
      */
+    @Override
     public List<EndedSession> sweep(Instant now, Duration shortestInactivityTimeout, int limit) {
         if (limit < 1) throw new IllegalArgumentException("limit must be >= 1");
         Instant idleBefore = now.minus(shortestInactivityTimeout);

@@ -1,5 +1,10 @@
 package dev.baton.store.jdbc.usage;
 
+import dev.baton.runtime.usage.PeriodSpend;
+import dev.baton.runtime.usage.UsageDimension;
+import dev.baton.runtime.usage.UsagePeriod;
+import dev.baton.runtime.usage.UsageStore;
+import dev.baton.runtime.usage.UsageTotals;
 import dev.baton.store.jdbc.ColumnCodec;
 import dev.baton.store.jdbc.Database;
 import dev.baton.store.jdbc.Dialect;
@@ -23,9 +28,7 @@ import java.util.Objects;
  * <p>Costs are summed exactly on PostgreSQL ({@code numeric}). SQLite keeps costs as decimal text and sums them in
  * floating point, so its sums are rounded to {@value #SQLITE_SUM_SCALE} decimal places (far below a cent).
  */
-public final class JdbcUsageStore {
-    /** A report never returns more groups than this; narrow the period or group by less. */
-    public static final int MAX_GROUPS = 10_000;
+public final class JdbcUsageStore implements UsageStore {
 
     static final int SQLITE_SUM_SCALE = 8;
 
@@ -41,6 +44,7 @@ public final class JdbcUsageStore {
      * Tokens and cost of a tenant's model calls in a period, grouped by the given dimensions (none: one total row),
      * ordered by group. At most {@link #MAX_GROUPS} rows.
      */
+    @Override
     public List<UsageTotals> report(String tenantId, UsagePeriod period, List<UsageDimension> groupBy) {
         Objects.requireNonNull(tenantId, "tenantId");
         List<UsageDimension> dims = List.copyOf(new LinkedHashSet<>(groupBy));
@@ -83,12 +87,14 @@ public final class JdbcUsageStore {
      * What one user of a tenant spent since {@code dayStart} and since {@code monthStart} (which must not be later
      * than {@code dayStart}).
      */
+    @Override
     public PeriodSpend userSpend(String tenantId, String userId, Instant dayStart, Instant monthStart) {
         Objects.requireNonNull(userId, "userId");
         return spend(" AND user_id = ?", tenantId, userId, dayStart, monthStart);
     }
 
     /** What a whole tenant spent since {@code dayStart} and since {@code monthStart}. */
+    @Override
     public PeriodSpend tenantSpend(String tenantId, Instant dayStart, Instant monthStart) {
         return spend("", tenantId, null, dayStart, monthStart);
     }

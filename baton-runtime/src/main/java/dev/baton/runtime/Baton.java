@@ -1,0 +1,153 @@
+package dev.baton.runtime;
+
+import dev.baton.core.hook.ModulePipeline;
+import dev.baton.core.tool.ToolCatalog;
+import dev.baton.runtime.admission.TurnAdmission;
+import dev.baton.runtime.agent.AgentRegistry;
+import dev.baton.runtime.assignment.Assignments;
+import dev.baton.runtime.conversation.Conversations;
+import dev.baton.runtime.session.SessionEventBus;
+import dev.baton.runtime.session.Sessions;
+import dev.baton.runtime.turn.RunningTurns;
+import dev.baton.runtime.usage.UsageReports;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The conversation runtime: one object a front door (the HTTP server, the CLI, a Java program embedding Baton)
+ * holds, with {@link #sessions()} to start, list and end conversations and {@link #conversations()} to send a
+ * message and run its turn. Every rule lives behind these two: input rules, idempotency, rate limits, budgets,
+ * session limits and lifecycle, one turn per session, deadlines, cancellation. Refusals come back as a
+ * {@link RefusalException} carrying a sealed {@link Refusal}.
+ *
+ * <pre>{@code
+ * try (Baton baton = Baton.builder()
+ *         .conversationStore(store).sessionStore(lifecycleStore)
+ *         .models(models).tokenCounter(tokens)
+ *         .agents(AgentRegistry.of(List.of(agent)))
+ *         .tools(AnnotatedTools.from(new ReadingList()))
+ *         .build()) {
+ *     Session s = baton.sessions().start(caller, "reader", null);
+ *     SendResult r = baton.conversations().send(caller, s.id(), "add Dune to my list",
+ *             SendOptions.of("req-1"), event -> System.out.println(event));
+ * }
+ * }</pre>
+ */
+public final class Baton implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(Baton.class);
+
+    private final Sessions sessions;
+    private final Conversations conversations;
+    private final AgentRegistry agents;
+    private final Assignments assignments;
+    private final ToolCatalog tools;
+    private final UsageReports usage;
+    private final ModulePipeline modules;
+    private final SessionEventBus sessionEvents;
+    private final RunningTurns running;
+    private final TurnAdmission admission;
+    private final Runnable startBackgroundJobs;
+    /** What this opened, closed newest first. */
+    private final Deque<AutoCloseable> opened;
+
+    Baton(
+            Sessions sessions,
+            Conversations conversations,
+            AgentRegistry agents,
+            Assignments assignments,
+            ToolCatalog tools,
+            UsageReports usage,
+            ModulePipeline modules,
+            SessionEventBus sessionEvents,
+            RunningTurns running,
+            TurnAdmission admission,
+            Runnable startBackgroundJobs,
+            Deque<AutoCloseable> opened) {
+        this.sessions = sessions;
+        this.conversations = conversations;
+        this.agents = agents;
+        this.assignments = assignments;
+        this.tools = tools;
+        this.usage = usage;
+        this.modules = modules;
+        this.sessionEvents = sessionEvents;
+        this.running = running;
+        this.admission = admission;
+        this.startBackgroundJobs = startBackgroundJobs;
+        this.opened = new ArrayDeque<>(opened);
+    }
+
+    /** Builds a runtime from ports and settings; see {@link BatonBuilder}. */
+    public static BatonBuilder builder() {
+        return new BatonBuilder();
+    }
+
+    /** Start, list, read, complete and delete a caller's sessions. */
+    public Sessions sessions() {
+        return sessions;
+    }
+
+    /** Send a message and run its turn. */
+    public Conversations conversations() {
+        return conversations;
+    }
+
+    /** The configured agents, in configuration order. */
+    public AgentRegistry agents() {
+        return agents;
+    }
+
+    /** The configured assignments. */
+    public Assignments assignments() {
+        return assignments;
+    }
+
+    /** Every tool on offer, by name. */
+    public ToolCatalog tools() {
+        return tools;
+    }
+
+    /** Tokens and cost reports for administrators. */
+    public UsageReports usage() {
+        return usage;
+    }
+
+    /** The hook modules every turn runs through. */
+    public ModulePipeline modules() {
+        return modules;
+    }
+
+    /** Where {@code session:start} and {@code session:end} listeners are added. */
+    public SessionEventBus sessionEvents() {
+        return sessionEvents;
+    }
+
+    /** The turns running on this instance now. */
+    public RunningTurns runningTurns() {
+        return running;
+    }
+
+    /** One line about the rate limits and budgets in force, for the startup log. */
+    public String describeLimits() {
+        return admission.describe();
+    }
+
+    /** Starts the background jobs: the inactivity sweep and the idempotency key expiry (once). */
+    public void startBackgroundJobs() {
+        startBackgroundJobs.run();
+    }
+
+    @Override
+    public void close() {
+        while (!opened.isEmpty()) {
+            AutoCloseable next = opened.pop();
+            try {
+                next.close();
+            } catch (Exception e) {
+                log.warn("closing {} failed: {}", next.getClass().getSimpleName(), e.toString());
+            }
+        }
+    }
+}

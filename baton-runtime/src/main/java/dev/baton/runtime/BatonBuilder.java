@@ -1,0 +1,294 @@
+package dev.baton.runtime;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
+import dev.baton.core.audit.AuditStore;
+import dev.baton.core.conversation.ConversationStore;
+import dev.baton.core.conversation.IdempotencyStore;
+import dev.baton.core.hook.ModulePipeline;
+import dev.baton.core.hook.ModuleSource;
+import dev.baton.core.model.CostCalculator;
+import dev.baton.core.model.ModelResolver;
+import dev.baton.core.tool.ToolCatalog;
+import dev.baton.core.tool.ToolSource;
+import dev.baton.core.turn.TokenCounter;
+import dev.baton.core.turn.TurnRunner;
+import dev.baton.runtime.admission.IdempotencyKeyExpiry;
+import dev.baton.runtime.admission.IdempotencyKeys;
+import dev.baton.runtime.admission.TurnAdmission;
+import dev.baton.runtime.agent.AgentRegistry;
+import dev.baton.runtime.assignment.AssignmentPrompt;
+import dev.baton.runtime.assignment.Assignments;
+import dev.baton.runtime.config.ConfigException;
+import dev.baton.runtime.conversation.Conversations;
+import dev.baton.runtime.session.ConfigCascade;
+import dev.baton.runtime.session.ConversationSearch;
+import dev.baton.runtime.session.ModuleSessionEvents;
+import dev.baton.runtime.session.PriorSessions;
+import dev.baton.runtime.session.SessionEventBus;
+import dev.baton.runtime.session.SessionLifecycle;
+import dev.baton.runtime.session.SessionLifecycleStore;
+import dev.baton.runtime.session.SessionSweeper;
+import dev.baton.runtime.session.Sessions;
+import dev.baton.runtime.session.tool.StandardToolSource;
+import dev.baton.runtime.turn.RunningTurns;
+import dev.baton.runtime.turn.TurnDispatcher;
+import dev.baton.runtime.turn.TurnLocks;
+import dev.baton.runtime.turn.TurnObserver;
+import dev.baton.runtime.usage.PeriodSpend;
+import dev.baton.runtime.usage.UsageReports;
+import dev.baton.runtime.usage.UsageStore;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.UnaryOperator;
+
+/**
+ * Builds a {@link Baton}: the stores it persists to and the models it calls are required; everything else has a
+ * default that suits one process (no limits, turn locks in this process, no hook modules). {@link #configure} reads
+ * the runtime's sections of a configuration tree (baton.yaml's {@code limits}, {@code assignments},
+ * {@code lifecycle}, {@code idempotency}).
+ */
+public final class BatonBuilder {
+    private Clock clock = Clock.systemUTC();
+    private ConversationStore conversationStore;
+    private SessionLifecycleStore sessionStore;
+    private ConversationSearch search = (tenant, user, query, exclude, limit) -> List.of();
+    private IdempotencyStore idempotencyStore;
+    private UsageStore usageStore = NO_USAGE;
+    private ModelResolver models;
+    private TokenCounter tokenCounter;
+    private CostCalculator prices = CostCalculator.FREE;
+    private AgentRegistry agents;
+    private final List<ToolSource> toolSources = new ArrayList<>();
+    private UnaryOperator<List<ToolSource>> toolGuard = UnaryOperator.identity();
+    private ModuleSource moduleSource;
+    private AuditStore auditStore;
+    private TurnAdmission admission;
+    private TurnLocks.Connector turnLocks;
+    private TurnObserver observer = TurnObserver.NONE;
+    private JsonNode configuration = MissingNode.getInstance();
+
+    BatonBuilder() {}
+
+    /** Reads and writes conversations (required). */
+    public BatonBuilder conversationStore(ConversationStore store) {
+        this.conversationStore = Objects.requireNonNull(store, "store");
+        return this;
+    }
+
+    /** Starts and ends sessions under their terms (required). */
+    public BatonBuilder sessionStore(SessionLifecycleStore store) {
+        this.sessionStore = Objects.requireNonNull(store, "store");
+        return this;
+    }
+
+    /** Full-text search over earlier conversations, for {@code search_prior_sessions} (default: finds nothing). */
+    public BatonBuilder conversationSearch(ConversationSearch search) {
+        this.search = Objects.requireNonNull(search, "search");
+        return this;
+    }
+
+    /** Remembers idempotency keys (default: none; a request with a key is then refused). */
+    public BatonBuilder idempotencyStore(IdempotencyStore store) {
+        this.idempotencyStore = Objects.requireNonNull(store, "store");
+        return this;
+    }
+
+    /** Reads what model calls cost, for budgets and reports (default: nothing was spent). */
+    public BatonBuilder usageStore(UsageStore store) {
+        this.usageStore = Objects.requireNonNull(store, "store");
+        return this;
+    }
+
+    /** Finds the model gateway for a model reference (required). */
+    public BatonBuilder models(ModelResolver models) {
+        this.models = Objects.requireNonNull(models, "models");
+        return this;
+    }
+
+    /** Counts tokens for the history budget (required). */
+    public BatonBuilder tokenCounter(TokenCounter tokens) {
+        this.tokenCounter = Objects.requireNonNull(tokens, "tokens");
+        return this;
+    }
+
+    /** Prices model calls (default: free). */
+    public BatonBuilder prices(CostCalculator prices) {
+        this.prices = Objects.requireNonNull(prices, "prices");
+        return this;
+    }
+
+    /** The agents on offer (required). */
+    public BatonBuilder agents(AgentRegistry agents) {
+        this.agents = Objects.requireNonNull(agents, "agents");
+        return this;
+    }
+
+    /** Adds tool sources; the standard tools (assignment info, prior sessions) are always added. */
+    public BatonBuilder tools(ToolSource... sources) {
+        toolSources.addAll(List.of(sources));
+        return this;
+    }
+
+    /** Wraps every tool source before use (circuit breakers, metering). */
+    public BatonBuilder toolGuard(UnaryOperator<List<ToolSource>> guard) {
+        this.toolGuard = Objects.requireNonNull(guard, "guard");
+        return this;
+    }
+
+    /** Hook modules and where their audit records go (default: no modules). */
+    public BatonBuilder modules(ModuleSource modules, AuditStore audit) {
+        this.moduleSource = Objects.requireNonNull(modules, "modules");
+        this.auditStore = Objects.requireNonNull(audit, "audit");
+        return this;
+    }
+
+    /** Rate limits and budgets (default: none); closed with the runtime. */
+    public BatonBuilder admission(TurnAdmission admission) {
+        this.admission = Objects.requireNonNull(admission, "admission");
+        return this;
+    }
+
+    /** Turn locks and cancels shared with other instances (default: this process only); closed with the runtime. */
+    public BatonBuilder turnLocks(TurnLocks.Connector connector) {
+        this.turnLocks = Objects.requireNonNull(connector, "connector");
+        return this;
+    }
+
+    /** Hears of every finished turn (metrics). */
+    public BatonBuilder observer(TurnObserver observer) {
+        this.observer = Objects.requireNonNull(observer, "observer");
+        return this;
+    }
+
+    /** Injected time: sessions, limits, budgets and sweeps read it (tests move it instead of sleeping). */
+    public BatonBuilder clock(Clock clock) {
+        this.clock = Objects.requireNonNull(clock, "clock");
+        return this;
+    }
+
+    /**
+     * The configuration tree (baton.yaml as parsed): {@code limits} (org level of the cascade), {@code assignments},
+     * {@code lifecycle} (the inactivity sweep) and {@code idempotency} (key retention).
+     */
+    public BatonBuilder configure(JsonNode root) {
+        this.configuration = root == null ? MissingNode.getInstance() : root;
+        return this;
+    }
+
+    /**
+     * Builds the runtime; nothing runs in the background until {@link Baton#startBackgroundJobs()}.
+     *
+     * @throws ConfigException when a required port is missing or the configuration is invalid
+     */
+    public Baton build() {
+        require(conversationStore, "conversationStore");
+        require(sessionStore, "sessionStore");
+        require(models, "models");
+        require(tokenCounter, "tokenCounter");
+        require(agents, "agents");
+        Deque<AutoCloseable> opened = new ArrayDeque<>();
+        try {
+            return build(opened);
+        } catch (RuntimeException e) {
+            while (!opened.isEmpty()) {
+                try {
+                    opened.pop().close();
+                } catch (Exception suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+            }
+            throw e;
+        }
+    }
+
+    private Baton build(Deque<AutoCloseable> opened) {
+        AgentRegistry agentsInOrder = agents;
+        Assignments assignments;
+        ConfigCascade cascade;
+        Duration shortest;
+        SessionSweeper.Settings sweep;
+        IdempotencyKeyExpiry.Settings expiry;
+        try {
+            assignments = Assignments.fromConfig(configuration.path("assignments"), agentsInOrder);
+            cascade = ConfigCascade.fromOrgLimits(configuration.path("limits"));
+            // validates every level now, so a bad limit fails at start rather than when a session starts
+            shortest = cascade.shortestInactivityTimeout(agentsInOrder.all(), assignments.all());
+            sweep = SessionSweeper.Settings.from(configuration.path("lifecycle"));
+            expiry = IdempotencyKeyExpiry.Settings.from(configuration.path("idempotency"));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(e.getMessage());
+        }
+        SessionEventBus events = new SessionEventBus();
+        SessionLifecycle lifecycle = new SessionLifecycle(sessionStore, cascade, assignments, events, clock, shortest);
+        ModulePipeline modules =
+                moduleSource == null ? ModulePipeline.none(clock) : new ModulePipeline(moduleSource, auditStore, clock);
+        if (moduleSource != null) events.add(new ModuleSessionEvents(modules, agentsInOrder, assignments, clock));
+        List<ToolSource> sources = new ArrayList<>(toolSources);
+        sources.add(new StandardToolSource(conversationStore, assignments, new PriorSessions(search)));
+        ToolCatalog tools = new ToolCatalog(toolGuard.apply(List.copyOf(sources)));
+        TurnRunner runner = new TurnRunner(conversationStore, models, tools, tokenCounter, prices, clock, modules)
+                .withPromptSections(AssignmentPrompt::sectionsFor);
+        TurnAdmission limits = opened(opened, admission != null ? admission : TurnAdmission.unlimited());
+        RunningTurns running = opened(opened, turnLocks == null ? new RunningTurns() : RunningTurns.shared(turnLocks));
+        TurnDispatcher dispatcher = opened(opened, new TurnDispatcher(runner, running, observer));
+        Sessions sessions = new Sessions(conversationStore, agentsInOrder, assignments, lifecycle, running, clock);
+        IdempotencyKeys keys = idempotencyStore == null ? null : new IdempotencyKeys(idempotencyStore, clock);
+        Conversations conversations = new Conversations(sessions, agentsInOrder, limits, dispatcher, keys);
+        AtomicBoolean started = new AtomicBoolean();
+        Runnable startJobs = () -> {
+            if (!started.compareAndSet(false, true)) return;
+            opened.push(SessionSweeper.start(lifecycle, sweep));
+            if (idempotencyStore != null) opened.push(IdempotencyKeyExpiry.start(idempotencyStore, clock, expiry));
+        };
+        return new Baton(
+                sessions,
+                conversations,
+                agentsInOrder,
+                assignments,
+                tools,
+                new UsageReports(usageStore, clock),
+                modules,
+                events,
+                running,
+                limits,
+                startJobs,
+                opened);
+    }
+
+    private static <T extends AutoCloseable> T opened(Deque<AutoCloseable> opened, T resource) {
+        opened.push(resource);
+        return resource;
+    }
+
+    private static void require(Object port, String name) {
+        if (port == null) throw new ConfigException("Baton.builder(): " + name + " is required");
+    }
+
+    private static final UsageStore NO_USAGE = new UsageStore() {
+        @Override
+        public List<dev.baton.runtime.usage.UsageTotals> report(
+                String tenantId,
+                dev.baton.runtime.usage.UsagePeriod period,
+                List<dev.baton.runtime.usage.UsageDimension> groupBy) {
+            return List.of();
+        }
+
+        @Override
+        public PeriodSpend userSpend(
+                String tenantId, String userId, java.time.Instant dayStart, java.time.Instant monthStart) {
+            return PeriodSpend.NONE;
+        }
+
+        @Override
+        public PeriodSpend tenantSpend(String tenantId, java.time.Instant dayStart, java.time.Instant monthStart) {
+            return PeriodSpend.NONE;
+        }
+    };
+}

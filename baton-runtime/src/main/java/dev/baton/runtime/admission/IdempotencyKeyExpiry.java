@@ -1,0 +1,91 @@
+package dev.baton.runtime.admission;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.core.config.ConfigNodes;
+import dev.baton.core.conversation.IdempotencyStore;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Forgets Idempotency-Key responses once they are older than the retention (24 h by default): a client retries
+ * within seconds or minutes, and without this the table would only ever grow. Every instance may run it; the
+ * delete is idempotent.
+ */
+public final class IdempotencyKeyExpiry implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(IdempotencyKeyExpiry.class);
+
+    /**
+     * baton.yaml's {@code idempotency:} section.
+     *
+     * @param retention how long a response is replayable
+     * @param interval how often old keys are deleted; zero turns the expiry off
+     */
+    public record Settings(Duration retention, Duration interval) {
+        public static final Settings DEFAULTS = new Settings(Duration.ofHours(24), Duration.ofHours(1));
+
+        public Settings {
+            if (retention == null || retention.isNegative() || retention.isZero())
+                throw new IllegalArgumentException("idempotency.retention must be positive");
+            if (interval == null || interval.isNegative())
+                throw new IllegalArgumentException("idempotency.interval must be >= 0");
+        }
+
+        public static Settings from(JsonNode section) {
+            return new Settings(
+                    ConfigNodes.duration(section.path("retention"), DEFAULTS.retention()),
+                    ConfigNodes.duration(section.path("interval"), DEFAULTS.interval()));
+        }
+    }
+
+    private final IdempotencyStore store;
+    private final Clock clock;
+    private final Settings settings;
+    private final ScheduledExecutorService timer;
+
+    private IdempotencyKeyExpiry(IdempotencyStore store, Clock clock, Settings settings) {
+        this.store = store;
+        this.clock = clock;
+        this.settings = settings;
+        this.timer = settings.interval().isZero()
+                ? null
+                : Executors.newSingleThreadScheduledExecutor(r -> {
+                    Thread t = new Thread(r, "idempotency-expiry");
+                    t.setDaemon(true);
+                    return t;
+                });
+    }
+
+    public static IdempotencyKeyExpiry start(IdempotencyStore store, Clock clock, Settings settings) {
+        IdempotencyKeyExpiry expiry = new IdempotencyKeyExpiry(store, clock, settings);
+        if (expiry.timer != null) {
+            long ms = settings.interval().toMillis();
+            expiry.timer.scheduleWithFixedDelay(expiry::runQuietly, ms, ms, TimeUnit.MILLISECONDS);
+        }
+        return expiry;
+    }
+
+    /** Deletes the keys older than the retention now; returns how many. */
+    public int runOnce() {
+        return store.deleteOlderThan(clock.instant().minus(settings.retention()));
+    }
+
+    private void runQuietly() {
+        try {
+            int deleted = runOnce();
+            if (deleted > 0) log.info("forgot {} idempotency keys older than {}", deleted, settings.retention());
+        } catch (RuntimeException e) {
+            // the database was briefly away: the next run catches up
+            log.warn("idempotency key expiry failed: {}", e.toString());
+        }
+    }
+
+    @Override
+    public void close() {
+        if (timer != null) timer.shutdownNow();
+    }
+}

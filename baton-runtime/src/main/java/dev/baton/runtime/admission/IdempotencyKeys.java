@@ -1,0 +1,94 @@
+package dev.baton.runtime.admission;
+
+import dev.baton.core.auth.Principal;
+import dev.baton.core.conversation.IdempotencyStore;
+import dev.baton.core.conversation.IdempotencyStore.StoredResponse;
+import dev.baton.runtime.Refusal;
+import dev.baton.runtime.RefusalException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.util.HexFormat;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Idempotency keys: a request claims its key before its turn runs, so a retry that arrives while the first attempt
+ * still runs is refused instead of running the turn twice; the claim then completes with the response to replay, or
+ * is released when the attempt produced nothing worth replaying.
+ *
+ * <p>Keys belong to a caller, which is a tenant and a user together (the same subject in two tenants shares nothing),
+ * and are bound to their target (a session, or a one-shot chat): the same key and body sent elsewhere is refused as
+ * reused, never answered with the first target's reply.
+ */
+public final class IdempotencyKeys {
+    private final IdempotencyStore store;
+    private final Clock clock;
+
+    public IdempotencyKeys(IdempotencyStore store, Clock clock) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    /** How a claim came out. */
+    public sealed interface Claim {}
+
+    /** The key is now this request's: complete or release it when the request ends. */
+    public record Claimed(String owner, String key) implements Claim {}
+
+    /** The same request already finished: answer with its stored response and run nothing. */
+    public record Replay(int status, String body) implements Claim {}
+
+    /**
+     * Claims {@code key} for the caller's request to {@code target}, or finds the finished request to replay.
+     *
+     * @param target what the request acts on, e.g. {@code session:<id>} or {@code chat}
+     * @throws RefusalException {@link Refusal.IdempotencyKeyReused} when the key came with another request or
+     *     target; {@link Refusal.IdempotencyKeyInUse} while the first request still runs
+     */
+    public Claim claim(Principal caller, IdempotencyKey key, String target) {
+        String owner = owner(caller);
+        String requestHash = hash(target + "\n" + key.fingerprint());
+        // two rounds: a claim released between our failed claim and our read is simply claimed again
+        for (int round = 0; round < 2; round++) {
+            if (store.claim(owner, key.key(), requestHash, clock.instant())) return new Claimed(owner, key.key());
+            Optional<StoredResponse> stored = store.find(owner, key.key());
+            if (stored.isEmpty()) continue;
+            if (!stored.get().requestHash().equals(requestHash)) {
+                throw new RefusalException(new Refusal.IdempotencyKeyReused(
+                        "this Idempotency-Key was used with a different request or for another target"));
+            }
+            if (stored.get().inProgress()) break;
+            return new Replay(stored.get().status(), stored.get().body());
+        }
+        throw new RefusalException(new Refusal.IdempotencyKeyInUse());
+    }
+
+    /** Stores the finished request's response for replays. */
+    public void complete(Claimed claimed, int status, String body) {
+        store.complete(claimed.owner(), claimed.key(), status, body);
+    }
+
+    /** Gives the key up: the request produced nothing worth replaying, so a retry may run. */
+    public void release(Claimed claimed) {
+        store.release(claimed.owner(), claimed.key());
+    }
+
+    /**
+     * The store's owner of a caller's keys: tenant and user, length-prefixed so that no two (tenant, user) pairs
+     * can produce the same owner whatever characters their ids contain.
+     */
+    static String owner(Principal caller) {
+        return caller.tenantId().length() + ":" + caller.tenantId() + ":" + caller.userId();
+    }
+
+    private static String hash(String raw) {
+        try {
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(raw.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

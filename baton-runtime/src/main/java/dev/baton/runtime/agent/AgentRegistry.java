@@ -1,0 +1,169 @@
+package dev.baton.runtime.agent;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.core.agent.AgentDefinition;
+import dev.baton.core.agent.TurnLimits;
+import dev.baton.core.auth.Principal;
+import dev.baton.core.config.ConfigNodes;
+import dev.baton.runtime.Refusal;
+import dev.baton.runtime.RefusalException;
+import dev.baton.runtime.config.ConfigException;
+import dev.baton.runtime.config.Yaml;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * The agents on offer, in the configuration's order: built-in ones from the classpath, then agents/*.yaml from
+ * configured folders by file name (a folder's agent replaces a built-in one of the same id, in its place). That
+ * order is the order everywhere: listings and the default agent. Limits cascade org → agent.
+ */
+public final class AgentRegistry {
+
+    /** In configuration order: never a hash map's order, which would differ between JVMs. */
+    private final Map<String, AgentDefinition> agents;
+    /** The configured default agent's id; null to use the first agent the caller may use. */
+    private final String defaultAgentId;
+
+    private AgentRegistry(Map<String, AgentDefinition> agents, String defaultAgentId) {
+        this.agents = Collections.unmodifiableMap(new LinkedHashMap<>(agents));
+        if (defaultAgentId != null && !this.agents.containsKey(defaultAgentId))
+            throw new ConfigException("default agent '" + defaultAgentId + "' is not configured (agents: "
+                    + String.join(", ", this.agents.keySet()) + ")");
+        this.defaultAgentId = defaultAgentId;
+    }
+
+    /** These agents, in this order (embedding Baton in code). */
+    public static AgentRegistry of(List<AgentDefinition> agents) {
+        Map<String, AgentDefinition> byId = new LinkedHashMap<>();
+        for (AgentDefinition a : agents) {
+            if (byId.put(a.id(), a) != null) throw new ConfigException("agent '" + a.id() + "' is defined twice");
+        }
+        return new AgentRegistry(byId, null);
+    }
+
+    /**
+     * The same agents with {@code agentId} as the default for callers that name none.
+     *
+     * @throws ConfigException when no such agent is configured
+     */
+    public AgentRegistry withDefault(String agentId) {
+        return new AgentRegistry(agents, agentId == null || agentId.isBlank() ? null : agentId.trim());
+    }
+
+    /**
+     * The agent for a caller that names none: the configured default, or else the first agent in configuration
+     * order that the caller may use.
+     *
+     * @throws RefusalException {@link Refusal.Forbidden} when the caller may not use the configured default;
+     *     {@link Refusal.InvalidInput} when no agent is available to the caller
+     */
+    public AgentDefinition defaultFor(Principal principal) {
+        if (defaultAgentId != null) {
+            AgentDefinition d = agents.get(defaultAgentId);
+            if (!mayUse(d, principal))
+                throw RefusalException.forbidden(
+                        "your role may not use the default agent '" + d.id() + "'; name an agentId you may use");
+            return d;
+        }
+        return agents.values().stream()
+                .filter(a -> mayUse(a, principal))
+                .findFirst()
+                .orElseThrow(() -> RefusalException.invalidInput("field 'agentId' is required"));
+    }
+
+    /**
+     * Agents from YAML: {@code resources} on the class path first (a missing one is skipped: its module is not
+     * there), then every *.yaml / *.yml of each folder in {@code dirs}, by file name.
+     *
+     * @param defaultModel the model of agents that name none (or {@code default})
+     * @throws ConfigException for a folder that does not exist or an agent without an id or system prompt
+     */
+    public static AgentRegistry load(
+            List<String> resources, List<Path> dirs, TurnLimits orgLimits, String defaultModel) {
+        Map<String, AgentDefinition> found = new LinkedHashMap<>();
+        for (String resource : resources) {
+            try (InputStream in = AgentRegistry.class.getClassLoader().getResourceAsStream(resource)) {
+                if (in == null) continue;
+                AgentDefinition a = parse(Yaml.read(in, resource), orgLimits, defaultModel, resource);
+                found.put(a.id(), a);
+            } catch (IOException e) {
+                throw new ConfigException("cannot read built-in agent " + resource + ": " + e.getMessage());
+            }
+        }
+        for (Path dir : dirs) {
+            if (!Files.isDirectory(dir)) throw new ConfigException("agents folder not found: " + dir);
+            try (Stream<Path> files = Files.list(dir)) {
+                for (Path f : files.filter(p ->
+                                p.toString().endsWith(".yaml") || p.toString().endsWith(".yml"))
+                        .sorted()
+                        .toList()) {
+                    AgentDefinition a = parse(Yaml.read(f), orgLimits, defaultModel, f.toString());
+                    found.put(a.id(), a);
+                }
+            } catch (IOException e) {
+                throw new ConfigException("cannot list " + dir + ": " + e.getMessage());
+            }
+        }
+        return new AgentRegistry(found, null);
+    }
+
+    static AgentDefinition parse(JsonNode node, TurnLimits orgLimits, String defaultModel, String source) {
+        String id = required(node, "id", source);
+        String model = node.path("model").asText("default");
+        if (model.isBlank() || model.equals("default")) model = defaultModel;
+        List<String> tools = new ArrayList<>();
+        node.path("tools").forEach(t -> tools.add(t.asText()));
+        List<String> roles = new ArrayList<>();
+        node.path("roles").forEach(r -> roles.add(r.asText()));
+        List<String> fallbacks = new ArrayList<>();
+        node.path("fallbackModels").forEach(f -> fallbacks.add(f.asText()));
+        return new AgentDefinition(
+                id,
+                node.path("name").asText(id),
+                node.path("description").asText(""),
+                required(node, "systemPrompt", source),
+                model,
+                tools,
+                roles,
+                ConfigNodes.limits(node.path("limits"), orgLimits),
+                fallbacks,
+                node);
+    }
+
+    private static String required(JsonNode node, String field, String source) {
+        String v = node.path(field).asText("");
+        if (v.isBlank()) throw new ConfigException(source + ": agent needs '" + field + "'");
+        return v;
+    }
+
+    public Optional<AgentDefinition> find(String id) {
+        return Optional.ofNullable(agents.get(id));
+    }
+
+    /** The agent if it exists and the principal may use it. */
+    public Optional<AgentDefinition> usableBy(String id, Principal principal) {
+        return find(id).filter(a -> mayUse(a, principal));
+    }
+
+    public List<AgentDefinition> usableBy(Principal principal) {
+        return agents.values().stream().filter(a -> mayUse(a, principal)).toList();
+    }
+
+    public Collection<AgentDefinition> all() {
+        return agents.values();
+    }
+
+    private static boolean mayUse(AgentDefinition a, Principal p) {
+        return a.allowedRoles().isEmpty() || a.allowedRoles().stream().anyMatch(p.roles()::contains);
+    }
+}

@@ -1,0 +1,173 @@
+package dev.baton.runtime.conversation;
+
+import dev.baton.core.agent.AgentDefinition;
+import dev.baton.core.auth.Principal;
+import dev.baton.core.conversation.Session;
+import dev.baton.core.turn.TurnOutcome;
+import dev.baton.core.turn.TurnRequest;
+import dev.baton.runtime.Refusal;
+import dev.baton.runtime.RefusalException;
+import dev.baton.runtime.admission.BudgetReservation;
+import dev.baton.runtime.admission.IdempotencyKeys;
+import dev.baton.runtime.admission.RateDecision;
+import dev.baton.runtime.admission.TurnAdmission;
+import dev.baton.runtime.agent.AgentRegistry;
+import dev.baton.runtime.session.SessionLifecycle;
+import dev.baton.runtime.session.Sessions;
+import dev.baton.runtime.turn.TurnDispatcher;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Sending a user message and running its turn: the one sequence every front door calls (DESIGN §4, §11). In order:
+ * the input rules, the caller's session, the idempotency key, the rate limits, the session's state and limits, the
+ * budget reservation, then the turn itself (one per session on any instance, bounded by the agent's request
+ * timeout), and after it the session's message limit. Refusals are thrown as {@link RefusalException} before the
+ * turn is admitted; once {@link TurnListener#admitted} was called, every outcome is a {@link SendResult}.
+ */
+public final class Conversations {
+    private static final int OK = 200;
+
+    private final Sessions sessions;
+    private final AgentRegistry agents;
+    private final TurnAdmission admission;
+    private final TurnDispatcher dispatcher;
+    /** Null when no idempotency store is configured: then a request with a key is refused. */
+    private final IdempotencyKeys idempotency;
+
+    public Conversations(
+            Sessions sessions,
+            AgentRegistry agents,
+            TurnAdmission admission,
+            TurnDispatcher dispatcher,
+            IdempotencyKeys idempotency) {
+        this.sessions = Objects.requireNonNull(sessions, "sessions");
+        this.agents = Objects.requireNonNull(agents, "agents");
+        this.admission = Objects.requireNonNull(admission, "admission");
+        this.dispatcher = Objects.requireNonNull(dispatcher, "dispatcher");
+        this.idempotency = idempotency;
+    }
+
+    /**
+     * Sends {@code content} to the caller's session and runs the turn.
+     *
+     * @param listener hears the turn being admitted and its events as they happen
+     * @throws RefusalException when the message is refused before its turn runs: {@link Refusal.InvalidInput},
+     *     {@link Refusal.NotFound}, {@link Refusal.IdempotencyKeyReused}, {@link Refusal.IdempotencyKeyInUse},
+     *     {@link Refusal.RateLimited}, {@link Refusal.SessionCompleted}, {@link Refusal.AgentUnavailable},
+     *     {@link Refusal.BudgetExceeded}, {@link Refusal.SessionBusy}
+     */
+    public SendResult send(
+            Principal caller, String sessionId, String content, SendOptions options, TurnListener listener) {
+        Sessions.require(caller, Sessions.WRITE);
+        String message = MessageContent.normalize(content);
+        Session session = sessions.find(caller, sessionId).orElseThrow(() -> RefusalException.notFound("session"));
+        return once(caller, "session:" + session.id(), options, () -> {
+            RateDecision rate = admission.acquireRate(caller);
+            return run(caller, session, message, options, listener, rate, null);
+        });
+    }
+
+    /**
+     * What a one-shot chat continues: an existing conversation, or a new one with an agent (null: the caller's
+     * default agent).
+     */
+    public record ChatTarget(String conversationId, String agentId) {}
+
+    /**
+     * Sends {@code content} as a one-shot chat: to the caller's conversation {@code target.conversationId()}, or to a
+     * new session with {@code target.agentId()} (or the caller's default agent), started only once the message is
+     * admitted, so a refused message leaves no empty conversation behind.
+     *
+     * @throws RefusalException as {@link #send}, and {@link Refusal.Forbidden} for an agent the caller may not use
+     */
+    public SendResult chat(
+            Principal caller, ChatTarget target, String content, SendOptions options, TurnListener listener) {
+        Sessions.require(caller, Sessions.WRITE);
+        String message = MessageContent.normalize(content);
+        String where = target.conversationId() != null ? "chat:" + target.conversationId() : "chat";
+        return once(caller, where, options, () -> {
+            RateDecision rate = admission.acquireRate(caller);
+            if (target.conversationId() != null) {
+                Session session = sessions.find(caller, target.conversationId())
+                        .orElseThrow(() -> RefusalException.notFound("conversation"));
+                return run(caller, session, message, options, listener, rate, null);
+            }
+            String agentId = target.agentId() != null
+                    ? target.agentId()
+                    : agents.defaultFor(caller).id();
+            // reserved before the session is created, so a refused message leaves no empty conversation behind
+            try (BudgetReservation budget =
+                    admission.reserveBudget(caller, agents.find(agentId).orElse(null))) {
+                Session session = sessions.start(caller, agentId, null);
+                return run(caller, session, message, options, listener, rate, budget);
+            }
+        });
+    }
+
+    /** Runs {@code send} at most once per idempotency key; releases the key when nothing worth replaying came of it. */
+    private SendResult once(Principal caller, String target, SendOptions options, Send send) {
+        if (options.idempotencyKey() == null) return send.run();
+        if (idempotency == null)
+            throw RefusalException.invalidInput("idempotency keys are not supported by this deployment");
+        IdempotencyKeys.Claim claim = idempotency.claim(caller, options.idempotencyKey(), target);
+        if (claim instanceof IdempotencyKeys.Replay replay)
+            return new SendResult.Replayed(replay.status(), replay.body());
+        IdempotencyKeys.Claimed claimed = (IdempotencyKeys.Claimed) claim;
+        SendResult result;
+        try {
+            result = send.run();
+        } catch (RuntimeException | Error e) {
+            idempotency.release(claimed);
+            throw e;
+        }
+        if (result instanceof SendResult.Ran ran && ran.outcome().succeeded()) {
+            idempotency.complete(claimed, OK, options.replayBody().apply(ran.outcome()));
+        } else {
+            idempotency.release(claimed);
+        }
+        return result;
+    }
+
+    @FunctionalInterface
+    private interface Send {
+        SendResult run();
+    }
+
+    /** @param reserved the turn's budget reservation when already made (closed by the caller); null to reserve here */
+    private SendResult run(
+            Principal caller,
+            Session session,
+            String message,
+            SendOptions options,
+            TurnListener listener,
+            RateDecision rate,
+            BudgetReservation reserved) {
+        if (!session.isActive())
+            throw new RefusalException(new Refusal.SessionCompleted("this session is completed; start a new one"));
+        AgentDefinition configured = agents.find(session.agentId())
+                .orElseThrow(() -> new RefusalException(
+                        new Refusal.AgentUnavailable("this session's agent is no longer configured")));
+        // the session's own limits (resolved when it started) and assignment; refused once its time ran out
+        SessionLifecycle.TurnSetup setup = sessions.lifecycle().beforeTurn(caller, session, configured);
+        AgentDefinition agent = setup.agent();
+        Duration timeout = agent.limits().requestTimeout();
+        // reserve before the model is called, release once the turn's actual cost is in the usage store; the
+        // session's own limits bound both the turn's cost and how long its reservation outlives a dead instance
+        try (BudgetReservation budget =
+                reserved != null ? BudgetReservation.NONE : admission.reserveBudget(caller, agent)) {
+            TurnOutcome outcome = dispatcher.run(
+                    session.id(),
+                    timeout,
+                    cancellation -> {
+                        listener.admitted(new AdmittedTurn(session, rate, cancellation));
+                        return new TurnRequest(
+                                options.requestId(), caller, session, agent, message, cancellation, setup.assignment());
+                    },
+                    listener::onEvent);
+            // before the answer reaches the client, so a client that sends again at once sees the session completed
+            sessions.lifecycle().afterTurn(caller, session, setup);
+            return new SendResult.Ran(session, outcome, rate);
+        }
+    }
+}

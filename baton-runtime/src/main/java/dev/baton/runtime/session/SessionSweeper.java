@@ -1,0 +1,75 @@
+package dev.baton.runtime.session;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.core.config.ConfigNodes;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs {@link SessionLifecycle#sweep} on a timer. Every instance may run one: each run is a single conditional
+ * update, so two instances never end the same session twice.
+ */
+public final class SessionSweeper implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(SessionSweeper.class);
+
+    /**
+     * baton.yaml's {@code lifecycle:} section.
+     *
+     * @param sweepInterval how often to look for idle and expired sessions; zero turns the sweep off
+     * @param sweepBatch at most this many sessions are completed per run
+     */
+    public record Settings(Duration sweepInterval, int sweepBatch) {
+        public static final Settings DEFAULTS = new Settings(Duration.ofMinutes(1), 500);
+
+        public Settings {
+            if (sweepInterval == null || sweepInterval.isNegative())
+                throw new IllegalArgumentException("sweepInterval must be >= 0");
+            if (sweepBatch < 1) throw new IllegalArgumentException("sweepBatch must be >= 1");
+        }
+
+        public static Settings from(JsonNode section) {
+            return new Settings(
+                    ConfigNodes.duration(section.path("sweepInterval"), DEFAULTS.sweepInterval()),
+                    section.path("sweepBatch").asInt(DEFAULTS.sweepBatch()));
+        }
+    }
+
+    private final ScheduledExecutorService timer;
+
+    private SessionSweeper(ScheduledExecutorService timer) {
+        this.timer = timer;
+    }
+
+    /** Schedules the sweep; with a zero interval nothing is scheduled. */
+    public static SessionSweeper start(SessionLifecycle lifecycle, Settings settings) {
+        if (settings.sweepInterval().isZero()) return new SessionSweeper(null);
+        ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "session-sweep");
+            t.setDaemon(true);
+            return t;
+        });
+        long ms = settings.sweepInterval().toMillis();
+        timer.scheduleWithFixedDelay(
+                () -> {
+                    try {
+                        lifecycle.sweep(settings.sweepBatch());
+                    } catch (RuntimeException e) {
+                        // a failed run (database briefly away) is retried on the next tick
+                        log.warn("session sweep failed: {}", e.toString());
+                    }
+                },
+                ms,
+                ms,
+                TimeUnit.MILLISECONDS);
+        return new SessionSweeper(timer);
+    }
+
+    @Override
+    public void close() {
+        if (timer != null) timer.shutdownNow();
+    }
+}

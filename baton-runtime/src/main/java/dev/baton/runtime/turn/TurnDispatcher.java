@@ -1,0 +1,128 @@
+package dev.baton.runtime.turn;
+
+import dev.baton.core.turn.Cancellation;
+import dev.baton.core.turn.TurnEvent;
+import dev.baton.core.turn.TurnOutcome;
+import dev.baton.core.turn.TurnRequest;
+import dev.baton.core.turn.TurnRunner;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+
+/**
+ * Runs a turn for a front door: one turn per session at a time, the whole request bounded by the agent's
+ * requestTimeout (a timed-out turn is cancelled and reported as {@code request_timeout}), and one structured
+ * log line per turn with ids, model, tokens, latency and tools — never the message contents.
+ */
+public final class TurnDispatcher implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger("baton.turn");
+
+    private final TurnRunner runner;
+    private final RunningTurns running;
+    private final TurnObserver observer;
+    private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "turn-timeouts");
+        t.setDaemon(true);
+        return t;
+    });
+
+    public TurnDispatcher(TurnRunner runner, RunningTurns running) {
+        this(runner, running, TurnObserver.NONE);
+    }
+
+    /** @param observer hears of every finished turn (metrics) */
+    public TurnDispatcher(TurnRunner runner, RunningTurns running, TurnObserver observer) {
+        this.runner = runner;
+        this.running = running;
+        this.observer = observer;
+    }
+
+    /**
+     * @param request builds the turn request around the cancellation switch registered for the session
+     */
+    public TurnOutcome run(
+            String sessionId, Duration timeout, Function<Cancellation, TurnRequest> request, Consumer<TurnEvent> sink) {
+        Cancellation cancellation = running.begin(sessionId, timeout);
+        AtomicBoolean timedOut = new AtomicBoolean();
+        ScheduledFuture<?> timer = timers.schedule(
+                () -> {
+                    timedOut.set(true);
+                    cancellation.cancel();
+                },
+                timeout.toMillis(),
+                TimeUnit.MILLISECONDS);
+        long started = System.nanoTime();
+        try {
+            // inside the try: a request that cannot be built must not leave the session registered as busy
+            TurnRequest req = request.apply(cancellation);
+            TurnOutcome ran = runner.run(req, event -> sink.accept(rewriteTimeout(event, timedOut, timeout)));
+            // the outcome says what the stream said: a turn stopped by its deadline timed out, it was not cancelled
+            TurnOutcome outcome = new TurnOutcome(
+                    ran.userMessage(),
+                    ran.assistantMessage(),
+                    ran.toolCalls(),
+                    ran.usage(),
+                    ran.model(),
+                    rewriteTimeout(ran.terminal(), timedOut, timeout));
+            long nanos = System.nanoTime() - started;
+            String status = status(outcome, timedOut);
+            logTurn(req, outcome, status, nanos / 1_000_000);
+            observe(req, outcome, status, nanos);
+            return outcome;
+        } finally {
+            timer.cancel(false);
+            running.end(sessionId, cancellation);
+        }
+    }
+
+    private static TurnEvent rewriteTimeout(TurnEvent event, AtomicBoolean timedOut, Duration timeout) {
+        if (event instanceof TurnEvent.Failed f && f.code().equals("cancelled") && timedOut.get()) {
+            return new TurnEvent.Failed(
+                    "request_timeout", "the turn took longer than " + timeout.toSeconds() + "s", true);
+        }
+        return event;
+    }
+
+    /** "ok", or the error code the client was sent. */
+    private static String status(TurnOutcome outcome, AtomicBoolean timedOut) {
+        return outcome.terminal() instanceof TurnEvent.Failed f ? f.code() : "ok";
+    }
+
+    private void observe(TurnRequest req, TurnOutcome outcome, String status, long nanos) {
+        try {
+            observer.finished(req, outcome, status, nanos);
+        } catch (RuntimeException e) {
+            // metrics must never fail a turn that succeeded
+            log.warn("turn observer failed", e);
+        }
+    }
+
+    private static void logTurn(TurnRequest req, TurnOutcome outcome, String status, long latencyMs) {
+        try (var a = MDC.putCloseable("userId", req.principal().userId());
+                var b = MDC.putCloseable("sessionId", req.session().id());
+                var c = MDC.putCloseable("model", String.valueOf(outcome.model()))) {
+            TurnEvent.Usage u = outcome.usage();
+            log.info(
+                    "turn finished status={} inputTokens={} outputTokens={} costUsd={} latencyMs={} toolCalls={}",
+                    status,
+                    u.inputTokens(),
+                    u.outputTokens(),
+                    u.costUsd(),
+                    latencyMs,
+                    outcome.toolCalls().size());
+        }
+    }
+
+    @Override
+    public void close() {
+        timers.shutdownNow();
+    }
+}

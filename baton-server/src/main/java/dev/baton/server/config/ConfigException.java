@@ -1,8 +1,0 @@
-package dev.baton.server.config;
-
-/** A configuration the server cannot start with; the message says what to fix. */
-public final class ConfigException extends RuntimeException {
-    public ConfigException(String message) {
-        super(message);
-    }
-}
