@@ -24,7 +24,7 @@ import dev.baton.server.api.NoteRoutes;
 import dev.baton.server.api.SessionRoutes;
 import dev.baton.server.api.TaskRoutes;
 import dev.baton.server.auth.JwtAuthenticator;
-import dev.baton.server.auth.JwtSecret;
+import dev.baton.server.auth.JwtSettings;
 import dev.baton.server.config.BatonConfig;
 import dev.baton.server.config.ProviderSettings;
 import dev.baton.server.http.HttpApi;
@@ -98,7 +98,8 @@ public final class BatonServer implements AutoCloseable {
         Clock clock = options.clock();
         Duration sseHeartbeat = options.sseHeartbeat();
         if (config.jwtSecret() == null) throw new ConfigException("no JWT secret configured (BATON_JWT_SECRET)");
-        JwtAuthenticator auth = new JwtAuthenticator(JwtSecret.of(config.jwtSecret()), config.rolePermissions());
+        JwtAuthenticator auth = JwtAuthenticator.create(
+                JwtSettings.parse(config.section("jwt"), config.env(), config.jwtSecret()), config.rolePermissions());
 
         Database db = Database.open(config.databaseUrl(), List.of(TaskModule.MIGRATIONS, NotesModule.MIGRATIONS));
         Deque<AutoCloseable> opened = new ArrayDeque<>();

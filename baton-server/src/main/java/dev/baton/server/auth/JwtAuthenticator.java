@@ -1,38 +1,105 @@
 package dev.baton.server.auth;
 
 import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JOSEObjectType;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.jwk.source.ImmutableSecret;
+import com.nimbusds.jose.jwk.source.JWKSetUnavailableException;
+import com.nimbusds.jose.jwk.source.RateLimitReachedException;
 import com.nimbusds.jose.proc.BadJOSEException;
+import com.nimbusds.jose.proc.DefaultJOSEObjectTypeVerifier;
+import com.nimbusds.jose.proc.JWSKeySelector;
 import com.nimbusds.jose.proc.JWSVerificationKeySelector;
 import com.nimbusds.jose.proc.SecurityContext;
+import com.nimbusds.jwt.JWT;
 import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.JWTParser;
 import com.nimbusds.jwt.proc.DefaultJWTClaimsVerifier;
 import com.nimbusds.jwt.proc.DefaultJWTProcessor;
+import com.nimbusds.jwt.proc.ExpiredJWTException;
 import dev.baton.core.auth.Principal;
 import java.text.ParseException;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Date;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Verifies bearer tokens: HS256 only (the algorithm is pinned, so "none" and RS/ES confusion are refused),
- * {@code sub} and {@code exp} required, expiry checked with Nimbus' default clock skew.
+ * Verifies bearer tokens with Nimbus' {@link DefaultJWTProcessor}: HS256 with the shared secret, RS256 and ES256
+ * with the keys published at the JWKS URL (see {@link JwksSource}). The algorithms are pinned per key source — an
+ * HS256 token is only ever checked against the secret, an RS256/ES256 token only against the JWKS — so "none",
+ * algorithm confusion and keys named by the token ({@code jku}, {@code x5u}, {@code jwk}) are refused.
+ *
+ * <p>{@code sub} and {@code exp} are required; {@code nbf} is honoured; {@code exp} and {@code nbf} allow the
+ * configured clock skew; {@code iss} and {@code aud} must match when configured. Every refusal is an
+ * {@link AuthException} (401) whose message says why — including a JWKS endpoint that cannot be reached: the request
+ * is not served either way, and the client cannot tell an outage from a bad key, so Baton keeps one status for both.
  */
 public final class JwtAuthenticator {
 
-    private static final String DEFAULT_ROLE = "user";
+    private static final Logger log = LoggerFactory.getLogger(JwtAuthenticator.class);
 
-    private final DefaultJWTProcessor<SecurityContext> processor = new DefaultJWTProcessor<>();
+    /** What a JWKS token may be signed with. */
+    public static final Set<JWSAlgorithm> JWKS_ALGORITHMS = Set.of(JWSAlgorithm.RS256, JWSAlgorithm.ES256);
+
+    private static final String DEFAULT_ROLE = "user";
+    private static final String HS256_TENANT_CLAIM = "tenant";
+    // "at+jwt" is what RFC 9068 access tokens carry; no typ at all is common too
+    private static final DefaultJOSEObjectTypeVerifier<SecurityContext> TYPES =
+            new DefaultJOSEObjectTypeVerifier<>(JOSEObjectType.JWT, new JOSEObjectType("at+jwt"), null);
+
+    private final DefaultJWTProcessor<SecurityContext> hs256;
+    private final DefaultJWTProcessor<SecurityContext> jwks;
+    private final String jwksTenantClaim;
     private final Map<String, Set<String>> rolePermissions;
 
+    /** HS256 tokens only, with the default clock skew. */
     public JwtAuthenticator(JwtSecret secret, Map<String, Set<String>> rolePermissions) {
+        this(JwtSettings.hs256(secret), rolePermissions, Clock.systemUTC());
+    }
+
+    private JwtAuthenticator(JwtSettings settings, Map<String, Set<String>> rolePermissions, Clock clock) {
         this.rolePermissions = Map.copyOf(rolePermissions);
-        processor.setJWSKeySelector(
-                new JWSVerificationKeySelector<>(JWSAlgorithm.HS256, new ImmutableSecret<>(secret.bytes())));
-        processor.setJWTClaimsSetVerifier(new DefaultJWTClaimsVerifier<>(null, Set.of("sub", "exp")));
+        this.hs256 = settings.hs256Secret() == null
+                ? null
+                : processor(
+                        new JWSVerificationKeySelector<>(
+                                JWSAlgorithm.HS256,
+                                new ImmutableSecret<>(settings.hs256Secret().bytes())),
+                        settings,
+                        clock);
+        this.jwks = settings.jwksUrl() == null
+                ? null
+                : processor(
+                        new JWSVerificationKeySelector<>(
+                                JWKS_ALGORITHMS, JwksSource.create(settings.jwksUrl(), settings.jwksTimeout())),
+                        settings,
+                        clock);
+        this.jwksTenantClaim = settings.tenantClaim();
+    }
+
+    /** An authenticator for these settings; expiry is judged by the system clock. */
+    public static JwtAuthenticator create(JwtSettings settings, Map<String, Set<String>> rolePermissions) {
+        return create(settings, rolePermissions, Clock.systemUTC());
+    }
+
+    /** @param clock what {@code exp} and {@code nbf} are compared with */
+    public static JwtAuthenticator create(JwtSettings settings, Map<String, Set<String>> rolePermissions, Clock clock) {
+        log.info(
+                "JWT verification: HS256 {}, JWKS {}, issuer {}, audience {}, clock skew {}, tenant claim of JWKS tokens '{}'",
+                settings.hs256Secret() == null ? "off" : "with the configured secret",
+                settings.jwksUrl() == null ? "off" : settings.jwksUrl() + " " + JWKS_ALGORITHMS,
+                settings.issuer() == null ? "not checked" : settings.issuer(),
+                settings.audience() == null ? "not checked" : settings.audience(),
+                settings.clockSkew(),
+                settings.tenantClaim());
+        return new JwtAuthenticator(settings, rolePermissions, clock);
     }
 
     /** @param authorization the raw Authorization header, may be null */
@@ -43,28 +110,93 @@ public final class JwtAuthenticator {
         if (!authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
             throw new AuthException("Authorization must be 'Bearer <token>'");
         }
-        String token = authorization.substring(7).trim();
-        JWTClaimsSet claims;
+        JWT jwt;
         try {
-            claims = processor.process(token, null);
+            jwt = JWTParser.parse(authorization.substring(7).trim());
         } catch (ParseException e) {
             throw new AuthException("malformed token");
+        }
+        // The header only picks which pinned processor looks at the token; each refuses every algorithm but its own.
+        boolean viaJwks = jwks != null
+                && (hs256 == null || !JWSAlgorithm.HS256.equals(jwt.getHeader().getAlgorithm()));
+        JWTClaimsSet claims;
+        try {
+            claims = (viaJwks ? jwks : hs256).process(jwt, null);
         } catch (BadJOSEException e) {
             throw new AuthException(reason(e));
         } catch (JOSEException e) {
-            throw new AuthException("token could not be verified");
+            throw new AuthException(unverifiable(e));
         }
-        return principal(claims);
+        return principal(claims, viaJwks ? jwksTenantClaim : HS256_TENANT_CLAIM);
+    }
+
+    private static DefaultJWTProcessor<SecurityContext> processor(
+            JWSKeySelector<SecurityContext> keys, JwtSettings settings, Clock clock) {
+        var processor = new DefaultJWTProcessor<SecurityContext>();
+        processor.setJWSTypeVerifier(TYPES);
+        processor.setJWSKeySelector(keys);
+        processor.setJWTClaimsSetVerifier(claimsVerifier(settings, clock));
+        return processor;
+    }
+
+    private static DefaultJWTClaimsVerifier<SecurityContext> claimsVerifier(JwtSettings settings, Clock clock) {
+        Set<String> required = new LinkedHashSet<>(List.of("sub", "exp"));
+        JWTClaimsSet.Builder exact = new JWTClaimsSet.Builder();
+        if (settings.issuer() != null) {
+            exact.issuer(settings.issuer());
+            required.add("iss");
+        }
+        // a non-null accepted audience also makes aud required
+        Set<String> audience = settings.audience() == null ? null : Set.of(settings.audience());
+        var verifier = new DefaultJWTClaimsVerifier<SecurityContext>(audience, exact.build(), required, null) {
+            @Override
+            protected Date currentTime() {
+                return Date.from(clock.instant());
+            }
+        };
+        verifier.setMaxClockSkew(wholeSecondsUp(settings.clockSkew()));
+        return verifier;
+    }
+
+    private static int wholeSecondsUp(Duration d) {
+        long seconds = d.toSeconds() + (d.toNanosPart() > 0 ? 1 : 0);
+        return (int) Math.min(seconds, Integer.MAX_VALUE);
     }
 
     private static String reason(BadJOSEException e) {
-        String m = e.getMessage() == null ? "" : e.getMessage().toLowerCase(java.util.Locale.ROOT);
-        if (m.contains("expired")) return "token expired";
-        if (m.contains("missing") || m.contains("required")) return "token lacks required claims (sub, exp)";
+        if (e instanceof ExpiredJWTException) return "token expired";
+        String m = e.getMessage() == null ? "" : e.getMessage();
+        if (m.startsWith("JWT before use time")) return "token not valid yet (nbf is in the future)";
+        if (m.startsWith("JWT aud claim rejected") || m.startsWith("JWT missing required aud claim")) {
+            return "token audience not accepted";
+        }
+        if (m.startsWith("JWT iss claim")) return "token issuer not accepted";
+        if (m.startsWith("JWT missing required claims:")) {
+            return "token lacks required claims "
+                    + m.substring("JWT missing required claims:".length()).strip();
+        }
+        if (m.startsWith("Unsecured")) return "unsigned tokens (alg none) are not accepted";
+        if (m.startsWith("Encrypted JWT")) return "encrypted tokens are not accepted";
+        if (m.contains("Invalid signature")) return "invalid token signature";
+        if (m.contains("Another algorithm expected")) return "token algorithm or signing key not accepted";
+        if (m.contains("typ")) return "token type (typ) not accepted";
         return "invalid token";
     }
 
-    private Principal principal(JWTClaimsSet claims) {
+    private static String unverifiable(JOSEException e) {
+        if (e instanceof RateLimitReachedException) {
+            // the key set was just fetched and still has no key for this token
+            return "token signing key not found: unknown key id, or the key set cannot be fetched right now";
+        }
+        if (e instanceof JWKSetUnavailableException) {
+            // rate limited to two per JWKS fetch interval, so this cannot flood the log
+            log.warn("JWKS endpoint unavailable: {}", e.getMessage());
+            return "token could not be verified: the identity provider's keys are unavailable, try again later";
+        }
+        return "token could not be verified";
+    }
+
+    private Principal principal(JWTClaimsSet claims, String tenantClaim) {
         try {
             List<String> roles = stringList(claims, "roles");
             if (roles.isEmpty()) {
@@ -77,7 +209,7 @@ public final class JwtAuthenticator {
             classes.addAll(stringList(claims, "groups"));
             return new Principal(
                     claims.getSubject(),
-                    claims.getStringClaim("tenant"),
+                    claims.getStringClaim(tenantClaim),
                     claims.getStringClaim("name"),
                     claims.getStringClaim("email"),
                     new LinkedHashSet<>(roles),

@@ -10,8 +10,10 @@ import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import dev.baton.core.auth.Principal;
 import dev.baton.runtime.config.ConfigException;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.Date;
 import java.util.List;
 import java.util.Map;
@@ -84,6 +86,54 @@ class JwtAuthenticatorTest {
         assertThatThrownBy(() -> auth.authenticate(null)).hasMessageContaining("missing");
         assertThatThrownBy(() -> auth.authenticate("Basic YWxpY2U6cHc=")).isInstanceOf(AuthException.class);
         assertThatThrownBy(() -> auth.authenticate("Bearer ")).isInstanceOf(AuthException.class);
+    }
+
+    @Test
+    void hs256_expiry_and_nbf_allow_30_seconds_of_clock_skew_by_default() throws Exception {
+        Instant now = Instant.parse("2026-01-01T12:00:00Z");
+        JwtAuthenticator fixed = JwtAuthenticator.create(
+                JwtSettings.hs256(JwtSecret.of(SECRET)), Map.of(), Clock.fixed(now, ZoneOffset.UTC));
+
+        assertThat(fixed.authenticate("Bearer " + hs256(claims(now).expirationTime(Date.from(now.minusSeconds(29)))))
+                        .userId())
+                .isEqualTo("alice");
+        assertThatThrownBy(() -> fixed.authenticate(
+                        "Bearer " + hs256(claims(now).expirationTime(Date.from(now.minusSeconds(31))))))
+                .hasMessage("token expired");
+        assertThatThrownBy(() -> fixed.authenticate(
+                        "Bearer " + hs256(claims(now).notBeforeTime(Date.from(now.plusSeconds(31))))))
+                .hasMessageContaining("not valid yet");
+    }
+
+    @Test
+    void a_configured_issuer_and_audience_apply_to_hs256_tokens_too() throws Exception {
+        Instant now = Instant.now();
+        JwtAuthenticator strict = JwtAuthenticator.create(
+                new JwtSettings(JwtSecret.of(SECRET), null, "https://issuer.example/", "baton", null, null, null),
+                Map.of());
+
+        assertThatThrownBy(
+                        () -> strict.authenticate("Bearer " + hs256(claims(now).audience("baton"))))
+                .hasMessageContaining("[iss]");
+        assertThatThrownBy(() -> strict.authenticate("Bearer "
+                        + hs256(claims(now).issuer("https://issuer.example/").audience("other"))))
+                .hasMessageContaining("audience not accepted");
+        assertThat(strict.authenticate("Bearer "
+                                + hs256(claims(now)
+                                        .issuer("https://issuer.example/")
+                                        .audience("baton")))
+                        .userId())
+                .isEqualTo("alice");
+    }
+
+    static JWTClaimsSet.Builder claims(Instant now) {
+        return new JWTClaimsSet.Builder().subject("alice").expirationTime(Date.from(now.plusSeconds(60)));
+    }
+
+    static String hs256(JWTClaimsSet.Builder claims) throws Exception {
+        SignedJWT jwt = new SignedJWT(new JWSHeader(JWSAlgorithm.HS256), claims.build());
+        jwt.sign(new MACSigner(SECRET.getBytes()));
+        return jwt.serialize();
     }
 
     @Test
