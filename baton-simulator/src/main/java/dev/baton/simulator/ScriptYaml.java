@@ -4,14 +4,13 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.baton.core.config.Durations;
 import java.io.IOException;
 import java.io.InputStream;
-import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Locale;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * Reads a {@link SimulatorScript} from YAML. Unknown keys are errors, so a typo never silently changes a test.
@@ -32,16 +31,15 @@ import java.util.regex.Pattern;
  * }</pre>
  *
  * Fault kinds: {@code http_500}, {@code http_503}, {@code rate_limited} (alias {@code http_429}, with
- * {@code retryAfterSeconds}), {@code hang}, {@code disconnect_after} ({@code chunks}), {@code malformed_chunk}
- * ({@code afterChunks}), {@code http_error} ({@code status}, {@code type}, {@code code}, {@code message}).
- * Durations: {@code 250ms}, {@code 2s}, {@code 1.5s}, {@code 1m}, ISO-8601 ({@code PT2S}) or a number of
- * milliseconds.
+ * {@code retryAfter}, whole seconds, default 1s), {@code hang}, {@code disconnect_after} ({@code chunks}),
+ * {@code malformed_chunk} ({@code afterChunks}), {@code http_error} ({@code status}, {@code type}, {@code code},
+ * {@code message}). Durations are read by {@link Durations}: {@code 250ms}, {@code 1.5s}, {@code 1m} or ISO-8601
+ * ({@code PT2S}); a bare number is an error.
  */
 final class ScriptYaml {
 
     private static final ObjectMapper YAML = new YAMLMapper();
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Pattern SIMPLE_DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(ms|s|m)");
 
     private ScriptYaml() {}
 
@@ -166,13 +164,12 @@ final class ScriptYaml {
             allowOnly(
                     node,
                     where,
-                    Set.of("kind", "retryAfterSeconds", "chunks", "afterChunks", "status", "type", "code", "message"));
+                    Set.of("kind", "retryAfter", "chunks", "afterChunks", "status", "type", "code", "message"));
         }
         return switch (kind.toLowerCase(Locale.ROOT)) {
             case "http_500" -> Fault.http500();
             case "http_503" -> Fault.http503();
-            case "rate_limited", "http_429" ->
-                Fault.rateLimited(node.path("retryAfterSeconds").asInt(1));
+            case "rate_limited", "http_429" -> Fault.rateLimited(retryAfterSeconds(node, where + ".retryAfter"));
             case "hang" -> Fault.hang();
             case "disconnect_after" -> Fault.disconnectAfter(node.path("chunks").asInt(1));
             case "overloaded", "http_529" -> Fault.overloaded();
@@ -199,7 +196,8 @@ final class ScriptYaml {
         allowOnly(node, where, Set.of("firstTokenLatency", "tokensPerSecond", "chunkSize"));
         var pacing = base;
         if (node.has("firstTokenLatency")) {
-            pacing = pacing.withFirstTokenLatency(duration(node.get("firstTokenLatency"), where));
+            pacing =
+                    pacing.withFirstTokenLatency(duration(node.get("firstTokenLatency"), where + ".firstTokenLatency"));
         }
         if (node.has("tokensPerSecond")) {
             pacing = pacing.withTokensPerSecond(node.get("tokensPerSecond").asDouble());
@@ -210,26 +208,27 @@ final class ScriptYaml {
         return pacing;
     }
 
-    static Duration duration(JsonNode node, String where) {
-        if (node.isNumber()) {
-            return Duration.ofMillis(node.asLong());
-        }
-        var text = node.asText().trim().toLowerCase(Locale.ROOT);
-        var simple = SIMPLE_DURATION.matcher(text);
-        if (simple.matches()) {
-            var amount = new BigDecimal(simple.group(1));
-            var millis = switch (simple.group(2)) {
-                case "ms" -> amount;
-                case "s" -> amount.movePointRight(3);
-                default -> amount.multiply(BigDecimal.valueOf(60_000));
-            };
-            return Duration.ofMillis(millis.longValue());
+    private static Duration duration(JsonNode node, String where) {
+        if (node.isContainerNode()) {
+            throw invalid(where + " must be a duration such as 250ms or 2s");
         }
         try {
-            return Duration.parse(text.toUpperCase(Locale.ROOT));
-        } catch (RuntimeException e) {
-            throw invalid(where + ": '" + node.asText() + "' is not a duration (use 250ms, 2s, 1m or PT2S)");
+            return Durations.parse(node.asText(), where);
+        } catch (IllegalArgumentException e) {
+            throw invalid(e.getMessage());
         }
+    }
+
+    /** The Retry-After header carries whole seconds, so a script cannot ask for less. */
+    private static int retryAfterSeconds(JsonNode fault, String where) {
+        if (!fault.has("retryAfter")) {
+            return 1;
+        }
+        Duration wait = duration(fault.get("retryAfter"), where);
+        if (wait.toNanosPart() != 0 || wait.getSeconds() > Integer.MAX_VALUE) {
+            throw invalid("'" + where + ": " + fault.get("retryAfter").asText() + "' must be whole seconds, e.g. 3s");
+        }
+        return (int) wait.getSeconds();
     }
 
     private static Integer optionalInt(JsonNode node, String field) {

@@ -85,12 +85,12 @@ public final class SimulatorScript {
      *     reply: {fault: {kind: disconnect_after, chunks: 2}, text: streamed before the drop}
      * }</pre>
      *
-     * Fault kinds: {@code http_500}, {@code http_503}, {@code rate_limited} ({@code retryAfterSeconds}),
-     * {@code hang}, {@code disconnect_after} ({@code chunks}), {@code malformed_chunk} ({@code afterChunks}),
-     * {@code http_error} ({@code status, type, code, message}), {@code overloaded} (Anthropic's 529),
-     * {@code overloaded_mid_stream} ({@code afterChunks}), {@code stream_error} ({@code afterChunks, type,
-     * message}). Durations: {@code 250ms}, {@code 2s},
-     * {@code 1m}, ISO-8601 or a number of milliseconds. Unknown keys are errors.
+     * Fault kinds: {@code http_500}, {@code http_503}, {@code rate_limited} ({@code retryAfter: 3s}, whole
+     * seconds), {@code hang}, {@code disconnect_after} ({@code chunks}), {@code malformed_chunk}
+     * ({@code afterChunks}), {@code http_error} ({@code status, type, code, message}), {@code overloaded}
+     * (Anthropic's 529), {@code overloaded_mid_stream} ({@code afterChunks}), {@code stream_error}
+     * ({@code afterChunks, type, message}). Durations take a unit ({@code 250ms}, {@code 2s}, {@code 1m}) or are
+     * ISO-8601 ({@code PT2S}); a bare number is an error. Unknown keys are errors.
      *
      * @throws IllegalArgumentException when the YAML does not describe a valid script
      */

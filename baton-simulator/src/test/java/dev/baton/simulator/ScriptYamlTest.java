@@ -53,10 +53,11 @@ class ScriptYamlTest {
                 pacing: {firstTokenLatency: 1.5s, tokensPerSecond: 20}
                 rules:
                   - {when: {userContains: a}, reply: {fault: http_500}, pacing: {firstTokenLatency: PT2S}}
-                  - {when: {userContains: b}, reply: {fault: hang}, pacing: {firstTokenLatency: 250}}
+                  - {when: {userContains: b}, reply: {fault: hang}, pacing: {firstTokenLatency: 250ms}}
                   - {when: {userContains: c}, reply: {fault: {kind: malformed_chunk, afterChunks: 4}}}
                   - {when: {userContains: d}, reply: {fault: {kind: http_error, status: 502, type: bad_gateway, code: upstream}}}
                   - {when: {userContains: e}, reply: {fault: http_429}, pacing: {firstTokenLatency: 1m}}
+                  - {when: {userContains: f}, reply: {fault: {kind: rate_limited, retryAfter: PT1M}}}
                 """);
 
         assertThat(script.pacing().firstTokenLatency()).isEqualTo(Duration.ofMillis(1500));
@@ -74,6 +75,30 @@ class ScriptYamlTest {
                 .isEqualTo(Reply.fault(new Fault.HttpError(502, "bad_gateway", "upstream", null)));
         assertThat(script.answer(ChatBody.create().user("e").recorded()).reply())
                 .isEqualTo(Reply.fault(Fault.rateLimited(1)));
+        assertThat(script.answer(ChatBody.create().user("f").recorded()).reply())
+                .isEqualTo(Reply.fault(Fault.rateLimited(60)));
+    }
+
+    @Test
+    void a_duration_without_a_unit_is_an_error_that_names_the_setting() {
+        assertThatThrownBy(() -> parse("rules: [{when: always, reply: hi, pacing: {firstTokenLatency: 250}}]"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("invalid simulator script: 'rules[0].pacing.firstTokenLatency: 250' needs a unit,"
+                        + " e.g. 250s or 250ms");
+        assertThatThrownBy(() -> parse("pacing: {firstTokenLatency: -1s}"))
+                .hasMessageContaining("must not be negative");
+    }
+
+    @Test
+    void retry_after_is_whole_seconds_because_the_header_is() {
+        assertThatThrownBy(() ->
+                        parse("rules: [{when: always, reply: {fault: {kind: rate_limited, retryAfter: 1500ms}}}]"))
+                .hasMessageContaining("'rules[0].reply.fault.retryAfter: 1500ms' must be whole seconds");
+        assertThatThrownBy(() -> parse("rules: [{when: always, reply: {fault: {kind: rate_limited, retryAfter: 3}}}]"))
+                .hasMessageContaining("needs a unit");
+        assertThatThrownBy(() ->
+                        parse("rules: [{when: always, reply: {fault: {kind: rate_limited, retryAfterSeconds: 3}}}]"))
+                .hasMessageContaining("unknown key 'retryAfterSeconds'");
     }
 
     @Test

@@ -64,7 +64,7 @@ final class StudyFixture {
                 limits:
                   maxMessages: 4
                   inactivityTimeout: 2h
-                lifecycle: {sweepInterval: 0}
+                lifecycle: {sweepInterval: 0s}
                 assignments:
                   - id: essay
                     agentId: tutor
