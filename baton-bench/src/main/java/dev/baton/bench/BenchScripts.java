@@ -1,7 +1,7 @@
 package dev.baton.bench;
 
-import dev.baton.testkit.sim.Reply;
-import dev.baton.testkit.sim.SimulatorScript;
+import dev.baton.simulator.Reply;
+import dev.baton.simulator.SimulatorScript;
 
 /** What the simulator answers in the benchmarks: instantly, no pacing. */
 public final class BenchScripts {

@@ -2,6 +2,7 @@ package dev.baton.core.hook;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.baton.core.config.Durations;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +17,7 @@ import java.util.Objects;
  *   - id: topic-guard
  *     config: {...}                 # handed to the factory
  *     priority: 5                   # optional overrides of the module's own descriptor
- *     timeoutMs: 500
+ *     timeout: 500ms                # a duration, see Durations
  *     failClosed: true
  *     safeResponse: "..."
  *   - id: analytics
@@ -62,10 +63,7 @@ record ModuleEntry(
             throw new IllegalArgumentException(where + ": a module entry needs an id");
         }
         String id = nonBlank(node.path("id").asText(), where);
-        JsonNode timeout = node.path("timeoutMs");
-        if (!timeout.isMissingNode() && (!timeout.canConvertToLong() || timeout.asLong() <= 0)) {
-            throw new IllegalArgumentException(where + ": module " + id + ": timeoutMs must be a positive number");
-        }
+        Duration timeout = timeout(node, where + ": module " + id);
         JsonNode priority = node.path("priority");
         if (!priority.isMissingNode() && (!priority.isInt() || priority.asInt() < 1 || priority.asInt() > 99)) {
             throw new IllegalArgumentException(where + ": module " + id + ": priority must be 1..99");
@@ -75,11 +73,36 @@ record ModuleEntry(
                 node.path("enabled").asBoolean(true),
                 node.path("config"),
                 priority.isMissingNode() ? null : priority.asInt(),
-                timeout.isMissingNode() ? null : Duration.ofMillis(timeout.asLong()),
+                timeout,
                 node.has("failClosed") ? node.path("failClosed").asBoolean() : null,
                 node.path("safeResponse").isTextual()
                         ? node.path("safeResponse").asText()
                         : null);
+    }
+
+    private static Duration timeout(JsonNode entry, String where) {
+        if (entry.has("timeoutMs")) {
+            // ignoring it would silently fall back to the module's default timeout
+            throw new IllegalArgumentException(where + ": timeoutMs is now timeout, with a unit: timeout: "
+                    + entry.path("timeoutMs").asText() + "ms");
+        }
+        JsonNode value = entry.path("timeout");
+        if (value.isMissingNode()) {
+            return null;
+        }
+        if (!value.isValueNode()) {
+            throw new IllegalArgumentException(where + ": timeout must be a duration such as 500ms or 2s");
+        }
+        Duration timeout;
+        try {
+            timeout = Durations.parse(value.asText(), "timeout");
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(where + ": " + e.getMessage());
+        }
+        if (timeout.isZero()) {
+            throw new IllegalArgumentException(where + ": timeout must be longer than zero");
+        }
+        return timeout;
     }
 
     /** The module's own descriptor with this entry's overrides. */

@@ -75,7 +75,7 @@ class ModuleRegistryTest {
         List<Module> plain = registry.modulesFor(HookContexts.agent(agent("plain", "{}")));
         List<Module> custom = registry.modulesFor(HookContexts.agent(agent("custom", """
                 {"modules": [
-                  {"id": "named", "config": {"name": "agent"}, "priority": 7, "timeoutMs": 250, "failClosed": true},
+                  {"id": "named", "config": {"name": "agent"}, "priority": 7, "timeout": "250ms", "failClosed": true},
                   {"id": "auditor", "enabled": false}
                 ]}
                 """)));
@@ -110,6 +110,21 @@ class ModuleRegistryTest {
         assertThatThrownBy(() -> registry.validate(
                         List.of(agent("tutor", "{\"modules\": [{\"id\": \"named\", \"priority\": 0}]}"))))
                 .hasMessageContaining("priority");
+    }
+
+    @Test
+    void an_entry_timeout_is_a_duration_with_a_unit_and_the_old_millisecond_key_is_refused() {
+        ModuleRegistry registry = ModuleRegistry.of(List.of(NAMED), MissingNode.getInstance());
+
+        assertThatThrownBy(() -> registry.validate(
+                        List.of(agent("tutor", "{\"modules\": [{\"id\": \"named\", \"timeout\": 500}]}"))))
+                .hasMessageEndingWith("module named: 'timeout: 500' needs a unit, e.g. 500s or 250ms");
+        assertThatThrownBy(() -> registry.validate(
+                        List.of(agent("tutor", "{\"modules\": [{\"id\": \"named\", \"timeout\": \"0s\"}]}"))))
+                .hasMessageEndingWith("module named: timeout must be longer than zero");
+        assertThatThrownBy(() -> registry.validate(
+                        List.of(agent("tutor", "{\"modules\": [{\"id\": \"named\", \"timeoutMs\": 500}]}"))))
+                .hasMessageEndingWith("module named: timeoutMs is now timeout, with a unit: timeout: 500ms");
     }
 
     @Test

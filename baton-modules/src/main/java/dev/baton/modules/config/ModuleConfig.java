@@ -1,8 +1,8 @@
 package dev.baton.modules.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.core.config.Durations;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -13,7 +13,7 @@ import java.util.Set;
 /**
  * Reads a built-in module's {@code config:} object. Unknown keys are errors, so a typo does not silently disable a
  * guard. (Priority, timeout and failure policy are not module config: they are set on the agent's module entry —
- * {@code priority}, {@code timeoutMs}, {@code failClosed}, {@code safeResponse} — for every module alike.)
+ * {@code priority}, {@code timeout}, {@code failClosed}, {@code safeResponse} — for every module alike.)
  */
 public final class ModuleConfig {
 
@@ -101,14 +101,23 @@ public final class ModuleConfig {
         }
     }
 
+    /** A positive duration as {@link Durations} reads it, e.g. {@code 500ms}, {@code 2s} or {@code PT2S}. */
     public Duration duration(String key, Duration fallback) {
         JsonNode v = node.path(key);
         if (v.isMissingNode() || v.isNull()) {
             return fallback;
         }
-        Duration d = parseDuration(v.asText());
-        if (d == null || d.isNegative() || d.isZero()) {
-            throw invalid(key, "must be a positive duration like 500ms, 2s or PT2S");
+        if (!v.isValueNode()) {
+            throw invalid(key, "must be a duration such as 500ms or 2s");
+        }
+        Duration d;
+        try {
+            d = Durations.parse(v.asText(), key);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(module + ": config " + e.getMessage());
+        }
+        if (d.isZero()) {
+            throw invalid(key, "must be longer than zero");
         }
         return d;
     }
@@ -138,30 +147,5 @@ public final class ModuleConfig {
 
     public IllegalArgumentException invalid(String key, String problem) {
         return new IllegalArgumentException(module + ": config '" + key + "' " + problem);
-    }
-
-    /** {@code 250ms}, {@code 2s}, {@code 1m}, ISO-8601 or a number of milliseconds; null when unreadable. */
-    static Duration parseDuration(String text) {
-        String s = text.trim().toLowerCase(Locale.ROOT);
-        try {
-            if (s.startsWith("p")) {
-                return Duration.parse(s.toUpperCase(Locale.ROOT));
-            }
-            if (s.endsWith("ms")) {
-                return Duration.ofMillis(
-                        Long.parseLong(s.substring(0, s.length() - 2).trim()));
-            }
-            if (s.endsWith("s")) {
-                return Duration.ofMillis(Math.round(
-                        Double.parseDouble(s.substring(0, s.length() - 1).trim()) * 1000));
-            }
-            if (s.endsWith("m")) {
-                return Duration.ofMinutes(
-                        Long.parseLong(s.substring(0, s.length() - 1).trim()));
-            }
-            return Duration.ofMillis(Long.parseLong(s));
-        } catch (NumberFormatException | DateTimeParseException e) {
-            return null;
-        }
     }
 }

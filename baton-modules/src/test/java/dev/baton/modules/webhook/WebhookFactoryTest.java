@@ -33,12 +33,23 @@ class WebhookFactoryTest {
                 "{\"url\": \"https://example.com/x\", \"secretEnv\": \"MISSING\"}|not set",
                 "{\"url\": \"https://example.com/x\", \"secret\": \"0123456789abcdef\", \"hooks\": [\"nope\"]}|nope",
                 "{\"url\": \"https://example.com/x\", \"secret\": \"0123456789abcdef\", \"timeout\": \"soon\"}|duration",
+                "{\"url\": \"https://example.com/x\", \"secret\": \"0123456789abcdef\", \"timeout\": 2000}|needs a unit, e.g. 2000s or 250ms",
+                "{\"url\": \"https://example.com/x\", \"secret\": \"0123456789abcdef\", \"timeout\": \"-2s\"}|must not be negative",
+                "{\"url\": \"https://example.com/x\", \"secret\": \"0123456789abcdef\", \"timeout\": \"0s\"}|longer than zero",
+                "{\"url\": \"https://example.com/x\", \"secret\": \"0123456789abcdef\", \"timeout\": [1]}|duration",
                 "{\"url\": \"https://example.com/x\", \"secret\": \"0123456789abcdef\", \"failClosed\": true}|unknown",
             })
     void rejects_invalid_configuration(String config, String problem) {
         assertThatThrownBy(() -> create(config))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(problem);
+    }
+
+    @org.junit.jupiter.api.Test
+    void a_timeout_without_a_unit_names_the_module_and_the_key() {
+        assertThatThrownBy(() -> create(
+                        "{\"url\": \"https://example.com/x\", \"secret\": \"0123456789abcdef\", \"timeout\": 2}"))
+                .hasMessage("webhook: config 'timeout: 2' needs a unit, e.g. 2s or 250ms");
     }
 
     @org.junit.jupiter.api.Test

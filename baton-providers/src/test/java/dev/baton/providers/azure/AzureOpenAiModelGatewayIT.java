@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.core.model.ModelGateway;
 import dev.baton.providers.contract.ModelGatewayContract;
-import dev.baton.testkit.sim.LlmSimulator;
-import dev.baton.testkit.sim.SimulatorScript;
-import dev.baton.testkit.sim.WireProtocol;
+import dev.baton.simulator.LlmSimulator;
+import dev.baton.simulator.SimulatorScript;
+import dev.baton.simulator.WireProtocol;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

@@ -1,7 +1,7 @@
 package dev.baton.server.cli;
 
-import dev.baton.testkit.sim.LlmSimulator;
-import dev.baton.testkit.sim.SimulatorMain;
+import dev.baton.simulator.LlmSimulator;
+import dev.baton.simulator.SimulatorMain;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.Callable;

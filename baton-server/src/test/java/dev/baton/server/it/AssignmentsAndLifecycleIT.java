@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.runtime.session.EndReason;
-import dev.baton.testkit.sim.RecordedRequest;
+import dev.baton.simulator.RecordedRequest;
 import dev.baton.testkit.time.SettableClock;
 import java.nio.file.Path;
 import java.time.Duration;

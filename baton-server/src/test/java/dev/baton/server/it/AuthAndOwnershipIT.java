@@ -11,7 +11,7 @@ import com.nimbusds.jwt.PlainJWT;
 import com.nimbusds.jwt.SignedJWT;
 import dev.baton.server.auth.JwtSecret;
 import dev.baton.server.auth.TokenMinter;
-import dev.baton.testkit.sim.SimulatorScript;
+import dev.baton.simulator.SimulatorScript;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.baton.testkit.sim.Fault;
-import dev.baton.testkit.sim.Reply;
-import dev.baton.testkit.sim.SimulatorScript;
+import dev.baton.simulator.Fault;
+import dev.baton.simulator.Reply;
+import dev.baton.simulator.SimulatorScript;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -30,9 +30,9 @@ class CancellationAndFailureIT {
     static void start() {
         SimulatorScript script = SimulatorScript.builder()
                 // slow enough that the test can act mid-stream: one word per chunk, 40 words a second
-                .rule(dev.baton.testkit.sim.Rule.when(
-                                new dev.baton.testkit.sim.Condition.UserContains("story"), Reply.text(STORY))
-                        .withPacing(new dev.baton.testkit.sim.Pacing(Duration.ZERO, 40, 1)))
+                .rule(dev.baton.simulator.Rule.when(
+                                new dev.baton.simulator.Condition.UserContains("story"), Reply.text(STORY))
+                        .withPacing(new dev.baton.simulator.Pacing(Duration.ZERO, 40, 1)))
                 .always(Reply.text("Fine answer."))
                 .build();
         t = TestServer.start(dir, script);

@@ -2,7 +2,7 @@ package dev.baton.server.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.baton.testkit.sim.TaskAgentScript;
+import dev.baton.simulator.TaskAgentScript;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

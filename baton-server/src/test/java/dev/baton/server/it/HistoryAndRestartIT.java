@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.core.agent.TurnLimits;
-import dev.baton.testkit.sim.LlmSimulator;
-import dev.baton.testkit.sim.RecordedRequest;
-import dev.baton.testkit.sim.SimulatorScript;
+import dev.baton.simulator.LlmSimulator;
+import dev.baton.simulator.RecordedRequest;
+import dev.baton.simulator.SimulatorScript;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

@@ -2,7 +2,7 @@ package dev.baton.server.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.baton.testkit.sim.SimulatorScript;
+import dev.baton.simulator.SimulatorScript;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.core.agent.TurnLimits;
 import dev.baton.server.config.ModelSettings;
-import dev.baton.testkit.sim.LlmSimulator;
-import dev.baton.testkit.sim.RecordedRequest;
-import dev.baton.testkit.sim.Reply;
-import dev.baton.testkit.sim.SimulatorScript;
+import dev.baton.simulator.LlmSimulator;
+import dev.baton.simulator.RecordedRequest;
+import dev.baton.simulator.Reply;
+import dev.baton.simulator.SimulatorScript;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;

@@ -2,8 +2,8 @@ package dev.baton.server.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.baton.testkit.sim.LlmSimulator;
-import dev.baton.testkit.sim.SimulatorScript;
+import dev.baton.simulator.LlmSimulator;
+import dev.baton.simulator.SimulatorScript;
 import dev.baton.testkit.time.SettableClock;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -2,14 +2,14 @@ package dev.baton.server.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.baton.simulator.Condition;
+import dev.baton.simulator.Fault;
+import dev.baton.simulator.LlmSimulator;
+import dev.baton.simulator.Pacing;
+import dev.baton.simulator.Reply;
+import dev.baton.simulator.Rule;
+import dev.baton.simulator.SimulatorScript;
 import dev.baton.testkit.db.RedisTestServer;
-import dev.baton.testkit.sim.Condition;
-import dev.baton.testkit.sim.Fault;
-import dev.baton.testkit.sim.LlmSimulator;
-import dev.baton.testkit.sim.Pacing;
-import dev.baton.testkit.sim.Reply;
-import dev.baton.testkit.sim.Rule;
-import dev.baton.testkit.sim.SimulatorScript;
 import dev.baton.testkit.time.SettableClock;
 import java.math.BigDecimal;
 import java.time.Duration;

@@ -2,8 +2,8 @@ package dev.baton.server.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.baton.testkit.sim.Reply;
-import dev.baton.testkit.sim.SimulatorScript;
+import dev.baton.simulator.Reply;
+import dev.baton.simulator.SimulatorScript;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;

@@ -8,9 +8,9 @@ import dev.baton.server.auth.JwtSecret;
 import dev.baton.server.auth.TokenMinter;
 import dev.baton.server.config.BatonConfig;
 import dev.baton.server.config.ConfigLoader;
-import dev.baton.testkit.sim.LlmSimulator;
-import dev.baton.testkit.sim.Reply;
-import dev.baton.testkit.sim.SimulatorScript;
+import dev.baton.simulator.LlmSimulator;
+import dev.baton.simulator.Reply;
+import dev.baton.simulator.SimulatorScript;
 import dev.baton.testkit.time.SettableClock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -64,7 +64,7 @@ final class StudyFixture {
                 limits:
                   maxMessages: 4
                   inactivityTimeout: 2h
-                lifecycle: {sweepInterval: 0}
+                lifecycle: {sweepInterval: 0s}
                 assignments:
                   - id: essay
                     agentId: tutor

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.core.agent.TurnLimits;
-import dev.baton.testkit.sim.LlmSimulator;
-import dev.baton.testkit.sim.Reply;
-import dev.baton.testkit.sim.SimulatorScript;
+import dev.baton.simulator.LlmSimulator;
+import dev.baton.simulator.Reply;
+import dev.baton.simulator.SimulatorScript;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

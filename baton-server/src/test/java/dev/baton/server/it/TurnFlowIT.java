@@ -3,9 +3,9 @@ package dev.baton.server.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.baton.testkit.sim.RecordedRequest;
-import dev.baton.testkit.sim.Reply;
-import dev.baton.testkit.sim.SimulatorScript;
+import dev.baton.simulator.RecordedRequest;
+import dev.baton.simulator.Reply;
+import dev.baton.simulator.SimulatorScript;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;

@@ -3,10 +3,10 @@ package dev.baton.server.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.simulator.LlmSimulator;
+import dev.baton.simulator.Reply;
+import dev.baton.simulator.SimulatorScript;
 import dev.baton.store.jdbc.Database;
-import dev.baton.testkit.sim.LlmSimulator;
-import dev.baton.testkit.sim.Reply;
-import dev.baton.testkit.sim.SimulatorScript;
 import dev.baton.testkit.time.SettableClock;
 import java.math.BigDecimal;
 import java.nio.file.Path;
