@@ -3,8 +3,6 @@ package dev.baton.core.config;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.core.agent.TurnLimits;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
-import java.util.Locale;
 
 /** Reads the values every configuration section shares (durations, turn limits) out of a parsed YAML/JSON tree. */
 public final class ConfigNodes {
@@ -18,30 +16,8 @@ public final class ConfigNodes {
      */
     public static Duration duration(JsonNode node, Duration fallback) {
         if (node == null || node.isMissingNode() || node.isNull()) return fallback;
-        String text = node.asText().trim();
-        if (node.isNumber())
-            throw new IllegalArgumentException(
-                    "duration '" + text + "' needs a unit, e.g. " + text + "s or " + text + "ms");
-        String s = text.toLowerCase(Locale.ROOT);
-        try {
-            Duration d;
-            if (s.startsWith("p")) d = Duration.parse(s.toUpperCase(Locale.ROOT));
-            else if (s.endsWith("ms")) d = Duration.ofMillis(Long.parseLong(s.substring(0, s.length() - 2)));
-            else {
-                long n = Long.parseLong(s.substring(0, s.length() - 1));
-                d = switch (s.charAt(s.length() - 1)) {
-                    case 's' -> Duration.ofSeconds(n);
-                    case 'm' -> Duration.ofMinutes(n);
-                    case 'h' -> Duration.ofHours(n);
-                    case 'd' -> Duration.ofDays(n);
-                    default -> throw badDuration(text);
-                };
-            }
-            if (d.isNegative()) throw new IllegalArgumentException("duration '" + text + "' must not be negative");
-            return d;
-        } catch (NumberFormatException | DateTimeParseException | StringIndexOutOfBoundsException e) {
-            throw badDuration(text);
-        }
+        // a number node is shown as written, so a bare number is refused with the same advice as "30"
+        return Durations.parse(node.asText(), "duration");
     }
 
     /** Overlays the limits set in {@code node} on {@code base}: the cascade's "most specific wins". */
@@ -56,10 +32,5 @@ public final class ConfigNodes {
                 duration(node.path("llmTimeout"), base.llmTimeout()),
                 duration(node.path("toolTimeout"), base.toolTimeout()),
                 duration(node.path("requestTimeout"), base.requestTimeout()));
-    }
-
-    private static IllegalArgumentException badDuration(String text) {
-        return new IllegalArgumentException(
-                "bad duration '" + text + "': use ISO-8601 (PT30S) or a number with a unit (250ms, 30s, 5m, 24h, 1d)");
     }
 }

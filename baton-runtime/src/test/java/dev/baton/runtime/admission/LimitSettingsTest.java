@@ -90,7 +90,7 @@ class LimitSettingsTest {
         assertThatThrownBy(() -> BudgetSettings.parse(yaml("reservationMargin: -5s")))
                 .hasMessageContaining("negative");
         assertThatThrownBy(() -> BudgetSettings.parse(yaml("reservationMargin: soon")))
-                .hasMessageContaining("bad duration");
+                .hasMessageContaining("is not a duration");
     }
 
     private static JsonNode yaml(String text) {

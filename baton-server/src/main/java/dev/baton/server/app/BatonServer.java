@@ -97,7 +97,6 @@ public final class BatonServer implements AutoCloseable {
         String host = options.host();
         Clock clock = options.clock();
         Duration sseHeartbeat = options.sseHeartbeat();
-        if (config.jwtSecret() == null) throw new ConfigException("no JWT secret configured (BATON_JWT_SECRET)");
         JwtAuthenticator auth = JwtAuthenticator.create(
                 JwtSettings.parse(config.section("jwt"), config.env(), config.jwtSecret()), config.rolePermissions());
 
@@ -165,7 +164,7 @@ public final class BatonServer implements AutoCloseable {
                     config.port(),
                     auth,
                     List.of(
-                            new HealthRoutes(() -> databaseUp(db), modelMode)::register,
+                            new HealthRoutes(() -> db.isUp(2), modelMode)::register,
                             new CatalogRoutes(baton.agents(), baton.tools())::register,
                             new SessionRoutes(baton.sessions(), config.maxBodyBytes())::register,
                             new MessageRoutes(baton.conversations(), config.maxBodyBytes(), sseHeartbeat)::register,
@@ -267,14 +266,6 @@ public final class BatonServer implements AutoCloseable {
             return PriceSettings.parse(config.section("prices"));
         } catch (IllegalArgumentException e) {
             throw new ConfigException(e.getMessage());
-        }
-    }
-
-    private static boolean databaseUp(Database db) {
-        try {
-            return db.withConnection(c -> c.isValid(2));
-        } catch (RuntimeException e) {
-            return false;
         }
     }
 

@@ -2,15 +2,13 @@ package dev.baton.server.auth;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
+import dev.baton.core.config.Durations;
 import dev.baton.runtime.config.ConfigException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.Locale;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * How bearer tokens are verified: the {@code jwt:} section of baton.yaml, the {@code BATON_JWT_*} environment
@@ -51,8 +49,6 @@ public record JwtSettings(
     public static final String DEFAULT_TENANT_CLAIM = "tenant";
     public static final Duration DEFAULT_JWKS_TIMEOUT = Duration.ofSeconds(2);
 
-    private static final Pattern SHORT_DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|h)");
-
     public JwtSettings {
         if (hs256Secret == null && jwksUrl == null) {
             throw new ConfigException("no JWT verification configured: set BATON_JWT_SECRET (HS256) "
@@ -86,6 +82,16 @@ public record JwtSettings(
      * @param hs256Secret the configured HS256 secret, null when none is
      * @throws ConfigException when a value is malformed; the message names the key and says what to write
      */
+    /** True when a JWKS URL is configured (env or baton.yaml): tokens then come from an identity provider. */
+    public static boolean jwksConfigured(JsonNode section, Map<String, String> env) {
+        return text(
+                        env == null ? Map.of() : env,
+                        "BATON_JWT_JWKS_URL",
+                        section == null ? MissingNode.getInstance() : section,
+                        "jwksUrl")
+                != null;
+    }
+
     public static JwtSettings parse(JsonNode section, Map<String, String> env, String hs256Secret) {
         JsonNode s = section == null || section.isNull() ? MissingNode.getInstance() : section;
         if (!s.isMissingNode() && !s.isObject()) throw new ConfigException("jwt must be a mapping");
@@ -108,28 +114,11 @@ public record JwtSettings(
      * @param name what to call the value in the error message
      */
     public static Duration parseDuration(String text, String name) {
-        String t = text.strip().toLowerCase(Locale.ROOT);
-        if (t.matches("[+-]?\\d+(\\.\\d+)?")) {
-            throw new ConfigException(name + " '" + text + "' has no unit: write e.g. " + t + "s, " + t
-                    + "ms, 5m, 1h or an ISO-8601 duration such as PT30S");
-        }
-        Matcher m = SHORT_DURATION.matcher(t);
         try {
-            if (m.matches()) {
-                long n = Long.parseLong(m.group(1));
-                return switch (m.group(2)) {
-                    case "ms" -> Duration.ofMillis(n);
-                    case "s" -> Duration.ofSeconds(n);
-                    case "m" -> Duration.ofMinutes(n);
-                    default -> Duration.ofHours(n);
-                };
-            }
-            if (t.startsWith("p") || t.startsWith("-p")) return Duration.parse(t.toUpperCase(Locale.ROOT));
-        } catch (NumberFormatException | DateTimeParseException | ArithmeticException ex) {
-            // falls through to the message below
+            return Durations.parse(text, name);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(e.getMessage());
         }
-        throw new ConfigException(
-                name + " '" + text + "' is not a duration: write 250ms, 30s, 5m, 1h or an ISO-8601 one such as PT30S");
     }
 
     private static String text(Map<String, String> env, String variable, JsonNode section, String key) {

@@ -2,6 +2,7 @@ package dev.baton.server.cli;
 
 import dev.baton.server.app.BatonServer;
 import dev.baton.server.auth.JwtSecret;
+import dev.baton.server.auth.JwtSettings;
 import dev.baton.server.auth.TokenMinter;
 import dev.baton.server.config.BatonConfig;
 import dev.baton.server.config.ConfigLoader;
@@ -29,7 +30,8 @@ final class ServeCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         BatonConfig cfg = ConfigLoader.load(config, System.getenv());
         if (port != null) cfg = cfg.withPort(port);
-        boolean generated = cfg.jwtSecret() == null;
+        // a dev secret only when nothing else verifies tokens: with an identity provider, its tokens alone count
+        boolean generated = cfg.jwtSecret() == null && !JwtSettings.jwksConfigured(cfg.section("jwt"), cfg.env());
         if (generated) cfg = cfg.withJwtSecret(JwtSecret.generate());
 
         BatonServer server = BatonServer.start(cfg, BatonServer.Options.defaults(host));

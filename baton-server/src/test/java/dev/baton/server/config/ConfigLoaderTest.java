@@ -114,7 +114,9 @@ class ConfigLoaderTest {
         assertThat(ConfigLoader.duration(f.textNode("500ms"), null)).isEqualTo(Duration.ofMillis(500));
         assertThat(ConfigLoader.duration(f.textNode("24h"), null)).isEqualTo(Duration.ofHours(24));
         assertThat(ConfigLoader.duration(f.textNode("PT30S"), null)).isEqualTo(Duration.ofSeconds(30));
-        assertThat(ConfigLoader.duration(f.numberNode(7), null)).isEqualTo(Duration.ofSeconds(7));
+        assertThatThrownBy(() -> ConfigLoader.duration(f.numberNode(7), null))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("needs a unit");
         assertThatThrownBy(() -> ConfigLoader.duration(f.textNode("soon"), null))
                 .isInstanceOf(ConfigException.class);
     }

@@ -92,6 +92,15 @@ public final class Database implements AutoCloseable {
     }
 
     /** Read-only work on a pooled connection, outside any explicit transaction (or inside this thread's one). */
+    /** True when a connection answers within {@code timeoutSeconds} (health checks); never throws. */
+    public boolean isUp(int timeoutSeconds) {
+        try {
+            return withConnection(c -> c.isValid(timeoutSeconds));
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
     public <T> T withConnection(SqlWork<T> work) {
         Connection joined = currentTransaction.get();
         if (joined != null) return runWrapped(work, joined);

@@ -1,0 +1,84 @@
+package dev.baton.server;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.junit.AnalyzeClasses;
+import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchRule;
+
+/**
+ * The module boundaries of DESIGN §2, checked on the compiled classes of every module on the server's class path:
+ * the build fails when one is crossed.
+ */
+@AnalyzeClasses(packages = "dev.baton", importOptions = ImportOption.DoNotIncludeTests.class)
+class ArchitectureTest {
+
+    @ArchTest
+    static final ArchRule core_depends_on_no_other_module = noClasses()
+            .that()
+            .resideInAPackage("dev.baton.core..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(
+                    "dev.baton.runtime..",
+                    "dev.baton.server..",
+                    "dev.baton.store..",
+                    "dev.baton.providers..",
+                    "dev.baton.redis..",
+                    "dev.baton.simulator..",
+                    "dev.baton.tasks..",
+                    "dev.baton.notes..",
+                    "dev.baton.modules..");
+
+    @ArchTest
+    static final ArchRule the_runtime_knows_no_http_sql_store_provider_or_redis = noClasses()
+            .that()
+            .resideInAnyPackage("dev.baton.core..", "dev.baton.runtime..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(
+                    "dev.baton.server..",
+                    "dev.baton.store..",
+                    "dev.baton.providers..",
+                    "dev.baton.redis..",
+                    "io.javalin..",
+                    "jakarta.servlet..",
+                    "org.eclipse.jetty..",
+                    "java.sql..",
+                    "javax.sql..",
+                    "io.lettuce..");
+
+    @ArchTest
+    static final ArchRule only_the_server_knows_http = noClasses()
+            .that()
+            .resideOutsideOfPackage("dev.baton.server..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage("io.javalin..", "jakarta.servlet..", "org.eclipse.jetty..");
+
+    /** The JDBC store, and the domains' own repositories in their {@code store} packages. */
+    @ArchTest
+    static final ArchRule only_store_packages_know_sql = noClasses()
+            .that()
+            .resideOutsideOfPackages("dev.baton.store..", "dev.baton.*.store..", "dev.baton.testkit..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage("java.sql..", "javax.sql..", "com.zaxxer..", "org.flywaydb..");
+
+    @ArchTest
+    static final ArchRule only_providers_know_vendor_wire_formats = noClasses()
+            .that()
+            .resideOutsideOfPackage("dev.baton.providers..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage("dev.langchain4j..");
+
+    @ArchTest
+    static final ArchRule only_the_redis_module_knows_redis = noClasses()
+            .that()
+            .resideOutsideOfPackage("dev.baton.redis..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage("io.lettuce..", "io.github.bucket4j.redis..");
+}
