@@ -1,0 +1,41 @@
+package dev.baton.runtime.tool;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Marks a public method as a tool the model may call. {@link AnnotatedTools#from(Object...)} turns every such method
+ * of the objects it is given into a {@link dev.baton.core.tool.Tool}: the parameters become the tool's JSON Schema, a
+ * {@link dev.baton.core.tool.ToolContext} or {@link dev.baton.core.auth.Principal} parameter is filled with the caller
+ * (never by the model), and the return value becomes the tool's result.
+ */
+@Documented
+@Retention(RetentionPolicy.RUNTIME)
+@Target(ElementType.METHOD)
+public @interface BatonTool {
+
+    /** The name the model calls the tool by, matching {@code [a-zA-Z0-9_-]{1,64}}; the method's name when empty. */
+    String name() default "";
+
+    /** What the tool does and when to use it, written for the model. Must not be blank. */
+    String description();
+
+    /** The permissions the caller must hold; the executor refuses the call before the method runs otherwise. */
+    String[] permissions() default {};
+
+    /**
+     * Whether the tool changes or deletes something that cannot simply be undone. Read through
+     * {@link AnnotatedTool#destructive()}; the core's tool definition has no such flag, so this alone asks for nothing
+     * until an approval policy reads it.
+     */
+    boolean destructive() default false;
+
+    /**
+     * How long one call may run: ISO-8601 ({@code "PT30S"}) or a short form ({@code "500ms"}, {@code "10s"},
+     * {@code "2m"}). Empty means the agent's tool timeout.
+     */
+    String timeout() default "";
+}
