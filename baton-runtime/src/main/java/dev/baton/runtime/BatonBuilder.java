@@ -13,8 +13,12 @@ import dev.baton.core.tool.ToolCatalog;
 import dev.baton.core.tool.ToolSource;
 import dev.baton.core.turn.TokenCounter;
 import dev.baton.core.turn.TurnRunner;
+import dev.baton.runtime.admission.BucketStore;
+import dev.baton.runtime.admission.BudgetSettings;
 import dev.baton.runtime.admission.IdempotencyKeyExpiry;
 import dev.baton.runtime.admission.IdempotencyKeys;
+import dev.baton.runtime.admission.RateLimitSettings;
+import dev.baton.runtime.admission.ReservationLedger;
 import dev.baton.runtime.admission.TurnAdmission;
 import dev.baton.runtime.agent.AgentRegistry;
 import dev.baton.runtime.assignment.AssignmentPrompt;
@@ -46,11 +50,16 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
 /**
  * Builds a {@link Baton}: the stores it persists to and the models it calls are required; everything else has a
- * default that suits one process (no limits, turn locks in this process, no hook modules). {@link #configure} reads
+ * default that suits one process (no limits, turn locks in this process, no hook modules).
+ *
+ * <p>Ownership: the runtime closes what it creates (the turn dispatcher, the rate-limit buckets, the turn locks it
+ * connected, the background jobs). The stores, the database, the model resolver and any Redis client are given to it
+ * and stay yours: close them after the runtime. {@link #configure} reads
  * the runtime's sections of a configuration tree (baton.yaml's {@code limits}, {@code assignments},
  * {@code lifecycle}, {@code idempotency}).
  */
@@ -69,7 +78,11 @@ public final class BatonBuilder {
     private UnaryOperator<List<ToolSource>> toolGuard = UnaryOperator.identity();
     private ModuleSource moduleSource;
     private AuditStore auditStore;
-    private TurnAdmission admission;
+    private RateLimitSettings rateLimits = RateLimitSettings.OFF;
+    private BudgetSettings budgets = BudgetSettings.NONE;
+    private BucketStore sharedBuckets;
+    private ReservationLedger sharedReservations;
+    private Consumer<Refusal> refusals = refused -> {};
     private TurnLocks.Connector turnLocks;
     private TurnObserver observer = TurnObserver.NONE;
     private JsonNode configuration = MissingNode.getInstance();
@@ -149,9 +162,32 @@ public final class BatonBuilder {
         return this;
     }
 
-    /** Rate limits and budgets (default: none); closed with the runtime. */
-    public BatonBuilder admission(TurnAdmission admission) {
-        this.admission = Objects.requireNonNull(admission, "admission");
+    /**
+     * Rate limits and budgets (default: none). Budgets are checked against the {@link #usageStore} and reserve the
+     * worst-case cost of a turn at the {@link #prices}; both come from this builder.
+     */
+    public BatonBuilder limits(RateLimitSettings rateLimits, BudgetSettings budgets) {
+        this.rateLimits = Objects.requireNonNull(rateLimits, "rateLimits");
+        this.budgets = Objects.requireNonNull(budgets, "budgets");
+        return this;
+    }
+
+    /**
+     * Where rate-limit buckets and budget reservations live when several instances share them (the baton-redis
+     * module); default: in this process. The bucket store is closed with the runtime; the reservation ledger and
+     * whatever client both use stay yours to close.
+     *
+     * @param reservations null to keep budget reservations in this process
+     */
+    public BatonBuilder sharedLimits(BucketStore buckets, ReservationLedger reservations) {
+        this.sharedBuckets = Objects.requireNonNull(buckets, "buckets");
+        this.sharedReservations = reservations;
+        return this;
+    }
+
+    /** Hears of every message a rate limit or budget refuses, before it is refused (metrics). */
+    public BatonBuilder refusalListener(Consumer<Refusal> listener) {
+        this.refusals = Objects.requireNonNull(listener, "listener");
         return this;
     }
 
@@ -235,7 +271,17 @@ public final class BatonBuilder {
         ToolCatalog tools = new ToolCatalog(toolGuard.apply(List.copyOf(sources)));
         TurnRunner runner = new TurnRunner(conversationStore, models, tools, tokenCounter, prices, clock, modules)
                 .withPromptSections(AssignmentPrompt::sectionsFor);
-        TurnAdmission limits = opened(opened, admission != null ? admission : TurnAdmission.unlimited());
+        TurnAdmission limits = opened(
+                opened,
+                TurnAdmission.create(
+                        rateLimits,
+                        budgets,
+                        sharedBuckets != null ? sharedBuckets : BucketStore.local(clock),
+                        sharedReservations,
+                        usageStore,
+                        prices,
+                        clock,
+                        refusals));
         RunningTurns running = opened(opened, turnLocks == null ? new RunningTurns() : RunningTurns.shared(turnLocks));
         TurnDispatcher dispatcher = opened(opened, new TurnDispatcher(runner, running, observer));
         Sessions sessions = new Sessions(conversationStore, agentsInOrder, assignments, lifecycle, running, clock);

@@ -41,6 +41,17 @@ public record AgentDefinition(
     }
 
     /** This agent with other limits: the cascade's assignment level overrides the agent's. */
+    /**
+     * An agent defined in code: open to every role, with the default limits and no fallback models.
+     *
+     * @param model a model reference such as {@code openai:gpt-4o-mini}
+     * @param tools the names of the tools it may call
+     */
+    public static AgentDefinition of(String id, String systemPrompt, String model, List<String> tools) {
+        return new AgentDefinition(
+                id, id, "", systemPrompt, model, tools, List.of(), TurnLimits.DEFAULTS, List.of(), null);
+    }
+
     public AgentDefinition withLimits(TurnLimits newLimits) {
         return new AgentDefinition(
                 id, name, description, systemPrompt, model, tools, allowedRoles, newLimits, fallbackModels, definition);

@@ -32,6 +32,11 @@ public record Principal(
         classes = List.copyOf(classes == null ? List.of() : classes);
     }
 
+    /** A user of a tenant with these permissions and no roles, name or classes (embedding, tests). */
+    public static Principal of(String tenantId, String userId, Set<String> permissions) {
+        return new Principal(userId, tenantId, null, null, Set.of(), permissions, List.of());
+    }
+
     public boolean hasPermission(String permission) {
         return permissions.contains(permission);
     }

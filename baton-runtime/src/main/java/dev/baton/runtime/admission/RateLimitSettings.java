@@ -26,6 +26,8 @@ public record RateLimitSettings(
 
     public static final int DEFAULT_PER_USER_PER_MINUTE = 20;
     public static final int DEFAULT_PER_USER_PER_HOUR = 100;
+    /** No rate limits. */
+    public static final RateLimitSettings OFF = new RateLimitSettings(false, List.of(), List.of(), null, null);
 
     public RateLimitSettings {
         perUser = List.copyOf(perUser);

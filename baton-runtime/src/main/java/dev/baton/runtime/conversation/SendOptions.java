@@ -1,5 +1,6 @@
 package dev.baton.runtime.conversation;
 
+import dev.baton.core.id.Ids;
 import dev.baton.core.turn.TurnOutcome;
 import dev.baton.runtime.admission.IdempotencyKey;
 import java.util.Objects;
@@ -22,5 +23,10 @@ public record SendOptions(String requestId, IdempotencyKey idempotencyKey, Funct
     /** No idempotency key. */
     public static SendOptions of(String requestId) {
         return new SendOptions(requestId, null, null);
+    }
+
+    /** No idempotency key, and a new request id (for callers that have none of their own). */
+    public static SendOptions withNewRequestId() {
+        return of(Ids.newId());
     }
 }

@@ -1,21 +1,15 @@
 package dev.baton.server.app;
 
-import dev.baton.core.model.CostCalculator;
 import dev.baton.redis.RedisBucketStore;
 import dev.baton.redis.RedisReservations;
 import dev.baton.redis.SharedRedis;
-import dev.baton.runtime.Refusal;
-import dev.baton.runtime.admission.BucketStore;
+import dev.baton.runtime.BatonBuilder;
 import dev.baton.runtime.admission.BudgetSettings;
 import dev.baton.runtime.admission.RateLimitSettings;
-import dev.baton.runtime.admission.ReservationLedger;
-import dev.baton.runtime.admission.TurnAdmission;
 import dev.baton.runtime.config.ConfigException;
-import dev.baton.runtime.usage.UsageStore;
 import dev.baton.server.config.BatonConfig;
 import java.time.Clock;
 import java.util.Deque;
-import java.util.function.Consumer;
 
 /**
  * The server's rate limits and budgets from baton.yaml's {@code rateLimits} and {@code budgets}: buckets and budget
@@ -31,17 +25,13 @@ final class Admission {
     }
 
     /**
+     * Gives the builder the configured limits, and the shared stores when a Redis is configured.
+     *
      * @param redis the shared Redis, or null
-     * @param opened where what this opens is registered, to be closed with the server
+     * @param opened where what this opens and the runtime does not close is registered, to close with the server
      */
-    static TurnAdmission create(
-            BatonConfig config,
-            CostCalculator prices,
-            UsageStore usage,
-            Clock clock,
-            SharedRedis redis,
-            Deque<AutoCloseable> opened,
-            Consumer<Refusal> refusals) {
+    static void configure(
+            BatonBuilder builder, BatonConfig config, Clock clock, SharedRedis redis, Deque<AutoCloseable> opened) {
         RateLimitSettings rates = rateSettings(config);
         BudgetSettings budgets;
         try {
@@ -49,15 +39,14 @@ final class Admission {
         } catch (IllegalArgumentException e) {
             throw new ConfigException(e.getMessage());
         }
-        BucketStore buckets = redis == null
-                ? BucketStore.local(clock)
-                : RedisBucketStore.connect(redis, rates.redisKeyPrefix(), clock);
-        ReservationLedger reservations = null;
-        if (redis != null && (budgets.limitsUsers() || budgets.limitsTenants())) {
+        builder.limits(rates, budgets);
+        if (redis == null) return;
+        RedisReservations reservations = null;
+        if (budgets.limitsUsers() || budgets.limitsTenants()) {
             reservations = RedisReservations.connect(redis, budgets.redisKeyPrefix(), clock);
             opened.push(reservations);
         }
-        return TurnAdmission.create(rates, budgets, buckets, reservations, usage, prices, clock, refusals);
+        builder.sharedLimits(RedisBucketStore.connect(redis, rates.redisKeyPrefix(), clock), reservations);
     }
 
     private static RateLimitSettings rateSettings(BatonConfig config) {

@@ -150,8 +150,7 @@ public final class BatonServer implements AutoCloseable {
                     .tools(tasks.toolSource(), notes.toolSource())
                     .toolGuard(sources -> BreakerToolSource.guard(sources, resilience.tools(), clock, breakerMeters))
                     .modules(moduleRegistry(config, agents), auditStore)
-                    .admission(Admission.create(
-                            config, prices, usage, clock, redis, opened, new RefusalMeters(metrics.registry())))
+                    .refusalListener(new RefusalMeters(metrics.registry()))
                     .observer(turnMetrics);
             if (redis != null)
                 builder.turnLocks(onCancel -> SharedTurns.connect(redis, sharedTurnSettings(config), onCancel));

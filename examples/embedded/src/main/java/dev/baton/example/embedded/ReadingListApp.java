@@ -1,7 +1,6 @@
 package dev.baton.example.embedded;
 
 import dev.baton.core.agent.AgentDefinition;
-import dev.baton.core.agent.TurnLimits;
 import dev.baton.core.auth.Principal;
 import dev.baton.core.conversation.Session;
 import dev.baton.core.model.ModelResolver;
@@ -16,19 +15,18 @@ import dev.baton.runtime.agent.AgentRegistry;
 import dev.baton.runtime.conversation.SendOptions;
 import dev.baton.runtime.session.Sessions;
 import dev.baton.runtime.tool.AnnotatedTools;
+import dev.baton.simulator.Condition;
+import dev.baton.simulator.LlmSimulator;
+import dev.baton.simulator.Reply;
+import dev.baton.simulator.SimulatorScript;
 import dev.baton.store.jdbc.Database;
 import dev.baton.store.jdbc.JdbcConversationSearch;
 import dev.baton.store.jdbc.JdbcConversationStore;
 import dev.baton.store.jdbc.JdbcIdempotencyStore;
 import dev.baton.store.jdbc.JdbcSessionLifecycle;
 import dev.baton.store.jdbc.usage.JdbcUsageStore;
-import dev.baton.testkit.sim.Condition;
-import dev.baton.testkit.sim.LlmSimulator;
-import dev.baton.testkit.sim.Reply;
-import dev.baton.testkit.sim.SimulatorScript;
 import java.util.List;
 import java.util.Set;
-import java.util.UUID;
 
 /**
  * Baton embedded in a plain Java program, with no HTTP server: the {@link ReadingList} service as tools, an agent
@@ -42,17 +40,11 @@ import java.util.UUID;
  */
 public final class ReadingListApp {
 
-    public static final AgentDefinition LIBRARIAN = new AgentDefinition(
+    public static final AgentDefinition LIBRARIAN = AgentDefinition.of(
             "librarian",
-            "Librarian",
-            "Keeps the user's reading list",
             "You keep the user's reading list. Use the tools; never guess a book's id.",
             "compatible:llm",
-            List.of("add_book", "list_books", "mark_read"),
-            List.of(),
-            TurnLimits.DEFAULTS,
-            List.of(),
-            null);
+            List.of("add_book", "list_books", "mark_read"));
 
     private ReadingListApp() {}
 
@@ -69,7 +61,7 @@ public final class ReadingListApp {
             Principal alice = reader("acme", "alice");
             Session session = baton.sessions().start(alice, LIBRARIAN.id(), null);
             try {
-                SendOptions options = SendOptions.of(UUID.randomUUID().toString());
+                SendOptions options = SendOptions.withNewRequestId();
                 baton.conversations().send(alice, session.id(), message, options, ReadingListApp::print);
             } catch (RefusalException e) {
                 System.out.println(explain(e.refusal()));
@@ -113,14 +105,8 @@ public final class ReadingListApp {
 
     /** A signed-in user as the application's own authentication would hand it over. */
     public static Principal reader(String tenantId, String userId) {
-        return new Principal(
-                userId,
-                tenantId,
-                null,
-                null,
-                Set.of("reader"),
-                Set.of(Sessions.READ, Sessions.WRITE, ReadingListTools.READ, ReadingListTools.WRITE),
-                List.of());
+        return Principal.of(
+                tenantId, userId, Set.of(Sessions.READ, Sessions.WRITE, ReadingListTools.READ, ReadingListTools.WRITE));
     }
 
     /** What to tell the user when Baton refuses a message, by what they can do next. */
