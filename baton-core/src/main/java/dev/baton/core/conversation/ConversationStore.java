@@ -49,10 +49,23 @@ public interface ConversationStore {
     List<ToolCallRecord> toolCallsOf(String userId, String sessionId, List<String> messageIds);
 
     /**
-     * Writes a turn's assistant message, its tool calls, usage, audit and extraction rows atomically, and bumps the session's
-     * message and tool-call counts.
+     * Writes tool calls of a turn that is still running, as soon as they have finished, so that they are in the
+     * audit trail even if the turn never ends (the process dies). The rows belong to no message yet ({@code messageId}
+     * must be null), so history display does not show them, and they count towards the session's tool-call count
+     * only once {@link #completeTurn} links them. All of them are written or none.
+     *
+     * @throws java.util.NoSuchElementException if a call's session is not the user's
+     * @throws IllegalArgumentException if a call already names a message
+     */
+    void recordToolCalls(String userId, List<ToolCallRecord> calls);
+
+    /**
+     * Writes a turn's assistant message, its tool calls, usage, audit and extraction rows atomically, and bumps the
+     * session's message and tool-call counts (by every tool call of the turn). A tool call whose id
+     * {@link #recordToolCalls} wrote is linked to the assistant message rather than written again.
      *
      * @return the assistant message as stored, with its seq
+     * @throws java.util.NoSuchElementException if the session is not the user's
      */
     Message completeTurn(String userId, TurnRecord turn);
 

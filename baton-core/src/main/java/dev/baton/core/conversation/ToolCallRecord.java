@@ -6,7 +6,8 @@ import java.util.Objects;
 /**
  * One tool call of a turn, as persisted.
  *
- * @param messageId the assistant message of the turn the call belongs to
+ * @param messageId the assistant message of the turn the call belongs to; null while that turn still runs (a call
+ *     written as soon as it finished, see {@link ConversationStore#recordToolCalls}) or if it never ended
  * @param toolArgs the arguments as the model sent them (JSON text, possibly invalid)
  * @param toolResult the result as JSON text, null when the call failed
  */

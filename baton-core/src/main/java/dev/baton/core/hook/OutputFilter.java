@@ -1,5 +1,7 @@
 package dev.baton.core.hook;
 
+import com.fasterxml.jackson.databind.JsonNode;
+
 /**
  * Filters a turn's streamed answer before the client sees it. One instance per turn (from
  * {@link Module#outputFilter}), called from the turn's thread only, so it may keep state.
@@ -12,6 +14,12 @@ package dev.baton.core.hook;
  * of the answer is withheld).
  *
  * <p>{@link RedactingOutputFilter} implements the hold-back for pattern-based redaction.
+ *
+ * <p>A turn may pause between two model calls (for a user's approval) and go on later, on another instance, with a
+ * new filter from the same module. A filter that keeps state between chunks should then hand it over through
+ * {@link #exportState()} and {@link #importState(JsonNode)}; a filter that exports nothing is brought up to date by
+ * replaying, through {@link #onChunk} and {@link #flush}, all the text it was given before the pause (its output
+ * is discarded). Stateless filters need neither.
  */
 public interface OutputFilter {
 
@@ -48,5 +56,24 @@ public interface OutputFilter {
      */
     default HookResult.Continue result() {
         return HookResult.proceed();
+    }
+
+    /**
+     * This filter's state as plain JSON, for a turn that pauses between model calls; null when it has none to hand
+     * over (the default), in which case a resumed turn replays the filter's input instead. Called only after
+     * {@link #flush()}, so held-back text has already been released, but a filter may include it anyway.
+     */
+    default JsonNode exportState() {
+        return null;
+    }
+
+    /**
+     * Takes over the state {@link #exportState()} gave, on a new filter of the same module for the same turn,
+     * before it sees any text.
+     *
+     * @throws UnsupportedOperationException if this filter exports no state (the default)
+     */
+    default void importState(JsonNode state) {
+        throw new UnsupportedOperationException(getClass().getName() + " exports no state to import");
     }
 }

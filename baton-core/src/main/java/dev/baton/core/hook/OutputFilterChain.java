@@ -1,7 +1,13 @@
 package dev.baton.core.hook;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -17,6 +23,39 @@ public final class OutputFilterChain {
     /** A chain that passes everything through. */
     public static OutputFilterChain none() {
         return new OutputFilterChain(List.of(), null, new ModuleFailures());
+    }
+
+    /**
+     * What a chain must carry across a pause between two model calls, as plain data.
+     *
+     * @param stages one entry per filter, in chain order
+     * @param withheldBy the fail-closed module whose failure withholds the answer; null when none did
+     * @param safeResponse what to answer instead when the answer is withheld; null otherwise
+     * @param withheld the original text of the withheld answer so far (for its audit note)
+     */
+    public record State(List<StageState> stages, String withheldBy, String safeResponse, String withheld) {
+        public static final State EMPTY = new State(List.of(), null, null, "");
+
+        public State {
+            stages = List.copyOf(stages);
+            withheld = Objects.requireNonNullElse(withheld, "");
+        }
+    }
+
+    /**
+     * One filter's part of a {@link State}.
+     *
+     * @param module the id of the filter's module
+     * @param input everything the filter was given so far (the original of its audit notes; replayed into a new
+     *     filter that exports no state)
+     * @param dropped whether the filter failed and is skipped for the rest of the turn
+     * @param filterState what {@link OutputFilter#exportState()} gave; null when the filter exports nothing
+     */
+    public record StageState(String module, String input, boolean dropped, JsonNode filterState) {
+        public StageState {
+            Objects.requireNonNull(module, "module");
+            input = Objects.requireNonNullElse(input, "");
+        }
     }
 
     /** One module's filter and the text it was given. */
@@ -144,6 +183,72 @@ public final class OutputFilterChain {
             results(stage).extractions().forEach(x -> found.add(new ModuleExtraction(stage.module.id(), x)));
         }
         return found;
+    }
+
+    /**
+     * The chain's state between two model calls (after {@link #flush()}). A filter whose export fails is dropped, as
+     * if it had failed on a chunk.
+     */
+    public State snapshot() {
+        List<StageState> states = new ArrayList<>(stages.size());
+        for (Stage stage : stages) {
+            JsonNode filterState = null;
+            if (!stage.dropped) {
+                try {
+                    filterState = stage.filter.exportState();
+                } catch (RuntimeException e) {
+                    fail(stage, e);
+                }
+            }
+            states.add(new StageState(
+                    stage.module.id(), stage.input.toString(), stage.dropped, stage.dropped ? null : filterState));
+        }
+        return new State(states, withheldBy, safeResponse, withheld.toString());
+    }
+
+    /**
+     * Brings a new chain — the same agent's filters for the same turn, before any text passed it — to where a
+     * {@link #snapshot()} left another. Filters are matched by module id in chain order; a filter the state does not
+     * know (its module was configured since) starts afresh, and state for a module no longer configured is ignored.
+     * A filter that exported no state is given its recorded input again, and its output is discarded.
+     */
+    public void restore(State state) {
+        Objects.requireNonNull(state, "state");
+        Map<String, Deque<StageState>> byModule = new HashMap<>();
+        for (StageState saved : state.stages()) {
+            byModule.computeIfAbsent(saved.module(), id -> new ArrayDeque<>()).add(saved);
+        }
+        for (Stage stage : stages) {
+            Deque<StageState> saved = byModule.get(stage.module.id());
+            if (saved != null && !saved.isEmpty()) {
+                restore(stage, saved.poll());
+            }
+        }
+        if (state.withheldBy() != null) {
+            withheldBy = state.withheldBy();
+            safeResponse = state.safeResponse() == null ? ModulePipeline.SAFE_RESPONSE : state.safeResponse();
+            withheld.setLength(0);
+            withheld.append(state.withheld());
+        }
+    }
+
+    private void restore(Stage stage, StageState saved) {
+        stage.input.setLength(0);
+        stage.input.append(saved.input());
+        if (saved.dropped()) {
+            stage.dropped = true;
+            return;
+        }
+        try {
+            if (saved.filterState() != null) {
+                stage.filter.importState(saved.filterState());
+            } else if (!saved.input().isEmpty()) {
+                stage.filter.onChunk(saved.input());
+                stage.filter.flush();
+            }
+        } catch (RuntimeException e) {
+            fail(stage, e);
+        }
     }
 
     /** The filter's result, asked for once. */

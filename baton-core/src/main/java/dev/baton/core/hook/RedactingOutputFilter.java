@@ -1,5 +1,8 @@
 package dev.baton.core.hook;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -92,6 +95,24 @@ public final class RedactingOutputFilter implements OutputFilter {
     @Override
     public HookResult.Continue result() {
         return matched.isEmpty() ? HookResult.proceed() : report.apply(List.copyOf(matched));
+    }
+
+    /** {@code {"pending": "text held back", "matched": ["pattern", ...]}}. */
+    @Override
+    public JsonNode exportState() {
+        ObjectNode state = JsonNodeFactory.instance.objectNode();
+        state.put("pending", pending.toString());
+        matched.forEach(state.putArray("matched")::add);
+        return state;
+    }
+
+    @Override
+    public void importState(JsonNode state) {
+        Objects.requireNonNull(state, "state");
+        pending.setLength(0);
+        pending.append(state.path("pending").asText(""));
+        matched.clear();
+        state.path("matched").forEach(name -> matched.add(name.asText()));
     }
 
     /** {@code text[0, cut)} with every match inside it replaced. */

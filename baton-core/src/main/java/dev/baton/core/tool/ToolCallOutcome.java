@@ -80,8 +80,18 @@ public record ToolCallOutcome(
      * model's call ids are only unique within one response.
      */
     public ToolCallRecord toRecord(String sessionId, String assistantMessageId) {
+        return toRecord(Ids.newId(), sessionId, assistantMessageId);
+    }
+
+    /**
+     * The row persisted for this call under a row id chosen earlier: a call written as soon as it finished keeps its
+     * id when the end of the turn links it to the assistant message.
+     *
+     * @param assistantMessageId null while the turn's answer is not stored yet
+     */
+    public ToolCallRecord toRecord(String id, String sessionId, String assistantMessageId) {
         return new ToolCallRecord(
-                Ids.newId(),
+                id,
                 sessionId,
                 assistantMessageId,
                 request.name(),

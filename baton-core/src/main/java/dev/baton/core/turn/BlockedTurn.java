@@ -37,11 +37,7 @@ final class BlockedTurn {
                     MessageStatus.BLOCKED,
                     blocked.audit(),
                     blocked.extractions());
-            recorded = recorder.complete(
-                    request,
-                    TurnProgress.resume(TurnState.start(List.of())),
-                    blocked.response(),
-                    MessageStatus.COMPLETE);
+            recorded = recorder.completeWithoutModel(request, blocked.response());
         } catch (RuntimeException e) {
             log.error("request {}: could not save the blocked turn", request.requestId(), e);
             return new TurnOutcome(null, null, List.of(), TurnRunner.zeroUsage(), null, TurnFailures.internal());

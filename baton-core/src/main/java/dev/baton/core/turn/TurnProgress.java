@@ -1,24 +1,46 @@
 package dev.baton.core.turn;
 
 import dev.baton.core.conversation.UsageRecord;
+import dev.baton.core.hook.OutputFilterChain;
 import dev.baton.core.model.ChatMessage;
 import dev.baton.core.tool.CallCache;
-import dev.baton.core.tool.ToolCallOutcome;
 import java.math.BigDecimal;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The running turn's mutable working copy of {@link TurnState}; confined to the thread that runs the turn. */
+/**
+ * The running turn's mutable working copy of {@link TurnState}; confined to the thread that runs the turn.
+ *
+ * <p>The deadline is kept twice: as the wall-clock instant the state carries to other instances, and as a
+ * {@link System#nanoTime()} reading that this instance enforces (immune to clock adjustments while it runs).
+ */
 final class TurnProgress {
+    final String turnId;
+    final String sessionId;
+    final String userMessageId;
+    final Instant deadline;
+    /** The deadline on this instance's monotonic clock; meaningless when {@code deadline} is null. */
+    final long deadlineNanos;
+
     final List<ChatMessage> messages;
     int iteration;
     final StringBuilder answer;
     String model;
-    final List<ToolCallOutcome> toolCalls;
+    final List<TurnState.ToolCall> toolCalls;
     final List<UsageRecord> usage;
     final CallCache cache;
+    /** The filters' state as restored; the live chain's state is asked for when a snapshot is taken. */
+    final OutputFilterChain.State filters;
 
-    private TurnProgress(TurnState state) {
+    private TurnProgress(TurnState state, long deadlineNanos) {
+        this.turnId = state.turnId();
+        this.sessionId = state.sessionId();
+        this.userMessageId = state.userMessageId();
+        this.deadline = state.deadline();
+        this.deadlineNanos = deadlineNanos;
         this.messages = new ArrayList<>(state.messages());
         this.iteration = state.iteration();
         this.answer = new StringBuilder(state.answerText());
@@ -26,14 +48,59 @@ final class TurnProgress {
         this.toolCalls = new ArrayList<>(state.toolCalls());
         this.usage = new ArrayList<>(state.usage());
         this.cache = CallCache.restore(state.callCache());
+        this.filters = state.filters();
     }
 
-    static TurnProgress resume(TurnState state) {
-        return new TurnProgress(state);
+    /**
+     * A new turn's progress.
+     *
+     * @param requestTimeout the limit of the whole turn; null for none
+     * @param startedNanos when the turn started, by {@link System#nanoTime()}
+     * @param startedAt the same moment by the wall clock
+     */
+    static TurnProgress start(
+            String turnId,
+            String sessionId,
+            String userMessageId,
+            Duration requestTimeout,
+            long startedNanos,
+            Instant startedAt) {
+        Instant deadline = requestTimeout == null ? null : startedAt.plus(requestTimeout);
+        long deadlineNanos = requestTimeout == null ? Long.MAX_VALUE : startedNanos + requestTimeout.toNanos();
+        return new TurnProgress(TurnState.start(turnId, sessionId, userMessageId, deadline, List.of()), deadlineNanos);
     }
 
-    TurnState snapshot() {
-        return new TurnState(messages, iteration, answer.toString(), model, toolCalls, usage, cache.snapshot());
+    /**
+     * The progress of a turn that goes on from a stored state, on this instance: the deadline is translated to
+     * this instance's monotonic clock by the time left on the wall clock.
+     */
+    static TurnProgress resume(TurnState state, Clock clock) {
+        long deadlineNanos = state.deadline() == null
+                ? Long.MAX_VALUE
+                : System.nanoTime()
+                        + Duration.between(clock.instant(), state.deadline()).toNanos();
+        return new TurnProgress(state, deadlineNanos);
+    }
+
+    /** Time left until the deadline (zero or negative once it has passed); null when the turn has no limit. */
+    Duration timeLeft() {
+        return deadline == null ? null : Duration.ofNanos(deadlineNanos - System.nanoTime());
+    }
+
+    TurnState snapshot(OutputFilterChain.State filterState) {
+        return new TurnState(
+                turnId,
+                sessionId,
+                userMessageId,
+                deadline,
+                iteration,
+                messages,
+                answer.toString(),
+                model,
+                toolCalls,
+                usage,
+                cache.snapshot(),
+                filterState);
     }
 
     TurnEvent.Usage totalUsage() {
@@ -51,6 +118,6 @@ final class TurnProgress {
     }
 
     List<String> toolNames() {
-        return toolCalls.stream().map(o -> o.request().name()).toList();
+        return toolCalls.stream().map(c -> c.outcome().request().name()).toList();
     }
 }

@@ -15,12 +15,16 @@ import dev.baton.core.id.Ids;
 import dev.baton.core.tool.ToolCallOutcome;
 import java.time.Clock;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Writes a turn: the user message with its audit trail, then the end of the turn — assistant message, tool calls,
- * usage, audit records and extractions — each in the store's one transaction.
+ * Writes a turn: the user message with its audit trail, each step's tool calls as they finish, then the end of the
+ * turn — assistant message, tool calls (linked), usage, audit records and extractions — in one transaction.
  */
 final class TurnRecorder {
+    private static final Logger log = LoggerFactory.getLogger(TurnRecorder.class);
+
     private final ConversationStore store;
     private final Clock clock;
 
@@ -64,10 +68,58 @@ final class TurnRecorder {
         return complete(request, progress, content, status, List.of(), List.of());
     }
 
-    /** Saves the end of the turn with the audit records and extractions of its answer, in one transaction. */
+    /**
+     * Saves the end of the turn with the audit records and extractions of its answer, in one transaction. Tool calls
+     * already written by {@link #recordToolCalls} are linked to the answer, not written again.
+     */
     Recorded complete(
             TurnRequest request,
             TurnProgress progress,
+            String content,
+            MessageStatus status,
+            List<ModuleAudit> audit,
+            List<ModuleExtraction> extractions) {
+        return complete(
+                request, progress.model, progress.toolCalls, progress.usage, content, status, audit, extractions);
+    }
+
+    /** Saves the answer of a turn that never called the model (a before_ai block). */
+    Recorded completeWithoutModel(TurnRequest request, String content) {
+        return complete(request, null, List.of(), List.of(), content, MessageStatus.COMPLETE, List.of(), List.of());
+    }
+
+    /**
+     * Writes the finished tool calls of one step right away, unlinked, so a turn that never ends (a crash) still
+     * leaves them in the audit trail; each gets the row id the end of the turn will link. A failed write is logged
+     * and otherwise ignored: the end of the turn writes whatever is not there yet.
+     */
+    List<TurnState.ToolCall> recordToolCalls(TurnRequest request, List<ToolCallOutcome> outcomes) {
+        List<TurnState.ToolCall> calls = outcomes.stream()
+                .map(o -> new TurnState.ToolCall(Ids.newId(), o))
+                .toList();
+        if (calls.isEmpty()) {
+            return calls;
+        }
+        String sessionId = request.session().id();
+        try {
+            store.recordToolCalls(
+                    request.principal().userId(),
+                    calls.stream().map(c -> c.toRecord(sessionId, null)).toList());
+        } catch (RuntimeException e) {
+            log.warn(
+                    "request {}: could not write {} tool calls as they finished; the end of the turn will: {}",
+                    request.requestId(),
+                    calls.size(),
+                    e.toString());
+        }
+        return calls;
+    }
+
+    private Recorded complete(
+            TurnRequest request,
+            String model,
+            List<TurnState.ToolCall> toolCalls,
+            List<UsageRecord> turnUsage,
             String content,
             MessageStatus status,
             List<ModuleAudit> audit,
@@ -81,13 +133,13 @@ final class TurnRecorder {
                 MessageRole.ASSISTANT,
                 content,
                 status,
-                progress.model,
+                model,
                 clock.instant());
-        List<ToolCallRecord> calls = progress.toolCalls.stream()
-                .map(o -> o.toRecord(sessionId, assistant.id()))
+        List<ToolCallRecord> calls = toolCalls.stream()
+                .map(c -> c.toRecord(sessionId, assistant.id()))
                 .toList();
         List<UsageRecord> usage =
-                progress.usage.stream().map(u -> linked(u, assistant.id())).toList();
+                turnUsage.stream().map(u -> linked(u, assistant.id())).toList();
         Message stored = store.completeTurn(
                 request.principal().userId(),
                 new TurnRecord(
@@ -100,10 +152,8 @@ final class TurnRecorder {
     }
 
     /** The tool call rows of a turn whose assistant message could not be stored. */
-    static List<ToolCallRecord> unlinked(TurnRequest request, List<ToolCallOutcome> outcomes) {
-        return outcomes.stream()
-                .map(o -> o.toRecord(request.session().id(), null))
-                .toList();
+    static List<ToolCallRecord> unlinked(TurnRequest request, List<TurnState.ToolCall> calls) {
+        return calls.stream().map(c -> c.toRecord(request.session().id(), null)).toList();
     }
 
     private List<AuditRecord> auditRows(TurnRequest request, String messageId, List<ModuleAudit> audit) {

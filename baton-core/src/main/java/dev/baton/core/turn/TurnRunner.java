@@ -9,7 +9,6 @@ import dev.baton.core.conversation.ConversationStore;
 import dev.baton.core.conversation.Message;
 import dev.baton.core.conversation.MessageStatus;
 import dev.baton.core.conversation.ToolCallRecord;
-import dev.baton.core.conversation.UsageRecord;
 import dev.baton.core.hook.AfterAiOutcome;
 import dev.baton.core.hook.BeforeAiOutcome;
 import dev.baton.core.hook.HookContext;
@@ -32,6 +31,7 @@ import dev.baton.core.tool.ToolExecutor;
 import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -47,10 +47,19 @@ import org.slf4j.LoggerFactory;
  * can end is reported as exactly one terminal event — {@link TurnEvent.Done} or {@link TurnEvent.Failed} — and
  * leaves the conversation consistent: a failed or cancelled turn keeps its partial answer with that status.
  *
+ * <p>The loop's state between steps is plain data, a {@link TurnState}, reported after every model call and every
+ * step of tool calls to the listener of {@link #withCheckpoints}. Each step's tool calls are written as soon as they
+ * have finished ({@link ConversationStore#recordToolCalls}), so a turn that never ends still leaves them in the
+ * audit trail; the end of the turn links them to the answer. Nothing resumes a stored state yet: a turn that goes on
+ * from one would start from {@code TurnProgress.resume}, restore its output filters with
+ * {@link OutputFilterChain#restore} and run the state's {@link TurnState#pendingToolCalls()} before the next model
+ * call.
+ *
  * <p>Blocking: call it on a virtual thread. The sink is called only from the calling thread, in order.
  */
 public final class TurnRunner {
     private static final Logger log = LoggerFactory.getLogger(TurnRunner.class);
+    private static final Consumer<TurnCheckpoint> NO_CHECKPOINTS = checkpoint -> {};
 
     private final ConversationStore store;
     private final ModelResolver models;
@@ -61,9 +70,11 @@ public final class TurnRunner {
     private final ModulePipeline modules;
     private final ContextBuilder contexts;
     private final ModelStreamer streamer = new ModelStreamer();
+    private final CallPricing pricing;
     private final ToolDispatcher dispatcher;
     private final TurnRecorder recorder;
     private final Function<TurnRequest, PromptSections> sections;
+    private final Consumer<TurnCheckpoint> checkpoints;
 
     public TurnRunner(
             ConversationStore store,
@@ -73,7 +84,7 @@ public final class TurnRunner {
             CostCalculator costs,
             Clock clock,
             ModulePipeline modules) {
-        this(store, models, tools, tokens, costs, clock, modules, request -> PromptSections.NONE);
+        this(store, models, tools, tokens, costs, clock, modules, request -> PromptSections.NONE, NO_CHECKPOINTS);
     }
 
     private TurnRunner(
@@ -84,7 +95,8 @@ public final class TurnRunner {
             CostCalculator costs,
             Clock clock,
             ModulePipeline modules,
-            Function<TurnRequest, PromptSections> sections) {
+            Function<TurnRequest, PromptSections> sections,
+            Consumer<TurnCheckpoint> checkpoints) {
         this.store = Objects.requireNonNull(store, "store");
         this.models = Objects.requireNonNull(models, "models");
         this.tools = Objects.requireNonNull(tools, "tools");
@@ -93,9 +105,11 @@ public final class TurnRunner {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.modules = Objects.requireNonNull(modules, "modules");
         this.sections = Objects.requireNonNull(sections, "sections");
+        this.checkpoints = Objects.requireNonNull(checkpoints, "checkpoints");
         this.contexts = new ContextBuilder(store, tokens, clock);
         this.dispatcher = new ToolDispatcher(new ToolExecutor(tools, clock), clock);
         this.recorder = new TurnRecorder(store, clock);
+        this.pricing = new CallPricing(costs, clock);
     }
 
     /**
@@ -103,14 +117,25 @@ public final class TurnRunner {
      * assignment) to the system prompt of every turn.
      */
     public TurnRunner withPromptSections(Function<TurnRequest, PromptSections> sectionsForTurn) {
-        return new TurnRunner(store, models, tools, tokens, costs, clock, modules, sectionsForTurn);
+        return new TurnRunner(store, models, tools, tokens, costs, clock, modules, sectionsForTurn, checkpoints);
+    }
+
+    /**
+     * A runner that reports every turn's {@link TurnState} after each model call and after each step of tool calls
+     * (once that step's tool calls are written). The listener runs on the turn's thread, before the turn goes on:
+     * keep it short. If it throws, the failure is logged and the turn goes on.
+     */
+    public TurnRunner withCheckpoints(Consumer<TurnCheckpoint> listener) {
+        return new TurnRunner(store, models, tools, tokens, costs, clock, modules, sections, listener);
     }
 
     /** Runs the turn to its end and returns how it ended; the same end is the last event the sink receives. */
     public TurnOutcome run(TurnRequest request, Consumer<TurnEvent> eventSink) {
         long startedNanos = System.nanoTime();
+        Instant startedAt = clock.instant();
         Consumer<TurnEvent> sink = new GuardedSink(eventSink, request);
-        sink.accept(new TurnEvent.Started(Ids.newId(), request.session().id(), request.requestId()));
+        String turnId = Ids.newId();
+        sink.accept(new TurnEvent.Started(turnId, request.session().id(), request.requestId()));
 
         // the user message's id is fixed before the hooks run, so on_message extractions can point at it
         String userMessageId = Ids.newId();
@@ -150,9 +175,17 @@ public final class TurnRunner {
         }
 
         HookContext turnContext = hookContext.withCurrentMessage(proceed.userMessage());
-        TurnProgress progress = TurnProgress.resume(TurnState.start(List.of()));
+        TurnProgress progress = TurnProgress.start(
+                turnId,
+                request.session().id(),
+                user.id(),
+                request.agent().limits().requestTimeout(),
+                startedNanos,
+                startedAt);
         AnswerStream out = null;
         try {
+            // a turn that goes on from a stored TurnState (TurnProgress.resume) would restore the new chain here:
+            // filters.restore(progress.filters), then skip the context and run state.pendingToolCalls() first
             out = new AnswerStream(
                     progress.answer,
                     modules.outputFilters(turnContext),
@@ -216,13 +249,15 @@ public final class TurnRunner {
         while (true) {
             checkCancelled(request);
             progress.iteration++;
-            Duration llmTimeout = bounded(limits.llmTimeout(), limits, startedNanos);
+            Duration llmTimeout = bounded(limits.llmTimeout(), limits, progress);
             ModelRequest modelRequest =
                     new ModelRequest(binding.model(), progress.messages, specs, llmTimeout, request.cancellation());
             ModelStreamer.ModelCall call = streamer.stream(binding, modelRequest, out);
             ModelReply reply = call.reply();
             progress.model = reply.model() == null || reply.model().isBlank() ? binding.model() : reply.model();
-            progress.usage.add(usageOf(request, binding, reply, call.latencyMs()));
+            progress.usage.add(pricing.usageOf(request, binding, reply, call.latencyMs()));
+            progress.messages.add(new ChatMessage.Assistant(reply.text(), reply.toolCalls()));
+            checkpoint(request, TurnCheckpoint.Step.MODEL_CALL, progress, out);
 
             if (!reply.wantsTools()) {
                 return finish(request, user, progress, out, turnContext, startedNanos, sink);
@@ -236,15 +271,28 @@ public final class TurnRunner {
                 out.endOfCall();
                 return finish(request, user, progress, out, turnContext, startedNanos, sink);
             }
-            Duration toolTimeout = bounded(limits.toolTimeout(), limits, startedNanos);
+            Duration toolTimeout = bounded(limits.toolTimeout(), limits, progress);
             // caps tools whose own timeout is longer than the turn's default
             Duration timeLeft =
-                    limits.requestTimeout() == null ? null : bounded(limits.requestTimeout(), limits, startedNanos);
+                    limits.requestTimeout() == null ? null : bounded(limits.requestTimeout(), limits, progress);
             List<ToolCallOutcome> outcomes = dispatcher.dispatch(
                     reply.toolCalls(), request, progress.toolCalls.size(), toolTimeout, timeLeft, progress.cache, sink);
-            progress.messages.add(new ChatMessage.Assistant(reply.text(), reply.toolCalls()));
+            progress.toolCalls.addAll(recorder.recordToolCalls(request, outcomes));
             outcomes.forEach(o -> progress.messages.add(o.toMessage()));
-            progress.toolCalls.addAll(outcomes);
+            checkpoint(request, TurnCheckpoint.Step.TOOL_CALLS, progress, out);
+        }
+    }
+
+    /** Reports the turn's state after a step; a listener that throws is logged and otherwise ignored. */
+    private void checkpoint(TurnRequest request, TurnCheckpoint.Step step, TurnProgress progress, AnswerStream out) {
+        if (checkpoints == NO_CHECKPOINTS) {
+            return;
+        }
+        try {
+            checkpoints.accept(new TurnCheckpoint(
+                    request.requestId(), step, progress.snapshot(out.filters().snapshot())));
+        } catch (RuntimeException e) {
+            log.warn("request {}: checkpoint listener failed after {}: {}", request.requestId(), step, e.toString());
         }
     }
 
@@ -326,39 +374,12 @@ public final class TurnRunner {
         return s == null ? PromptSections.NONE : s;
     }
 
-    private UsageRecord usageOf(TurnRequest request, ModelBinding binding, ModelReply reply, long latencyMs) {
-        String provider =
-                reply.provider() != null ? reply.provider() : binding.gateway().provider();
-        String model = reply.model() == null || reply.model().isBlank() ? binding.model() : reply.model();
-        BigDecimal cost;
-        try {
-            cost = costs.cost(provider, model, reply.usage());
-        } catch (RuntimeException e) {
-            log.warn("no price for {}:{}: {}", provider, model, e.toString());
-            cost = BigDecimal.ZERO;
-        }
-        return new UsageRecord(
-                Ids.newId(),
-                request.principal().tenantId(),
-                request.principal().userId(),
-                request.session().id(),
-                null,
-                provider,
-                model,
-                reply.usage().inputTokens(),
-                reply.usage().outputTokens(),
-                reply.usage().cachedInputTokens(),
-                cost,
-                latencyMs,
-                clock.instant());
-    }
-
     /** A per-call timeout that also respects what is left of the whole request's time. */
-    private static Duration bounded(Duration perCall, TurnLimits limits, long startedNanos) {
-        if (limits.requestTimeout() == null) {
+    private static Duration bounded(Duration perCall, TurnLimits limits, TurnProgress progress) {
+        Duration left = progress.timeLeft();
+        if (left == null) {
             return perCall;
         }
-        Duration left = limits.requestTimeout().minusNanos(System.nanoTime() - startedNanos);
         if (left.isNegative() || left.isZero()) {
             throw new ModelFailure(ModelFailure.Kind.TIMEOUT, "the turn used up its " + limits.requestTimeout());
         }
@@ -378,6 +399,7 @@ public final class TurnRunner {
                 ? "I had not completed any actions yet."
                 : "I used "
                         + progress.toolCalls.stream()
+                                .map(TurnState.ToolCall::outcome)
                                 .map(o -> o.request().name() + " (" + o.state().wireName() + ")")
                                 .collect(Collectors.joining(", "))
                         + ".";

@@ -7,18 +7,24 @@ import static dev.baton.core.testing.TestTools.principal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.core.agent.TurnLimits;
+import dev.baton.core.conversation.ConversationStore;
+import dev.baton.core.conversation.InMemoryConversationStore;
 import dev.baton.core.conversation.Message;
 import dev.baton.core.conversation.MessageRole;
 import dev.baton.core.conversation.MessageStatus;
+import dev.baton.core.conversation.Session;
+import dev.baton.core.conversation.TurnRecord;
 import dev.baton.core.model.ChatMessage;
 import dev.baton.core.model.ToolSpec;
-import dev.baton.core.testing.InMemoryConversationStore;
 import dev.baton.core.turn.TokenCounter;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -30,11 +36,34 @@ class ContextBuilderTest {
             Arrays.stream(text.trim().split("\\s+")).filter(w -> !w.isEmpty()).count();
 
     private final InMemoryConversationStore store = new InMemoryConversationStore();
+    /** The limit of every recentMessages query, so tests can check the query stays bounded. */
+    private final List<Integer> recentQueries = new CopyOnWriteArrayList<>();
+
+    private final ConversationStore counted = (ConversationStore) Proxy.newProxyInstance(
+            ConversationStore.class.getClassLoader(),
+            new Class<?>[] {ConversationStore.class},
+            (proxy, method, args) -> {
+                if (method.getName().equals("recentMessages")) {
+                    recentQueries.add((Integer) args[2]);
+                }
+                try {
+                    return method.invoke(store, args);
+                } catch (InvocationTargetException e) {
+                    throw e.getCause();
+                }
+            });
     private final AtomicInteger seq = new AtomicInteger();
 
+    ContextBuilderTest() {
+        store.createSession(Session.start("session-1", "default", "user-1", "helper", null, NOW));
+    }
+
     private Message stored(MessageRole role, String content, MessageStatus status) {
-        return store.append(
-                new Message("m" + seq.incrementAndGet(), "session-1", "user-1", 0, role, content, status, null, NOW));
+        Message m =
+                new Message("m" + seq.incrementAndGet(), "session-1", "user-1", 0, role, content, status, null, NOW);
+        return role == MessageRole.USER
+                ? store.appendUserMessage(m)
+                : store.completeTurn("user-1", new TurnRecord(m, List.of(), List.of()));
     }
 
     private Message stored(MessageRole role, String content) {
@@ -42,7 +71,7 @@ class ContextBuilderTest {
     }
 
     private BuiltContext build(TurnLimits limits, Message current, PromptSections sections, TokenCounter counter) {
-        return new ContextBuilder(store, counter, CLOCK)
+        return new ContextBuilder(counted, counter, CLOCK)
                 .build(new ContextRequest(
                         principal(), agent(List.of(), limits), "session-1", current, sections, List.of()));
     }
@@ -153,7 +182,7 @@ class ContextBuilderTest {
         assertThat(contents(context))
                 .containsExactly(
                         "system", "assistant:message 8", "user:message 9", "assistant:message 10", "user:latest");
-        assertThat(store.recentQueries).containsExactly(4);
+        assertThat(recentQueries).containsExactly(4);
     }
 
     @Test
@@ -199,6 +228,6 @@ class ContextBuilderTest {
         BuiltContext context = build(limits(0, 4000, 128_000), current, PromptSections.NONE, WORDS);
 
         assertThat(contents(context)).containsExactly("system", "user:now");
-        assertThat(store.recentQueries).isEmpty();
+        assertThat(recentQueries).isEmpty();
     }
 }

@@ -16,15 +16,19 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * {@link ConversationStore} on SQLite or PostgreSQL.
  *
  * <p>Every read and write is scoped to the caller's user id; another user's session is indistinguishable
  * from a missing one. Writes to a session that is not the user's throw {@link SessionNotFoundException}.
+ * Tool calls of a running turn are written as they finish ({@link #recordToolCalls}: one INSERT per step) with no
+ * message id; the end of the turn links them with one UPDATE and inserts only calls that were not recorded.
  * Instants come back truncated to the microsecond. The store does not police session state (a turn that
  * finishes after its session was completed is still saved); the orchestrator decides what to accept.
  *
@@ -130,6 +134,19 @@ public final class JdbcConversationStore implements ConversationStore {
     }
 
     @Override
+    public void recordToolCalls(String userId, List<ToolCallRecord> calls) {
+        for (ToolCallRecord t : calls) {
+            if (t.messageId() != null)
+                throw new IllegalArgumentException("tool call " + t.id() + " is recorded before its message exists");
+        }
+        if (calls.isEmpty()) return;
+        db.inTransaction(c -> {
+            toolCalls.insertOwned(c, userId, List.copyOf(calls));
+            return null;
+        });
+    }
+
+    @Override
     public Message completeTurn(String userId, TurnRecord turn) {
         Message answer = turn.assistantMessage();
         checkBelongsToTurn(userId, turn);
@@ -140,7 +157,21 @@ public final class JdbcConversationStore implements ConversationStore {
         return db.inTransaction(c -> {
             long seq = sessions.bumpCounts(c, userId, answer.sessionId(), calls.size(), answer.createdAt());
             Message stored = messages.insert(c, answer, seq);
-            toolCalls.insertAll(c, calls);
+            // calls recorded while the turn ran are linked (one UPDATE); only the others are inserted
+            Set<String> linked = calls.isEmpty()
+                    ? Set.of()
+                    : toolCalls.link(
+                            c,
+                            answer.sessionId(),
+                            answer.id(),
+                            calls.stream().map(ToolCallRecord::id).toList());
+            Set<String> toSkip = new HashSet<>(linked);
+            List<ToolCallRecord> unrecorded = new ArrayList<>();
+            for (ToolCallRecord t : calls) {
+                // each linked row stands for one call: a repeated id is inserted, and refused as a duplicate
+                if (!toSkip.remove(t.id())) unrecorded.add(t);
+            }
+            toolCalls.insertAll(c, unrecorded);
             usage.insertAll(c, turn.usage());
             auditRows.insertAudit(c, turn.audit());
             auditRows.insertExtractions(c, turn.extractions());

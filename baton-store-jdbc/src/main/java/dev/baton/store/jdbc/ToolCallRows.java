@@ -8,7 +8,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /** SQL for the {@code tool_calls} table. */
 final class ToolCallRows {
@@ -28,21 +30,74 @@ final class ToolCallRows {
         try (PreparedStatement ps = c.prepareStatement(
                 "INSERT INTO tool_calls (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
             for (ToolCallRecord t : calls) {
-                ps.setString(1, t.id());
-                ps.setString(2, t.sessionId());
-                ps.setString(3, t.messageId());
-                ps.setString(4, t.toolName());
-                ps.setString(5, t.toolArgs());
-                ps.setString(6, t.toolResult());
-                ps.setString(7, t.state().wireName());
-                ps.setString(8, t.errorMessage());
-                codec.setInstant(ps, 9, t.startedAt());
-                codec.setInstant(ps, 10, t.completedAt());
-                ps.setLong(11, t.durationMs());
+                bind(ps, t);
                 ps.addBatch();
             }
             ps.executeBatch();
         }
+    }
+
+    /**
+     * Inserts calls of a running turn, each only if its session is the user's: one statement for the batch, the
+     * ownership check inside it.
+     *
+     * @throws SessionNotFoundException if a call's session is not the user's (nothing is inserted once the caller's
+     *     transaction rolls back)
+     */
+    void insertOwned(Connection c, String userId, List<ToolCallRecord> calls) throws SQLException {
+        if (calls.isEmpty()) return;
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO tool_calls (" + COLUMNS + ")"
+                + " SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM sessions WHERE id = ? AND user_id = ?")) {
+            for (ToolCallRecord t : calls) {
+                bind(ps, t);
+                ps.setString(12, t.sessionId());
+                ps.setString(13, userId);
+                ps.addBatch();
+            }
+            int[] inserted = ps.executeBatch();
+            for (int i = 0; i < inserted.length; i++) {
+                if (inserted[i] == 0)
+                    throw new SessionNotFoundException(calls.get(i).sessionId());
+            }
+        }
+    }
+
+    /**
+     * Links the session's unlinked calls with the given ids to the message.
+     *
+     * @return the ids linked; the others are not in the table unlinked (never recorded, or linked elsewhere)
+     */
+    Set<String> link(Connection c, String sessionId, String messageId, List<String> ids) throws SQLException {
+        Set<String> linked = new HashSet<>();
+        for (int from = 0; from < ids.size(); from += IDS_PER_QUERY) {
+            List<String> chunk = ids.subList(from, Math.min(ids.size(), from + IDS_PER_QUERY));
+            String placeholders = String.join(", ", Collections.nCopies(chunk.size(), "?"));
+            // RETURNING: SQLite >= 3.35 and PostgreSQL
+            try (PreparedStatement ps = c.prepareStatement("UPDATE tool_calls SET message_id = ?"
+                    + " WHERE session_id = ? AND message_id IS NULL AND id IN (" + placeholders + ") RETURNING id")) {
+                ps.setString(1, messageId);
+                ps.setString(2, sessionId);
+                for (int i = 0; i < chunk.size(); i++) ps.setString(3 + i, chunk.get(i));
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) linked.add(rs.getString(1));
+                }
+            }
+        }
+        return linked;
+    }
+
+    private void bind(PreparedStatement ps, ToolCallRecord t) throws SQLException {
+        ps.setString(1, t.id());
+        ps.setString(2, t.sessionId());
+        ps.setString(3, t.messageId());
+        ps.setString(4, t.toolName());
+        ps.setString(5, t.toolArgs());
+        ps.setString(6, t.toolResult());
+        ps.setString(7, t.state().wireName());
+        ps.setString(8, t.errorMessage());
+        codec.setInstant(ps, 9, t.startedAt());
+        codec.setInstant(ps, 10, t.completedAt());
+        ps.setLong(11, t.durationMs());
     }
 
     /** Tool calls of the given messages in the user's session, in the order they started. */

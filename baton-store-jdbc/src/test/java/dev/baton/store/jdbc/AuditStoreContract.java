@@ -1,10 +1,10 @@
 package dev.baton.store.jdbc;
 
-import static dev.baton.store.jdbc.ConversationFixtures.T0;
-import static dev.baton.store.jdbc.ConversationFixtures.assistantMessage;
-import static dev.baton.store.jdbc.ConversationFixtures.newUser;
-import static dev.baton.store.jdbc.ConversationFixtures.session;
-import static dev.baton.store.jdbc.ConversationFixtures.userMessage;
+import static dev.baton.testkit.store.ConversationFixtures.T0;
+import static dev.baton.testkit.store.ConversationFixtures.assistantMessage;
+import static dev.baton.testkit.store.ConversationFixtures.newUser;
+import static dev.baton.testkit.store.ConversationFixtures.session;
+import static dev.baton.testkit.store.ConversationFixtures.userMessage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

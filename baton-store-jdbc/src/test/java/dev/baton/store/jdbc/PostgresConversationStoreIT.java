@@ -3,7 +3,7 @@ package dev.baton.store.jdbc;
 import dev.baton.testkit.db.PostgresTestDatabase;
 
 /** The store contract on PostgreSQL, in a schema of its own that is dropped afterwards. */
-class PostgresConversationStoreIT extends ConversationStoreContract {
+class PostgresConversationStoreIT extends JdbcConversationStoreContract {
     private PostgresTestDatabase postgres;
 
     @Override

@@ -1,9 +1,9 @@
 package dev.baton.store.jdbc;
 
-import static dev.baton.store.jdbc.ConversationFixtures.assistantMessage;
-import static dev.baton.store.jdbc.ConversationFixtures.newUser;
-import static dev.baton.store.jdbc.ConversationFixtures.turn;
-import static dev.baton.store.jdbc.ConversationFixtures.userMessage;
+import static dev.baton.testkit.store.ConversationFixtures.assistantMessage;
+import static dev.baton.testkit.store.ConversationFixtures.newUser;
+import static dev.baton.testkit.store.ConversationFixtures.turn;
+import static dev.baton.testkit.store.ConversationFixtures.userMessage;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.core.conversation.Session;

@@ -4,7 +4,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The store contract on a SQLite file in a temporary folder. */
-class SqliteConversationStoreIT extends ConversationStoreContract {
+class SqliteConversationStoreIT extends JdbcConversationStoreContract {
 
     @TempDir
     static Path dir;

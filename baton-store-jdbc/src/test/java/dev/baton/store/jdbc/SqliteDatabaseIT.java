@@ -1,9 +1,9 @@
 package dev.baton.store.jdbc;
 
-import static dev.baton.store.jdbc.ConversationFixtures.T0;
-import static dev.baton.store.jdbc.ConversationFixtures.newUser;
-import static dev.baton.store.jdbc.ConversationFixtures.session;
-import static dev.baton.store.jdbc.ConversationFixtures.userMessage;
+import static dev.baton.testkit.store.ConversationFixtures.T0;
+import static dev.baton.testkit.store.ConversationFixtures.newUser;
+import static dev.baton.testkit.store.ConversationFixtures.session;
+import static dev.baton.testkit.store.ConversationFixtures.userMessage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

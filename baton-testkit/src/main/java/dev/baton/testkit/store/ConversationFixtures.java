@@ -1,4 +1,4 @@
-package dev.baton.store.jdbc;
+package dev.baton.testkit.store;
 
 import dev.baton.core.conversation.Message;
 import dev.baton.core.conversation.MessageRole;
@@ -13,26 +13,26 @@ import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
 
-/** Builders for the records the contract stores; instants carry nanoseconds to prove truncation. */
-final class ConversationFixtures {
-    static final Instant T0 = Instant.parse("2025-03-01T10:15:30.123456789Z");
+/** Builders for the records the store contracts write; instants carry nanoseconds to prove truncation. */
+public final class ConversationFixtures {
+    public static final Instant T0 = Instant.parse("2025-03-01T10:15:30.123456789Z");
 
     private ConversationFixtures() {}
 
-    static String newUser() {
+    public static String newUser() {
         return "user-" + Ids.newId();
     }
 
-    static Session session(String userId, String agentId, Instant startedAt) {
+    public static Session session(String userId, String agentId, Instant startedAt) {
         return Session.start(Ids.newId(), "tenant-1", userId, agentId, null, startedAt);
     }
 
-    static Message userMessage(Session s, String content, Instant at) {
+    public static Message userMessage(Session s, String content, Instant at) {
         return new Message(
                 Ids.newId(), s.id(), s.userId(), 0, MessageRole.USER, content, MessageStatus.COMPLETE, null, at);
     }
 
-    static Message assistantMessage(Session s, String content, Instant at) {
+    public static Message assistantMessage(Session s, String content, Instant at) {
         return new Message(
                 Ids.newId(),
                 s.id(),
@@ -45,7 +45,7 @@ final class ConversationFixtures {
                 at);
     }
 
-    static ToolCallRecord toolCall(String id, Message answer, String toolName, Instant at) {
+    public static ToolCallRecord toolCall(String id, Message answer, String toolName, Instant at) {
         return new ToolCallRecord(
                 id,
                 answer.sessionId(),
@@ -60,7 +60,23 @@ final class ConversationFixtures {
                 12);
     }
 
-    static UsageRecord usage(Message answer, BigDecimal cost, Instant at) {
+    /** A finished call of a turn still running: its answer is not stored yet, so it names no message. */
+    public static ToolCallRecord unlinkedToolCall(Session s, String toolName, Instant at) {
+        return new ToolCallRecord(
+                Ids.newId(),
+                s.id(),
+                null,
+                toolName,
+                "{\"q\":\"caf\u00e9 \u2615\"}",
+                "{\"ok\":true}",
+                ToolCallState.SUCCEEDED,
+                null,
+                at,
+                at.plusMillis(7),
+                7);
+    }
+
+    public static UsageRecord usage(Message answer, BigDecimal cost, Instant at) {
         return new UsageRecord(
                 Ids.newId(),
                 "tenant-1",
@@ -77,7 +93,7 @@ final class ConversationFixtures {
                 at);
     }
 
-    static TurnRecord turn(Message answer, List<ToolCallRecord> calls, List<UsageRecord> usage) {
+    public static TurnRecord turn(Message answer, List<ToolCallRecord> calls, List<UsageRecord> usage) {
         return new TurnRecord(answer, calls, usage);
     }
 }
