@@ -152,6 +152,7 @@ public final class BatonServer implements AutoCloseable {
                     .modules(moduleRegistry(config, agents), auditStore)
                     .refusalListener(new RefusalMeters(metrics.registry()))
                     .observer(turnMetrics);
+            Admission.configure(builder, config, clock, redis, opened);
             if (redis != null)
                 builder.turnLocks(onCancel -> SharedTurns.connect(redis, sharedTurnSettings(config), onCancel));
             Baton baton = opened(opened, builder.build());
