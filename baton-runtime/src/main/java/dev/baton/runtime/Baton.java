@@ -12,6 +12,8 @@ import dev.baton.runtime.turn.RunningTurns;
 import dev.baton.runtime.usage.UsageReports;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.List;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,9 +50,13 @@ public final class Baton implements AutoCloseable {
     private final SessionEventBus sessionEvents;
     private final RunningTurns running;
     private final TurnAdmission admission;
-    private final Runnable startBackgroundJobs;
+    /** Each starts one background job and returns what stops it. */
+    private final List<Supplier<AutoCloseable>> backgroundJobs;
     /** What this opened, closed newest first. */
     private final Deque<AutoCloseable> opened;
+
+    private boolean jobsStarted;
+    private boolean closed;
 
     Baton(
             Sessions sessions,
@@ -63,7 +69,7 @@ public final class Baton implements AutoCloseable {
             SessionEventBus sessionEvents,
             RunningTurns running,
             TurnAdmission admission,
-            Runnable startBackgroundJobs,
+            List<Supplier<AutoCloseable>> backgroundJobs,
             Deque<AutoCloseable> opened) {
         this.sessions = sessions;
         this.conversations = conversations;
@@ -75,7 +81,7 @@ public final class Baton implements AutoCloseable {
         this.sessionEvents = sessionEvents;
         this.running = running;
         this.admission = admission;
-        this.startBackgroundJobs = startBackgroundJobs;
+        this.backgroundJobs = List.copyOf(backgroundJobs);
         this.opened = new ArrayDeque<>(opened);
     }
 
@@ -134,13 +140,17 @@ public final class Baton implements AutoCloseable {
         return admission.describe();
     }
 
-    /** Starts the background jobs: the inactivity sweep and the idempotency key expiry (once). */
-    public void startBackgroundJobs() {
-        startBackgroundJobs.run();
+    /** Starts the background jobs: the inactivity sweep and the idempotency key expiry (once; stopped by close). */
+    public synchronized void startBackgroundJobs() {
+        if (jobsStarted || closed) return;
+        jobsStarted = true;
+        for (Supplier<AutoCloseable> job : backgroundJobs) opened.push(job.get());
     }
 
+    /** Stops the background jobs and closes what the runtime opened, newest first; the ports given to it stay open. */
     @Override
-    public void close() {
+    public synchronized void close() {
+        closed = true;
         while (!opened.isEmpty()) {
             AutoCloseable next = opened.pop();
             try {

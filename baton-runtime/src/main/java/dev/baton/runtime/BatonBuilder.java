@@ -49,8 +49,8 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -287,12 +287,9 @@ public final class BatonBuilder {
         Sessions sessions = new Sessions(conversationStore, agentsInOrder, assignments, lifecycle, running, clock);
         IdempotencyKeys keys = idempotencyStore == null ? null : new IdempotencyKeys(idempotencyStore, clock);
         Conversations conversations = new Conversations(sessions, agentsInOrder, limits, dispatcher, keys);
-        AtomicBoolean started = new AtomicBoolean();
-        Runnable startJobs = () -> {
-            if (!started.compareAndSet(false, true)) return;
-            opened.push(SessionSweeper.start(lifecycle, sweep));
-            if (idempotencyStore != null) opened.push(IdempotencyKeyExpiry.start(idempotencyStore, clock, expiry));
-        };
+        List<Supplier<AutoCloseable>> jobs = new ArrayList<>();
+        jobs.add(() -> SessionSweeper.start(lifecycle, sweep));
+        if (idempotencyStore != null) jobs.add(() -> IdempotencyKeyExpiry.start(idempotencyStore, clock, expiry));
         return new Baton(
                 sessions,
                 conversations,
@@ -304,7 +301,7 @@ public final class BatonBuilder {
                 events,
                 running,
                 limits,
-                startJobs,
+                jobs,
                 opened);
     }
 
