@@ -135,6 +135,7 @@ public final class Conversations {
     }
 
     /** @param reserved the turn's budget reservation when already made (closed by the caller); null to reserve here */
+    @SuppressWarnings("try") // the reservation is held for the turn's length; nothing reads it
     private SendResult run(
             Principal caller,
             Session session,
