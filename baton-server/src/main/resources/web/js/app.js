@@ -87,11 +87,11 @@ function showSignIn(reason) {
   signIn.show(state.settings, reason);
 }
 
+// every 401 lands here (several requests may get one at once: showing the screen again is harmless)
 auth.onUnauthorized(() => {
-  if (!state.signedIn && !$("app").hidden) return;
   auth.clear();
-  showSignIn("Your sign-in has expired or is no longer valid (a development server makes a new secret each time "
-    + "it starts). Sign in again.");
+  showSignIn("The server did not accept your sign-in: it expired, or was signed with another secret (a "
+    + "development server makes a new one each time it starts). Sign in again.");
 });
 
 $("sign-out").addEventListener("click", () => {

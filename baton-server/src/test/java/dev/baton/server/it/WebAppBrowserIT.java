@@ -506,6 +506,10 @@ class WebAppBrowserIT {
                 .isEqualTo(404);
         shot("11-token-sign-in");
 
+        browser.findElement(By.id("token")).sendKeys("not-a-token");
+        browser.findElement(By.cssSelector("#token-form button[type='submit']")).click();
+        wait.until(d -> text("#signin-message").startsWith("The server did not accept your sign-in"));
+
         browser.findElement(By.id("token")).sendKeys(TestServer.token("pat"));
         browser.findElement(By.cssSelector("#token-form button[type='submit']")).click();
 
