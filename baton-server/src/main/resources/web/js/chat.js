@@ -170,9 +170,7 @@ export class Chat {
     for (const call of m.toolCalls || []) view.parts.append(storedToolCard(call));
     if (m.content) view.parts.append(markdownBlock(m.content, true));
     if (m.status === "cancelled") view.badge("stopped", "Stopped");
-    if (m.status === "incomplete") {
-      view.main.append(h("p", { className: "notice warning" }, "This answer was cut short by an error."));
-    }
+    if (m.status === "incomplete") view.badge("incomplete", "Incomplete: cut short by an error");
     if (m.model) view.foot.append(h("span", { className: "meta" }, m.model));
     if (m.content) view.foot.append(copyButton("Copy answer", () => m.content));
     this.log.append(view.element);

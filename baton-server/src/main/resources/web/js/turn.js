@@ -51,6 +51,7 @@ export class Turn {
     if (!this.block) {
       this.block = { text: "", element: h("div", { className: "markdown" }) };
       this.view.parts.append(this.block.element);
+      if (this.answer) this.answer += "\n\n"; // text after a tool call is a paragraph of its own when copied
     }
     this.block.text += content;
     this.answer += content;
@@ -129,6 +130,7 @@ export class Turn {
     this.typing.remove();
     this.flush(true);
     if (!this.answer && !this.cards.size) this.view.element.remove();
+    else this.view.badge("incomplete", "Incomplete");
     // refused before its turn began (a JSON error, not an event): the message was not kept, so a retry replaces it
     const refused = e instanceof ApiError && e.status > 0;
     if (refused) this.sent.classList.add("not-sent");
