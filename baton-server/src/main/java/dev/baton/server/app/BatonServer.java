@@ -24,6 +24,7 @@ import dev.baton.server.api.NoteRoutes;
 import dev.baton.server.api.SessionRoutes;
 import dev.baton.server.api.TaskRoutes;
 import dev.baton.server.auth.JwtAuthenticator;
+import dev.baton.server.auth.JwtSecret;
 import dev.baton.server.auth.JwtSettings;
 import dev.baton.server.config.BatonConfig;
 import dev.baton.server.config.ProviderSettings;
@@ -37,7 +38,9 @@ import dev.baton.server.metrics.MetricsSettings;
 import dev.baton.server.metrics.RefusalMeters;
 import dev.baton.server.metrics.TurnMetrics;
 import dev.baton.server.usage.UsageRoutes;
+import dev.baton.server.web.DevSignIn;
 import dev.baton.server.web.WebPageRoutes;
+import dev.baton.server.web.WebPageSettings;
 import dev.baton.simulator.LlmSimulator;
 import dev.baton.simulator.TaskAgentScript;
 import dev.baton.store.jdbc.Database;
@@ -85,10 +88,24 @@ public final class BatonServer implements AutoCloseable {
      * @param sseHeartbeat how often a quiet SSE stream is probed for a client that went away
      * @param simulatorBaseUrl an already running simulator for "simulator:*" models (tests); null starts the
      *     bundled one when no provider is configured
+     * @param generatedJwtSecret the configuration's JWT secret was generated for this run ({@code baton serve} with
+     *     none configured): the web page may then sign a local browser in as the development user
      */
-    public record Options(String host, Clock clock, Duration sseHeartbeat, String simulatorBaseUrl) {
+    public record Options(
+            String host, Clock clock, Duration sseHeartbeat, String simulatorBaseUrl, boolean generatedJwtSecret) {
+
+        /** Options for a server whose JWT secret was configured, not generated. */
+        public Options(String host, Clock clock, Duration sseHeartbeat, String simulatorBaseUrl) {
+            this(host, clock, sseHeartbeat, simulatorBaseUrl, false);
+        }
+
         public static Options defaults(String host) {
             return new Options(host, Clock.systemUTC(), Duration.ofSeconds(1), null);
+        }
+
+        /** These options, saying whether the JWT secret was generated for this run. */
+        public Options withGeneratedJwtSecret(boolean generated) {
+            return new Options(host, clock, sseHeartbeat, simulatorBaseUrl, generated);
         }
     }
 
@@ -173,7 +190,7 @@ public final class BatonServer implements AutoCloseable {
                             new TaskRoutes(tasks.service(), config.maxBodyBytes())::register,
                             new NoteRoutes(notes.service(), config.maxBodyBytes())::register,
                             new MetricsRoutes(metrics)::register,
-                            new WebPageRoutes()::register),
+                            webPage(config, options)::register),
                     new HttpMetrics(metrics.registry())::record);
             app.start();
             log.info(
@@ -190,6 +207,18 @@ public final class BatonServer implements AutoCloseable {
             closeAll(opened);
             throw e;
         }
+    }
+
+    /** The web app; development sign-in only when this run generated its secret and no identity provider is set. */
+    private static WebPageRoutes webPage(BatonConfig config, Options options) {
+        boolean devSignIn = options.generatedJwtSecret()
+                && config.jwtSecret() != null
+                && !JwtSettings.jwksConfigured(config.section("jwt"), config.env());
+        return new WebPageRoutes(
+                WebPageSettings.parse(config.section("web")),
+                devSignIn
+                        ? DevSignIn.withGeneratedSecret(JwtSecret.of(config.jwtSecret()), options.clock())
+                        : DevSignIn.off());
     }
 
     private static <T extends AutoCloseable> T opened(Deque<AutoCloseable> opened, T resource) {

@@ -34,7 +34,8 @@ final class ServeCommand implements Callable<Integer> {
         boolean generated = cfg.jwtSecret() == null && !JwtSettings.jwksConfigured(cfg.section("jwt"), cfg.env());
         if (generated) cfg = cfg.withJwtSecret(JwtSecret.generate());
 
-        BatonServer server = BatonServer.start(cfg, BatonServer.Options.defaults(host));
+        BatonServer server =
+                BatonServer.start(cfg, BatonServer.Options.defaults(host).withGeneratedJwtSecret(generated));
         Runtime.getRuntime().addShutdownHook(new Thread(server::close, "baton-shutdown"));
 
         String url = "http://localhost:" + server.port();

