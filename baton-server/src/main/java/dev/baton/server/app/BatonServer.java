@@ -2,6 +2,7 @@ package dev.baton.server.app;
 
 import dev.baton.core.hook.ModuleRegistry;
 import dev.baton.core.model.ModelResolver;
+import dev.baton.learning.LearningModule;
 import dev.baton.notes.NotesModule;
 import dev.baton.providers.pricing.PriceSettings;
 import dev.baton.providers.pricing.PriceTable;
@@ -23,6 +24,8 @@ import dev.baton.server.api.MessageRoutes;
 import dev.baton.server.api.NoteRoutes;
 import dev.baton.server.api.SessionRoutes;
 import dev.baton.server.api.TaskRoutes;
+import dev.baton.server.api.learning.LearningCourseRoutes;
+import dev.baton.server.api.learning.LearningShopRoutes;
 import dev.baton.server.auth.JwtAuthenticator;
 import dev.baton.server.auth.JwtSettings;
 import dev.baton.server.config.BatonConfig;
@@ -64,7 +67,8 @@ import org.slf4j.LoggerFactory;
 public final class BatonServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(BatonServer.class);
     /** The agents shipped on the class path, in the order they are offered (the domains' jars bring their own). */
-    static final List<String> BUILT_IN_AGENTS = List.of("agents/tasks.yaml", "agents/study.yaml");
+    static final List<String> BUILT_IN_AGENTS =
+            List.of("agents/tasks.yaml", "agents/study.yaml", LearningModule.PLATFORM_AGENT);
 
     private final Javalin http;
     private final Baton baton;
@@ -100,7 +104,10 @@ public final class BatonServer implements AutoCloseable {
         JwtAuthenticator auth = JwtAuthenticator.create(
                 JwtSettings.parse(config.section("jwt"), config.env(), config.jwtSecret()), config.rolePermissions());
 
-        Database db = Database.open(config.databaseUrl(), List.of(TaskModule.MIGRATIONS, NotesModule.MIGRATIONS));
+        LearningSettings learningSettings = LearningSettings.parse(config.section("learning"));
+        Database db = Database.open(
+                config.databaseUrl(),
+                List.of(TaskModule.MIGRATIONS, NotesModule.MIGRATIONS, LearningModule.MIGRATIONS));
         Deque<AutoCloseable> opened = new ArrayDeque<>();
         opened.push(db);
         try {
@@ -130,6 +137,8 @@ public final class BatonServer implements AutoCloseable {
                     .withDefault(defaultAgent(config));
             TaskModule tasks = TaskModule.create(db, clock);
             NotesModule notes = NotesModule.create(db, clock);
+            LearningModule learning = LearningModule.create(db, clock);
+            learning.seedCatalogue(learningSettings.catalogue());
             PriceTable prices = prices(config);
             JdbcAuditStore auditStore = new JdbcAuditStore(db);
             JdbcUsageStore usage = new JdbcUsageStore(db);
@@ -147,7 +156,7 @@ public final class BatonServer implements AutoCloseable {
                     .tokenCounter(new JtokkitTokenCounter())
                     .prices(prices)
                     .agents(agents)
-                    .tools(tasks.toolSource(), notes.toolSource())
+                    .tools(tasks.toolSource(), notes.toolSource(), learning.platformTools())
                     .toolGuard(sources -> BreakerToolSource.guard(sources, resilience.tools(), clock, breakerMeters))
                     .modules(moduleRegistry(config, agents), auditStore)
                     .refusalListener(new RefusalMeters(metrics.registry()))
@@ -172,6 +181,8 @@ public final class BatonServer implements AutoCloseable {
                             new AuditRoutes(auditStore)::register,
                             new TaskRoutes(tasks.service(), config.maxBodyBytes())::register,
                             new NoteRoutes(notes.service(), config.maxBodyBytes())::register,
+                            new LearningCourseRoutes(learning, config.maxBodyBytes())::register,
+                            new LearningShopRoutes(learning, config.maxBodyBytes())::register,
                             new MetricsRoutes(metrics)::register,
                             new WebPageRoutes()::register),
                     new HttpMetrics(metrics.registry())::record);
