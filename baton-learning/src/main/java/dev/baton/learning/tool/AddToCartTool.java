@@ -3,6 +3,7 @@ package dev.baton.learning.tool;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.core.auth.Principal;
 import dev.baton.core.domain.JsonFields;
+import dev.baton.core.tool.ToolContext;
 import dev.baton.learning.LearningPermissions;
 import dev.baton.learning.commerce.CommerceService;
 import dev.baton.learning.commerce.ItemType;
@@ -33,7 +34,8 @@ final class AddToCartTool extends LearningTool {
     }
 
     @Override
-    JsonNode call(JsonNode arguments, Principal principal) {
+    JsonNode call(JsonNode arguments, ToolContext context) {
+        Principal principal = context.principal();
         JsonFields fields = LearningJson.fields(arguments, Set.of("item_id", "type"));
         var item = commerce.add(principal, fields.text("item_id"), ItemType.parse(fields.text("type")));
         return LearningJson.MAPPER.createObjectNode().set("item", LearningJson.cartItem(item));

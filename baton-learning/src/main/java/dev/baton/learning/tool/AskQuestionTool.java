@@ -3,6 +3,7 @@ package dev.baton.learning.tool;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.core.auth.Principal;
 import dev.baton.core.domain.JsonFields;
+import dev.baton.core.tool.ToolContext;
 import dev.baton.learning.Learner;
 import dev.baton.learning.LearningPermissions;
 import dev.baton.learning.engagement.EngagementService;
@@ -38,7 +39,8 @@ final class AskQuestionTool extends LearningTool {
     }
 
     @Override
-    JsonNode call(JsonNode arguments, Principal principal) {
+    JsonNode call(JsonNode arguments, ToolContext context) {
+        Principal principal = context.principal();
         JsonFields fields = LearningJson.fields(arguments, Set.of("course_id", "title", "body"));
         var question = engagement.ask(
                 principal, fields.text("course_id"), new NewQuestion(fields.text("title"), fields.text("body")));

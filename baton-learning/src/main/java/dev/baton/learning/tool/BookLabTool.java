@@ -3,6 +3,7 @@ package dev.baton.learning.tool;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.core.auth.Principal;
 import dev.baton.core.domain.JsonFields;
+import dev.baton.core.tool.ToolContext;
 import dev.baton.learning.LearningPermissions;
 import dev.baton.learning.labs.LabsService;
 import java.util.Set;
@@ -32,7 +33,8 @@ final class BookLabTool extends LearningTool {
     }
 
     @Override
-    JsonNode call(JsonNode arguments, Principal principal) {
+    JsonNode call(JsonNode arguments, ToolContext context) {
+        Principal principal = context.principal();
         JsonFields fields = LearningJson.fields(arguments, Set.of("lab_id", "slot_start"));
         var booking = labs.book(principal, fields.text("lab_id"), fields.text("slot_start"));
         return LearningJson.MAPPER.createObjectNode().set("booking", LearningJson.booking(booking));

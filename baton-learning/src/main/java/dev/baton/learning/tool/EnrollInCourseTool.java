@@ -2,6 +2,7 @@ package dev.baton.learning.tool;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.core.auth.Principal;
+import dev.baton.core.tool.ToolContext;
 import dev.baton.learning.LearningPermissions;
 import dev.baton.learning.enrolment.LearningService;
 import java.util.Set;
@@ -30,7 +31,8 @@ final class EnrollInCourseTool extends LearningTool {
     }
 
     @Override
-    JsonNode call(JsonNode arguments, Principal principal) {
+    JsonNode call(JsonNode arguments, ToolContext context) {
+        Principal principal = context.principal();
         String courseId = LearningJson.fields(arguments, Set.of("course_id")).text("course_id");
         return LearningJson.MAPPER
                 .createObjectNode()

@@ -2,6 +2,7 @@ package dev.baton.learning.tool;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.core.auth.Principal;
+import dev.baton.core.tool.ToolContext;
 import dev.baton.learning.LearningPermissions;
 import dev.baton.learning.enrolment.LearningService;
 import java.util.Set;
@@ -22,7 +23,8 @@ final class GetMyEnrollmentsTool extends LearningTool {
     }
 
     @Override
-    JsonNode call(JsonNode arguments, Principal principal) {
+    JsonNode call(JsonNode arguments, ToolContext context) {
+        Principal principal = context.principal();
         LearningJson.fields(arguments, Set.of());
         return LearningJson.enrolments(learning.enrolments(principal));
     }

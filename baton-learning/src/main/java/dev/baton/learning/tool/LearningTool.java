@@ -1,7 +1,6 @@
 package dev.baton.learning.tool;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.baton.core.auth.Principal;
 import dev.baton.core.domain.DomainTool;
 import dev.baton.core.tool.ToolContext;
 import java.util.Set;
@@ -22,13 +21,8 @@ abstract class LearningTool extends DomainTool {
         return call(arguments == null ? LearningJson.MAPPER.createObjectNode() : arguments, context);
     }
 
-    /** Most tools need only the caller; one that needs the session too overrides this. */
-    JsonNode call(JsonNode arguments, ToolContext context) {
-        return call(arguments, context.principal());
-    }
-
-    /** Maps the arguments onto one service call made as {@code principal}. */
-    abstract JsonNode call(JsonNode arguments, Principal principal);
+    /** Maps the arguments onto one service call made as {@code context.principal()}. */
+    abstract JsonNode call(JsonNode arguments, ToolContext context);
 
     /** The schema of a tool without parameters. */
     static final String NO_PARAMETERS = """

@@ -3,6 +3,7 @@ package dev.baton.learning.tool;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.core.auth.Principal;
 import dev.baton.core.domain.JsonFields;
+import dev.baton.core.tool.ToolContext;
 import dev.baton.learning.LearningException;
 import dev.baton.learning.LearningPermissions;
 import dev.baton.learning.navigation.NavigationService;
@@ -26,7 +27,8 @@ final class NavigateToRouteTool extends LearningTool {
     }
 
     @Override
-    JsonNode call(JsonNode arguments, Principal principal) {
+    JsonNode call(JsonNode arguments, ToolContext context) {
+        Principal principal = context.principal();
         JsonFields fields = LearningJson.fields(arguments, Set.of("route_name", "params"));
         Map<String, String> params = new LinkedHashMap<>();
         JsonNode given = arguments.path("params");

@@ -3,6 +3,7 @@ package dev.baton.learning.tool;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.core.auth.Principal;
 import dev.baton.core.domain.JsonFields;
+import dev.baton.core.tool.ToolContext;
 import dev.baton.learning.LearningPermissions;
 import dev.baton.learning.catalogue.CatalogueService;
 import dev.baton.learning.catalogue.CourseQuery;
@@ -34,7 +35,8 @@ final class SearchCoursesTool extends LearningTool {
     }
 
     @Override
-    JsonNode call(JsonNode arguments, Principal principal) {
+    JsonNode call(JsonNode arguments, ToolContext context) {
+        Principal principal = context.principal();
         JsonFields fields = LearningJson.fields(arguments, Set.of("query", "category", "level"));
         CourseQuery query =
                 CourseQuery.of(fields.text("query"), fields.optionalText("category"), fields.optionalText("level"));

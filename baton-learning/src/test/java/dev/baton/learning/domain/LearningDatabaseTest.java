@@ -6,6 +6,7 @@ import dev.baton.core.domain.DomainException;
 import dev.baton.learning.LearningException;
 import dev.baton.learning.LearningModule;
 import dev.baton.learning.support.TestDatabases;
+import dev.baton.store.jdbc.JdbcConversationStore;
 import dev.baton.testkit.time.SettableClock;
 import java.time.Instant;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
@@ -26,14 +27,18 @@ abstract class LearningDatabaseTest {
     final SettableClock clock = new SettableClock(NOW);
     TestDatabases.Opened opened;
     LearningModule module;
+    JdbcConversationStore conversations;
 
     abstract TestDatabases.Opened open() throws Exception;
 
     @BeforeAll
     void openDatabase() throws Exception {
         opened = open();
-        module = LearningModule.create(opened.database(), clock);
+        conversations = new JdbcConversationStore(opened.database());
+        module = LearningModule.create(
+                opened.database(), clock, LearningModule.Options.DEFAULTS.withConversations(conversations));
         module.seedCatalogue(LearningModule.demoCatalogue());
+        module.seedLibrary(LearningModule.demoLibrary());
     }
 
     @AfterAll

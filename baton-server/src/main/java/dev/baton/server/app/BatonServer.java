@@ -24,6 +24,7 @@ import dev.baton.server.api.MessageRoutes;
 import dev.baton.server.api.NoteRoutes;
 import dev.baton.server.api.SessionRoutes;
 import dev.baton.server.api.TaskRoutes;
+import dev.baton.server.api.learning.LearningAgentRoutes;
 import dev.baton.server.api.learning.LearningCourseRoutes;
 import dev.baton.server.api.learning.LearningShopRoutes;
 import dev.baton.server.auth.JwtAuthenticator;
@@ -41,8 +42,8 @@ import dev.baton.server.metrics.RefusalMeters;
 import dev.baton.server.metrics.TurnMetrics;
 import dev.baton.server.usage.UsageRoutes;
 import dev.baton.server.web.WebPageRoutes;
+import dev.baton.simulator.BundledScript;
 import dev.baton.simulator.LlmSimulator;
-import dev.baton.simulator.TaskAgentScript;
 import dev.baton.store.jdbc.Database;
 import dev.baton.store.jdbc.JdbcAuditStore;
 import dev.baton.store.jdbc.JdbcConversationSearch;
@@ -67,8 +68,8 @@ import org.slf4j.LoggerFactory;
 public final class BatonServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(BatonServer.class);
     /** The agents shipped on the class path, in the order they are offered (the domains' jars bring their own). */
-    static final List<String> BUILT_IN_AGENTS =
-            List.of("agents/tasks.yaml", "agents/study.yaml", LearningModule.PLATFORM_AGENT);
+    static final List<String> BUILT_IN_AGENTS = List.of(
+            "agents/tasks.yaml", "agents/study.yaml", LearningModule.LEARNING_AGENT, LearningModule.PLATFORM_AGENT);
 
     private final Javalin http;
     private final Baton baton;
@@ -119,7 +120,7 @@ public final class BatonServer implements AutoCloseable {
             boolean simulatorOnly = config.models().simulatorOnly() && !providers.any();
             String defaultModel = providers.defaultModel(config.models());
             if (simulatorUrl == null && simulatorOnly) {
-                simulator = opened(opened, LlmSimulator.start(TaskAgentScript.create()));
+                simulator = opened(opened, LlmSimulator.start(BundledScript.create(clock)));
                 log.warn(
                         "NO MODEL PROVIDER CONFIGURED: answering with the bundled LLM SIMULATOR at {} "
                                 + "(set OPENAI_API_KEY, ANTHROPIC_API_KEY, AZURE_OPENAI_ENDPOINT and AZURE_OPENAI_API_KEY, "
@@ -137,8 +138,17 @@ public final class BatonServer implements AutoCloseable {
                     .withDefault(defaultAgent(config));
             TaskModule tasks = TaskModule.create(db, clock);
             NotesModule notes = NotesModule.create(db, clock);
-            LearningModule learning = LearningModule.create(db, clock);
+            JdbcConversationStore conversationStore = new JdbcConversationStore(db);
+            LearningModule learning = LearningModule.create(
+                    db,
+                    clock,
+                    LearningModule.Options.DEFAULTS
+                            .withConversations(conversationStore)
+                            .withGenerator(new ModelContentGenerator(models, agents, "learning"))
+                            .withWorker(learningSettings.jobs())
+                            .withRetention(learningSettings.retention()));
             learning.seedCatalogue(learningSettings.catalogue());
+            learning.seedLibrary(learningSettings.library());
             PriceTable prices = prices(config);
             JdbcAuditStore auditStore = new JdbcAuditStore(db);
             JdbcUsageStore usage = new JdbcUsageStore(db);
@@ -147,7 +157,7 @@ public final class BatonServer implements AutoCloseable {
             BatonBuilder builder = Baton.builder()
                     .clock(clock)
                     .configure(config.raw())
-                    .conversationStore(new JdbcConversationStore(db))
+                    .conversationStore(conversationStore)
                     .sessionStore(new JdbcSessionLifecycle(db))
                     .conversationSearch(new JdbcConversationSearch(db))
                     .idempotencyStore(new JdbcIdempotencyStore(db))
@@ -156,9 +166,9 @@ public final class BatonServer implements AutoCloseable {
                     .tokenCounter(new JtokkitTokenCounter())
                     .prices(prices)
                     .agents(agents)
-                    .tools(tasks.toolSource(), notes.toolSource(), learning.platformTools())
+                    .tools(tasks.toolSource(), notes.toolSource(), learning.platformTools(), learning.agentTools())
                     .toolGuard(sources -> BreakerToolSource.guard(sources, resilience.tools(), clock, breakerMeters))
-                    .modules(moduleRegistry(config, agents), auditStore)
+                    .modules(moduleRegistry(config, agents, List.of(learning.memoryGuidance())), auditStore)
                     .refusalListener(new RefusalMeters(metrics.registry()))
                     .observer(turnMetrics);
             Admission.configure(builder, config, clock, redis, opened);
@@ -183,6 +193,7 @@ public final class BatonServer implements AutoCloseable {
                             new NoteRoutes(notes.service(), config.maxBodyBytes())::register,
                             new LearningCourseRoutes(learning, config.maxBodyBytes())::register,
                             new LearningShopRoutes(learning, config.maxBodyBytes())::register,
+                            new LearningAgentRoutes(learning, config.maxBodyBytes())::register,
                             new MetricsRoutes(metrics)::register,
                             new WebPageRoutes()::register),
                     new HttpMetrics(metrics.registry())::record);
@@ -196,6 +207,7 @@ public final class BatonServer implements AutoCloseable {
             log.info("limits: {}", baton.describeLimits());
             BatonServer server = new BatonServer(app, baton, simulator != null, opened);
             baton.startBackgroundJobs();
+            opened.push(learning.startBackgroundJobs());
             return server;
         } catch (RuntimeException e) {
             closeAll(opened);
@@ -221,10 +233,11 @@ public final class BatonServer implements AutoCloseable {
     }
 
     /** The modules on the class path, with baton.yaml's org defaults; every agent's module list checked now. */
-    private static ModuleRegistry moduleRegistry(BatonConfig config, AgentRegistry agents) {
+    private static ModuleRegistry moduleRegistry(
+            BatonConfig config, AgentRegistry agents, List<dev.baton.core.hook.ModuleFactory> builtIn) {
         try {
             ModuleRegistry registry =
-                    ModuleRegistry.load(config.section("modules"), BatonServer.class.getClassLoader(), List.of());
+                    ModuleRegistry.load(config.section("modules"), BatonServer.class.getClassLoader(), builtIn);
             registry.validate(agents.all());
             return registry;
         } catch (IllegalArgumentException | IllegalStateException e) {
