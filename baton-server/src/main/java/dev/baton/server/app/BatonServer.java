@@ -29,6 +29,8 @@ import dev.baton.server.api.learning.LearningCourseRoutes;
 import dev.baton.server.api.learning.LearningShopRoutes;
 import dev.baton.server.auth.JwtAuthenticator;
 import dev.baton.server.auth.JwtSettings;
+import dev.baton.server.compat.CompatRoutes;
+import dev.baton.server.compat.CompatSettings;
 import dev.baton.server.config.BatonConfig;
 import dev.baton.server.config.ProviderSettings;
 import dev.baton.server.http.HttpApi;
@@ -53,11 +55,14 @@ import dev.baton.store.jdbc.JdbcSessionLifecycle;
 import dev.baton.store.jdbc.usage.JdbcUsageStore;
 import dev.baton.tasks.TaskModule;
 import io.javalin.Javalin;
+import io.javalin.config.RoutesConfig;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -106,6 +111,7 @@ public final class BatonServer implements AutoCloseable {
                 JwtSettings.parse(config.section("jwt"), config.env(), config.jwtSecret()), config.rolePermissions());
 
         LearningSettings learningSettings = LearningSettings.parse(config.section("learning"));
+        CompatSettings compat = CompatSettings.parse(config.section("compat"));
         Database db = Database.open(
                 config.databaseUrl(),
                 List.of(TaskModule.MIGRATIONS, NotesModule.MIGRATIONS, LearningModule.MIGRATIONS));
@@ -178,25 +184,23 @@ public final class BatonServer implements AutoCloseable {
             turnMetrics.watching(baton.runningTurns());
             metrics.watch(baton.modules().failures());
             String modelMode = simulatorOnly ? "simulator" : defaultModel;
-            Javalin app = HttpApi.create(
-                    host,
-                    config.port(),
-                    auth,
-                    List.of(
-                            new HealthRoutes(() -> db.isUp(2), modelMode)::register,
-                            new CatalogRoutes(baton.agents(), baton.tools())::register,
-                            new SessionRoutes(baton.sessions(), config.maxBodyBytes())::register,
-                            new MessageRoutes(baton.conversations(), config.maxBodyBytes(), sseHeartbeat)::register,
-                            new UsageRoutes(baton.usage())::register,
-                            new AuditRoutes(auditStore)::register,
-                            new TaskRoutes(tasks.service(), config.maxBodyBytes())::register,
-                            new NoteRoutes(notes.service(), config.maxBodyBytes())::register,
-                            new LearningCourseRoutes(learning, config.maxBodyBytes())::register,
-                            new LearningShopRoutes(learning, config.maxBodyBytes())::register,
-                            new LearningAgentRoutes(learning, config.maxBodyBytes())::register,
-                            new MetricsRoutes(metrics)::register,
-                            new WebPageRoutes()::register),
-                    new HttpMetrics(metrics.registry())::record);
+            List<Consumer<RoutesConfig>> routes = new ArrayList<>(List.of(
+                    new HealthRoutes(() -> db.isUp(2), modelMode)::register,
+                    new CatalogRoutes(baton.agents(), baton.tools())::register,
+                    new SessionRoutes(baton.sessions(), config.maxBodyBytes())::register,
+                    new MessageRoutes(baton.conversations(), config.maxBodyBytes(), sseHeartbeat)::register,
+                    new UsageRoutes(baton.usage())::register,
+                    new AuditRoutes(auditStore)::register,
+                    new TaskRoutes(tasks.service(), config.maxBodyBytes())::register,
+                    new NoteRoutes(notes.service(), config.maxBodyBytes())::register,
+                    new LearningCourseRoutes(learning, config.maxBodyBytes())::register,
+                    new LearningShopRoutes(learning, config.maxBodyBytes())::register,
+                    new LearningAgentRoutes(learning, config.maxBodyBytes())::register,
+                    new MetricsRoutes(metrics)::register,
+                    new WebPageRoutes()::register));
+            routes.addAll(CompatRoutes.groups(compat, baton, learning, config.maxBodyBytes(), sseHeartbeat));
+            Javalin app =
+                    HttpApi.create(host, config.port(), auth, routes, new HttpMetrics(metrics.registry())::record);
             app.start();
             log.info(
                     "baton listening on http://{}:{} (database {}, model {})",

@@ -47,7 +47,8 @@ public final class ConfigLoader {
         return fromTree(root == null ? MissingNode.getInstance() : root, env);
     }
 
-    static BatonConfig fromTree(JsonNode root, Map<String, String> env) {
+    static BatonConfig fromTree(JsonNode yaml, Map<String, String> env) {
+        JsonNode root = EnvAliases.apply(yaml, env);
         int port = intValue(
                 env.get("BATON_PORT"), root.path("server").path("port"), BatonConfig.DEFAULT_PORT, "BATON_PORT");
         int maxBody = root.path("server").path("maxBodyBytes").asInt(BatonConfig.DEFAULT_MAX_BODY_BYTES);

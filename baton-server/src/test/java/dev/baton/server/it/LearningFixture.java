@@ -14,8 +14,14 @@ import java.util.Set;
 
 /** A server whose roles carry the learning permissions: learners, a teacher who grades, and an admin. */
 final class LearningFixture {
-    static final Set<String> LEARNER =
-            Set.of("sessions:read:self", "sessions:write:self", "learning:read:self", "learning:write:self");
+    static final Set<String> LEARNER = Set.of(
+            "sessions:read:self",
+            "sessions:write:self",
+            "learning:read:self",
+            "learning:write:self",
+            // the orchestrator's and the todo chatbot's APIs answer with the task agent
+            "tasks:read:self",
+            "tasks:write:self");
     static final Map<String, Set<String>> ROLES = Map.of(
             "student",
             LEARNER,
