@@ -4,27 +4,20 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.core.auth.Principal;
 import dev.baton.runtime.Refusal;
 import dev.baton.runtime.RefusalException;
-import java.util.Iterator;
-import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
  * The stateless orchestrator's request (design 003): {@code input} of 1 to 5,000 characters once control characters
  * other than \n \r \t are stripped, an optional {@code conversation_id} in UUID form and an optional {@code user_id}.
  * That design answers a request that breaks these with 422, so every refusal here is {@link Refusal.InvalidValue};
- * a {@code user_id} that is not the caller's is 403.
+ * a {@code user_id} that is not the caller's is 403. Other fields are ignored, as that design's request model does.
  */
 record OrchestratorRequest(String input, String conversationId) {
     static final int MAX_INPUT = 5_000;
-    private static final Set<String> FIELDS = Set.of("input", "conversation_id", "user_id");
     private static final Pattern UUID =
             Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
 
     static OrchestratorRequest parse(JsonNode body, Principal caller) {
-        for (Iterator<String> names = body.fieldNames(); names.hasNext(); ) {
-            String name = names.next();
-            if (!FIELDS.contains(name)) throw invalid("unknown field '" + abbreviate(name) + "'");
-        }
         JsonNode userId = body.path("user_id");
         if (!userId.isMissingNode() && !userId.isNull()) {
             if (!userId.isTextual()) throw invalid("user_id must be a string");
@@ -61,9 +54,5 @@ record OrchestratorRequest(String input, String conversationId) {
 
     private static RefusalException invalid(String message) {
         return new RefusalException(new Refusal.InvalidValue(message));
-    }
-
-    private static String abbreviate(String s) {
-        return s.length() <= 40 ? s : s.substring(0, 40) + "...";
     }
 }

@@ -70,6 +70,7 @@ class OrchestratorApiIT {
         var tooLong = post(token, "{\"input\":\"" + "a".repeat(5001) + "\"}");
         assertThat(tooLong.status()).isEqualTo(422);
         assertThat(tooLong.body().at("/error/message").asText()).contains("1-5000 characters");
+        assertThat(post(token, "{\"input\":42}").status()).isEqualTo(422);
         assertThat(post(token, "{\"input\":\"hi\",\"conversation_id\":\"conv_123abc\"}")
                         .status())
                 .isEqualTo(422);
