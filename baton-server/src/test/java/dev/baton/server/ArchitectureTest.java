@@ -29,6 +29,7 @@ class ArchitectureTest {
                     "dev.baton.simulator..",
                     "dev.baton.tasks..",
                     "dev.baton.notes..",
+                    "dev.baton.learning..",
                     "dev.baton.modules..");
 
     @ArchTest

@@ -22,7 +22,12 @@ public abstract class DomainException extends RuntimeException {
         /** No such record for this user (including: it exists but belongs to someone else). */
         NOT_FOUND("not_found"),
         /** The caller lacks a permission the operation needs. */
-        PERMISSION_DENIED("permission_denied");
+        PERMISSION_DENIED("permission_denied"),
+        /**
+         * The request is valid but the record's current state refuses it (already enrolled, a full lab slot, a
+         * closed course): retrying the same request will not help until that state changes.
+         */
+        CONFLICT("conflict");
 
         private final String code;
 
@@ -46,7 +51,7 @@ public abstract class DomainException extends RuntimeException {
         return kind;
     }
 
-    /** The wire code: "invalid_request", "invalid_argument", "not_found" or "permission_denied". */
+    /** The wire code: "invalid_request", "invalid_argument", "not_found", "permission_denied" or "conflict". */
     public final String code() {
         return kind.code();
     }

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.core.turn.TurnEvent;
 import dev.baton.core.turn.TurnOutcome;
 import dev.baton.runtime.admission.IdempotencyKey;
-import dev.baton.runtime.conversation.AdmittedTurn;
 import dev.baton.runtime.conversation.Conversations;
 import dev.baton.runtime.conversation.SendOptions;
 import dev.baton.runtime.conversation.SendResult;
@@ -14,14 +13,14 @@ import dev.baton.runtime.session.Sessions;
 import dev.baton.server.http.Caller;
 import dev.baton.server.http.ErrorResponses;
 import dev.baton.server.http.Json;
+import dev.baton.server.http.QuotaHeaders;
 import dev.baton.server.http.RequestBody;
 import dev.baton.server.http.RequestIds;
 import dev.baton.server.http.SseEvents;
-import dev.baton.server.http.SseWriter;
+import dev.baton.server.http.SseTurnListener;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.function.Function;
 
@@ -87,7 +86,7 @@ public final class MessageRoutes {
 
     /** Runs the send with a listener that streams (SSE) or collects nothing (JSON), then answers. */
     private void respond(Context ctx, boolean sse, boolean chatShape, Function<TurnListener, SendResult> send) {
-        StreamingListener listener = sse ? new StreamingListener(ctx, heartbeat) : null;
+        SseTurnListener listener = sse ? new SseTurnListener(ctx, heartbeat, SseEvents::send) : null;
         SendResult result;
         try {
             result = send.apply(listener != null ? listener : new QuotaHeaders(ctx));
@@ -108,54 +107,6 @@ public final class MessageRoutes {
                 }
                 ctx.json(chatShape ? chatResponse(ran.session().id(), ran.outcome()) : messageResponse(ran.outcome()));
             }
-        }
-    }
-
-    /** JSON mode: the rate-limit fields go on the response once the turn is admitted. */
-    private record QuotaHeaders(Context ctx) implements TurnListener {
-        @Override
-        public void admitted(AdmittedTurn turn) {
-            turn.rate().quotaFields().forEach(ctx::header);
-        }
-
-        @Override
-        public void onEvent(TurnEvent event) {}
-    }
-
-    /** SSE mode: the stream starts once the turn is admitted (refusals before that are plain JSON errors). */
-    private static final class StreamingListener implements TurnListener, AutoCloseable {
-        private final Context ctx;
-        private final Duration heartbeat;
-        private SseWriter writer;
-
-        StreamingListener(Context ctx, Duration heartbeat) {
-            this.ctx = ctx;
-            this.heartbeat = heartbeat;
-        }
-
-        @Override
-        public void admitted(AdmittedTurn turn) {
-            turn.rate().quotaFields().forEach(ctx::header);
-            ctx.status(200);
-            ctx.contentType("text/event-stream; charset=utf-8");
-            ctx.header("Cache-Control", "no-cache");
-            ctx.header("X-Accel-Buffering", "no");
-            try {
-                writer = new SseWriter(ctx.res().getOutputStream(), heartbeat, turn.cancellation()::cancel);
-            } catch (IOException e) {
-                turn.cancellation().cancel();
-                throw new UncheckedIOException(e);
-            }
-        }
-
-        @Override
-        public void onEvent(TurnEvent event) {
-            if (writer != null) SseEvents.send(writer, event);
-        }
-
-        @Override
-        public void close() {
-            if (writer != null) writer.close();
         }
     }
 

@@ -2,6 +2,7 @@ package dev.baton.server.app;
 
 import dev.baton.core.hook.ModuleRegistry;
 import dev.baton.core.model.ModelResolver;
+import dev.baton.learning.LearningModule;
 import dev.baton.notes.NotesModule;
 import dev.baton.providers.pricing.PriceSettings;
 import dev.baton.providers.pricing.PriceTable;
@@ -23,9 +24,14 @@ import dev.baton.server.api.MessageRoutes;
 import dev.baton.server.api.NoteRoutes;
 import dev.baton.server.api.SessionRoutes;
 import dev.baton.server.api.TaskRoutes;
+import dev.baton.server.api.learning.LearningAgentRoutes;
+import dev.baton.server.api.learning.LearningCourseRoutes;
+import dev.baton.server.api.learning.LearningShopRoutes;
 import dev.baton.server.auth.JwtAuthenticator;
 import dev.baton.server.auth.JwtSecret;
 import dev.baton.server.auth.JwtSettings;
+import dev.baton.server.compat.CompatRoutes;
+import dev.baton.server.compat.CompatSettings;
 import dev.baton.server.config.BatonConfig;
 import dev.baton.server.config.ProviderSettings;
 import dev.baton.server.http.HttpApi;
@@ -41,8 +47,8 @@ import dev.baton.server.usage.UsageRoutes;
 import dev.baton.server.web.DevSignIn;
 import dev.baton.server.web.WebPageRoutes;
 import dev.baton.server.web.WebPageSettings;
+import dev.baton.simulator.BundledScript;
 import dev.baton.simulator.LlmSimulator;
-import dev.baton.simulator.TaskAgentScript;
 import dev.baton.store.jdbc.Database;
 import dev.baton.store.jdbc.JdbcAuditStore;
 import dev.baton.store.jdbc.JdbcConversationSearch;
@@ -52,11 +58,14 @@ import dev.baton.store.jdbc.JdbcSessionLifecycle;
 import dev.baton.store.jdbc.usage.JdbcUsageStore;
 import dev.baton.tasks.TaskModule;
 import io.javalin.Javalin;
+import io.javalin.config.RoutesConfig;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -67,7 +76,8 @@ import org.slf4j.LoggerFactory;
 public final class BatonServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(BatonServer.class);
     /** The agents shipped on the class path, in the order they are offered (the domains' jars bring their own). */
-    static final List<String> BUILT_IN_AGENTS = List.of("agents/tasks.yaml", "agents/study.yaml");
+    static final List<String> BUILT_IN_AGENTS = List.of(
+            "agents/tasks.yaml", "agents/study.yaml", LearningModule.LEARNING_AGENT, LearningModule.PLATFORM_AGENT);
 
     private final Javalin http;
     private final Baton baton;
@@ -117,7 +127,11 @@ public final class BatonServer implements AutoCloseable {
         JwtAuthenticator auth = JwtAuthenticator.create(
                 JwtSettings.parse(config.section("jwt"), config.env(), config.jwtSecret()), config.rolePermissions());
 
-        Database db = Database.open(config.databaseUrl(), List.of(TaskModule.MIGRATIONS, NotesModule.MIGRATIONS));
+        LearningSettings learningSettings = LearningSettings.parse(config.section("learning"));
+        CompatSettings compat = CompatSettings.parse(config.section("compat"));
+        Database db = Database.open(
+                config.databaseUrl(),
+                List.of(TaskModule.MIGRATIONS, NotesModule.MIGRATIONS, LearningModule.MIGRATIONS));
         Deque<AutoCloseable> opened = new ArrayDeque<>();
         opened.push(db);
         try {
@@ -129,7 +143,7 @@ public final class BatonServer implements AutoCloseable {
             boolean simulatorOnly = config.models().simulatorOnly() && !providers.any();
             String defaultModel = providers.defaultModel(config.models());
             if (simulatorUrl == null && simulatorOnly) {
-                simulator = opened(opened, LlmSimulator.start(TaskAgentScript.create()));
+                simulator = opened(opened, LlmSimulator.start(BundledScript.create(clock)));
                 log.warn(
                         "NO MODEL PROVIDER CONFIGURED: answering with the bundled LLM SIMULATOR at {} "
                                 + "(set OPENAI_API_KEY, ANTHROPIC_API_KEY, AZURE_OPENAI_ENDPOINT and AZURE_OPENAI_API_KEY, "
@@ -147,6 +161,17 @@ public final class BatonServer implements AutoCloseable {
                     .withDefault(defaultAgent(config));
             TaskModule tasks = TaskModule.create(db, clock);
             NotesModule notes = NotesModule.create(db, clock);
+            JdbcConversationStore conversationStore = new JdbcConversationStore(db);
+            LearningModule learning = LearningModule.create(
+                    db,
+                    clock,
+                    LearningModule.Options.DEFAULTS
+                            .withConversations(conversationStore)
+                            .withGenerator(new ModelContentGenerator(models, agents, "learning"))
+                            .withWorker(learningSettings.jobs())
+                            .withRetention(learningSettings.retention()));
+            learning.seedCatalogue(learningSettings.catalogue());
+            learning.seedLibrary(learningSettings.library());
             PriceTable prices = prices(config);
             JdbcAuditStore auditStore = new JdbcAuditStore(db);
             JdbcUsageStore usage = new JdbcUsageStore(db);
@@ -155,7 +180,7 @@ public final class BatonServer implements AutoCloseable {
             BatonBuilder builder = Baton.builder()
                     .clock(clock)
                     .configure(config.raw())
-                    .conversationStore(new JdbcConversationStore(db))
+                    .conversationStore(conversationStore)
                     .sessionStore(new JdbcSessionLifecycle(db))
                     .conversationSearch(new JdbcConversationSearch(db))
                     .idempotencyStore(new JdbcIdempotencyStore(db))
@@ -164,9 +189,9 @@ public final class BatonServer implements AutoCloseable {
                     .tokenCounter(new JtokkitTokenCounter())
                     .prices(prices)
                     .agents(agents)
-                    .tools(tasks.toolSource(), notes.toolSource())
+                    .tools(tasks.toolSource(), notes.toolSource(), learning.platformTools(), learning.agentTools())
                     .toolGuard(sources -> BreakerToolSource.guard(sources, resilience.tools(), clock, breakerMeters))
-                    .modules(moduleRegistry(config, agents), auditStore)
+                    .modules(moduleRegistry(config, agents, List.of(learning.memoryGuidance())), auditStore)
                     .refusalListener(new RefusalMeters(metrics.registry()))
                     .observer(turnMetrics);
             Admission.configure(builder, config, clock, redis, opened);
@@ -176,22 +201,23 @@ public final class BatonServer implements AutoCloseable {
             turnMetrics.watching(baton.runningTurns());
             metrics.watch(baton.modules().failures());
             String modelMode = simulatorOnly ? "simulator" : defaultModel;
-            Javalin app = HttpApi.create(
-                    host,
-                    config.port(),
-                    auth,
-                    List.of(
-                            new HealthRoutes(() -> db.isUp(2), modelMode)::register,
-                            new CatalogRoutes(baton.agents(), baton.tools())::register,
-                            new SessionRoutes(baton.sessions(), config.maxBodyBytes())::register,
-                            new MessageRoutes(baton.conversations(), config.maxBodyBytes(), sseHeartbeat)::register,
-                            new UsageRoutes(baton.usage())::register,
-                            new AuditRoutes(auditStore)::register,
-                            new TaskRoutes(tasks.service(), config.maxBodyBytes())::register,
-                            new NoteRoutes(notes.service(), config.maxBodyBytes())::register,
-                            new MetricsRoutes(metrics)::register,
-                            webPage(config, options)::register),
-                    new HttpMetrics(metrics.registry())::record);
+            List<Consumer<RoutesConfig>> routes = new ArrayList<>(List.of(
+                    new HealthRoutes(() -> db.isUp(2), modelMode)::register,
+                    new CatalogRoutes(baton.agents(), baton.tools())::register,
+                    new SessionRoutes(baton.sessions(), config.maxBodyBytes())::register,
+                    new MessageRoutes(baton.conversations(), config.maxBodyBytes(), sseHeartbeat)::register,
+                    new UsageRoutes(baton.usage())::register,
+                    new AuditRoutes(auditStore)::register,
+                    new TaskRoutes(tasks.service(), config.maxBodyBytes())::register,
+                    new NoteRoutes(notes.service(), config.maxBodyBytes())::register,
+                    new LearningCourseRoutes(learning, config.maxBodyBytes())::register,
+                    new LearningShopRoutes(learning, config.maxBodyBytes())::register,
+                    new LearningAgentRoutes(learning, config.maxBodyBytes())::register,
+                    new MetricsRoutes(metrics)::register,
+                    webPage(config, options)::register));
+            routes.addAll(CompatRoutes.groups(compat, baton, learning, config.maxBodyBytes(), sseHeartbeat));
+            Javalin app =
+                    HttpApi.create(host, config.port(), auth, routes, new HttpMetrics(metrics.registry())::record);
             app.start();
             log.info(
                     "baton listening on http://{}:{} (database {}, model {})",
@@ -202,6 +228,7 @@ public final class BatonServer implements AutoCloseable {
             log.info("limits: {}", baton.describeLimits());
             BatonServer server = new BatonServer(app, baton, simulator != null, opened);
             baton.startBackgroundJobs();
+            opened.push(learning.startBackgroundJobs());
             return server;
         } catch (RuntimeException e) {
             closeAll(opened);
@@ -239,10 +266,11 @@ public final class BatonServer implements AutoCloseable {
     }
 
     /** The modules on the class path, with baton.yaml's org defaults; every agent's module list checked now. */
-    private static ModuleRegistry moduleRegistry(BatonConfig config, AgentRegistry agents) {
+    private static ModuleRegistry moduleRegistry(
+            BatonConfig config, AgentRegistry agents, List<dev.baton.core.hook.ModuleFactory> builtIn) {
         try {
             ModuleRegistry registry =
-                    ModuleRegistry.load(config.section("modules"), BatonServer.class.getClassLoader(), List.of());
+                    ModuleRegistry.load(config.section("modules"), BatonServer.class.getClassLoader(), builtIn);
             registry.validate(agents.all());
             return registry;
         } catch (IllegalArgumentException | IllegalStateException e) {

@@ -47,7 +47,8 @@ public final class ConfigLoader {
         return fromTree(root == null ? MissingNode.getInstance() : root, env);
     }
 
-    static BatonConfig fromTree(JsonNode root, Map<String, String> env) {
+    static BatonConfig fromTree(JsonNode yaml, Map<String, String> env) {
+        JsonNode root = EnvAliases.apply(yaml, env);
         int port = intValue(
                 env.get("BATON_PORT"), root.path("server").path("port"), BatonConfig.DEFAULT_PORT, "BATON_PORT");
         int maxBody = root.path("server").path("maxBodyBytes").asInt(BatonConfig.DEFAULT_MAX_BODY_BYTES);
@@ -126,11 +127,15 @@ public final class ConfigLoader {
                 "tasks:write:self",
                 "notes:read:self",
                 "notes:write:self",
+                "learning:read:self",
+                "learning:write:self",
                 "sessions:read:self",
                 "sessions:write:self");
-        Set<String> admin = new LinkedHashSet<>(self);
-        admin.addAll(Set.of("admin:audit", "admin:usage"));
-        return Map.of("user", self, "student", self, "teacher", self, "admin", Set.copyOf(admin));
+        Set<String> teacher = new LinkedHashSet<>(self);
+        teacher.add("learning:grade");
+        Set<String> admin = new LinkedHashSet<>(teacher);
+        admin.addAll(Set.of("admin:audit", "admin:usage", "admin:learning"));
+        return Map.of("user", self, "student", self, "teacher", Set.copyOf(teacher), "admin", Set.copyOf(admin));
     }
 
     /** ISO-8601 ("PT30S") or a number with a unit ("30s", "500ms", "5m", "24h"); see {@link ConfigNodes#duration}. */

@@ -100,6 +100,7 @@ public final class ErrorResponses {
             case PERMISSION_DENIED -> 403;
             case MALFORMED -> 400;
             case INVALID_ARGUMENT -> 422;
+            case CONFLICT -> 409;
         };
     }
 
@@ -110,6 +111,7 @@ public final class ErrorResponses {
             case PERMISSION_DENIED -> "forbidden";
             case MALFORMED -> "invalid_request";
             case INVALID_ARGUMENT -> "invalid_value";
+            case CONFLICT -> "conflict";
         };
     }
 

@@ -53,11 +53,14 @@ public final class HttpApi {
                 ctx.header(RequestIds.HEADER, requestId);
                 MDC.put("requestId", requestId);
             });
-            routes.before("/v1/*", ctx -> {
-                var principal = auth.authenticate(ctx.header("Authorization"));
-                Caller.set(ctx, principal);
-                MDC.put("userId", principal.userId());
-            });
+            // the v1 API and the designs' own APIs (/api/..., /chat/...) are all for signed-in callers
+            for (String path : List.of("/v1/*", "/api/*", "/chat/*")) {
+                routes.before(path, ctx -> {
+                    var principal = auth.authenticate(ctx.header("Authorization"));
+                    Caller.set(ctx, principal);
+                    MDC.put("userId", principal.userId());
+                });
+            }
             routes.after(ctx -> {
                 Long start = ctx.attribute("baton.startNanos");
                 long nanos = start == null ? -1 : System.nanoTime() - start;

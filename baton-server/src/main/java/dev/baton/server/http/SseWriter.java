@@ -33,6 +33,11 @@ public final class SseWriter implements AutoCloseable {
     public boolean send(String type, ObjectNode data) {
         ObjectNode payload = Json.MAPPER.createObjectNode().put("type", type);
         payload.setAll(data);
+        return sendAsIs(type, payload);
+    }
+
+    /** Sends one event with {@code data} exactly as given: for wires whose events carry no "type" field. */
+    public boolean sendAsIs(String type, ObjectNode payload) {
         String json;
         try {
             json = Json.MAPPER.writeValueAsString(payload);

@@ -56,7 +56,7 @@ class DefaultAgentIT {
             String token = TestServer.token("ord");
 
             assertThat(ids(t.api.get("/v1/agents", token).body()))
-                    .containsExactly("tasks", "study", "zeta", "alpha", "mid");
+                    .containsExactly("tasks", "study", "learning", "learning-platform", "zeta", "alpha", "mid");
             assertThat(agentOfChat(t, token)).isEqualTo("tasks");
         }
     }

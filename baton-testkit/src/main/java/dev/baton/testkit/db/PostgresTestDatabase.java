@@ -40,6 +40,7 @@ public final class PostgresTestDatabase {
     public static PostgresTestDatabase create() {
         String baseUrl = System.getenv().getOrDefault("BATON_TEST_POSTGRES_URL", DEFAULT_URL);
         requireReachable(baseUrl);
+        installSharedExtensions(baseUrl);
         String schema = "baton_it_"
                 + UUID.randomUUID().toString().replace("-", "").substring(0, 16).toLowerCase(Locale.ROOT);
         execute(baseUrl, "CREATE SCHEMA " + schema);
@@ -57,6 +58,33 @@ public final class PostgresTestDatabase {
 
     public void drop() {
         execute(baseUrl, "DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+    }
+
+    /**
+     * Extensions belong to the database, not to a schema: one installed by a migration into a test's schema would be
+     * dropped with that schema while other tests (in other schemas, other builds) use it. So the ones Baton's
+     * migrations need (pg_trgm, for the learning library) are installed once in {@code public}, which no test drops;
+     * the migrations then find them there.
+     */
+    private static void installSharedExtensions(String url) {
+        try {
+            execute(url, "CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public");
+        } catch (IllegalStateException e) {
+            // two builds installing it at the same moment: one wins, and the other finds it installed
+            if (!installed(url, "pg_trgm")) throw e;
+        }
+    }
+
+    private static boolean installed(String url, String extension) {
+        try (Connection c = DriverManager.getConnection(url);
+                var ps = c.prepareStatement("SELECT 1 FROM pg_extension WHERE extname = ?")) {
+            ps.setString(1, extension);
+            try (var rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("checking for extension " + extension + " failed: " + e.getMessage(), e);
+        }
     }
 
     private static void requireReachable(String url) {

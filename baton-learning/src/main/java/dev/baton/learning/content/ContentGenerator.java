@@ -1,0 +1,32 @@
+package dev.baton.learning.content;
+
+/**
+ * Writes learning material on a topic: in the server, the configured model through the normal model gateway.
+ * Called on a worker thread, never during a turn.
+ */
+@FunctionalInterface
+public interface ContentGenerator {
+
+    /**
+     * @return the material (plain text or Markdown)
+     * @throws ContentGenerationException when it cannot be written now ({@code retryable}) or at all
+     */
+    String generate(ContentRequest request);
+
+    /** What to write about, and for whom. */
+    record ContentRequest(String jobId, String topic, String tenantId, String userId) {}
+
+    /** Why material could not be written. */
+    final class ContentGenerationException extends RuntimeException {
+        private final boolean retryable;
+
+        public ContentGenerationException(String message, boolean retryable, Throwable cause) {
+            super(message, cause);
+            this.retryable = retryable;
+        }
+
+        public boolean retryable() {
+            return retryable;
+        }
+    }
+}

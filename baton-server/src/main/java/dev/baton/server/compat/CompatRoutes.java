@@ -1,0 +1,51 @@
+package dev.baton.server.compat;
+
+import dev.baton.learning.LearningModule;
+import dev.baton.runtime.Baton;
+import dev.baton.runtime.config.ConfigException;
+import io.javalin.config.RoutesConfig;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/** The designs' own APIs that {@link CompatSettings} switches on, each over the same runtime as HTTP v1. */
+public final class CompatRoutes {
+    private CompatRoutes() {}
+
+    /**
+     * The route groups to register, in an order where {@code /api/agent/...} is matched before the todo chatbot's
+     * {@code /api/{user_id}/...}.
+     *
+     * @throws ConfigException when an enabled surface names an agent that is not configured
+     */
+    public static List<Consumer<RoutesConfig>> groups(
+            CompatSettings settings, Baton baton, LearningModule learning, int maxBodyBytes, Duration heartbeat) {
+        CompatTurns turns = new CompatTurns(baton.conversations(), maxBodyBytes, heartbeat);
+        List<Consumer<RoutesConfig>> groups = new ArrayList<>();
+        if (enabled(settings.aiLayer(), baton)) {
+            groups.add(new AiLayerRoutes(turns, settings.aiLayer().agent())::register);
+        }
+        if (enabled(settings.orchestrator(), baton)) {
+            groups.add(new OrchestratorRoutes(turns, settings.orchestrator().agent())::register);
+        }
+        if (enabled(settings.learningAgent(), baton)) {
+            groups.add(new AgentApiRoutes(
+                    turns,
+                    baton.sessions(),
+                    learning.memory(),
+                    settings.learningAgent().agent())::register);
+        }
+        if (enabled(settings.todoChatbot(), baton)) {
+            groups.add(new TodoChatRoutes(turns, settings.todoChatbot().agent())::register);
+        }
+        return groups;
+    }
+
+    private static boolean enabled(CompatSettings.Surface surface, Baton baton) {
+        if (!surface.enabled()) return false;
+        if (baton.agents().find(surface.agent()).isEmpty())
+            throw new ConfigException("compat: agent '" + surface.agent() + "' is not configured");
+        return true;
+    }
+}

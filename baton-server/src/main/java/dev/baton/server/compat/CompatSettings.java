@@ -1,0 +1,54 @@
+package dev.baton.server.compat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.runtime.config.ConfigException;
+import java.util.Set;
+
+/**
+ * baton.yaml's {@code compat} section: each original design's own API, served by the same runtime, can be switched
+ * off, and pointed at another agent. All are on by default:
+ *
+ * <pre>{@code
+ * compat:
+ *   aiLayer:       {enabled: true, agent: learning-platform}   # POST /v1/ai/chat, /v1/ai/execute
+ *   orchestrator:  {enabled: true, agent: tasks}               # POST /chat/stream
+ *   todoChatbot:   {enabled: true, agent: tasks}               # POST /api/{user_id}/chat
+ *   learningAgent: {enabled: true, agent: learning}            # /api/agent/chat, /memory/{userId}, /reset/{userId}
+ * }</pre>
+ *
+ * A surface may also be given as a plain boolean ({@code orchestrator: false}).
+ */
+public record CompatSettings(Surface aiLayer, Surface orchestrator, Surface todoChatbot, Surface learningAgent) {
+
+    /** One design's API: whether it is served, and which agent answers it. */
+    public record Surface(boolean enabled, String agent) {}
+
+    private static final Set<String> SURFACES = Set.of("aiLayer", "orchestrator", "todoChatbot", "learningAgent");
+
+    public static CompatSettings parse(JsonNode section) {
+        if (!section.isMissingNode() && !section.isNull()) {
+            if (!section.isObject()) throw new ConfigException("compat must be a map of surfaces");
+            section.fieldNames().forEachRemaining(name -> {
+                if (!SURFACES.contains(name))
+                    throw new ConfigException("compat: unknown surface '" + name + "' (known: " + SURFACES + ")");
+            });
+        }
+        return new CompatSettings(
+                surface(section.path("aiLayer"), "aiLayer", "learning-platform"),
+                surface(section.path("orchestrator"), "orchestrator", "tasks"),
+                surface(section.path("todoChatbot"), "todoChatbot", "tasks"),
+                surface(section.path("learningAgent"), "learningAgent", "learning"));
+    }
+
+    private static Surface surface(JsonNode node, String name, String defaultAgent) {
+        if (node.isMissingNode() || node.isNull()) return new Surface(true, defaultAgent);
+        if (node.isBoolean()) return new Surface(node.booleanValue(), defaultAgent);
+        if (!node.isObject()) throw new ConfigException("compat." + name + " must be true, false or a map");
+        JsonNode enabled = node.path("enabled");
+        if (!enabled.isMissingNode() && !enabled.isBoolean())
+            throw new ConfigException("compat." + name + ".enabled must be true or false");
+        String agent = node.path("agent").asText(defaultAgent);
+        if (agent.isBlank()) throw new ConfigException("compat." + name + ".agent must name an agent");
+        return new Surface(enabled.asBoolean(true), agent);
+    }
+}

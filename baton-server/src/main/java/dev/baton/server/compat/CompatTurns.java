@@ -1,0 +1,90 @@
+package dev.baton.server.compat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.core.auth.Principal;
+import dev.baton.core.turn.TurnEvent;
+import dev.baton.core.turn.TurnOutcome;
+import dev.baton.runtime.conversation.Conversations;
+import dev.baton.runtime.conversation.SendOptions;
+import dev.baton.runtime.conversation.SendResult;
+import dev.baton.runtime.conversation.TurnListener;
+import dev.baton.runtime.session.Sessions;
+import dev.baton.server.http.Caller;
+import dev.baton.server.http.ErrorResponses;
+import dev.baton.server.http.QuotaHeaders;
+import dev.baton.server.http.RequestBody;
+import dev.baton.server.http.RequestIds;
+import dev.baton.server.http.SseTurnListener;
+import io.javalin.http.Context;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * What the designs' APIs share: read a body under the input rules, run one turn through {@link Conversations#chat}
+ * (every rule is the runtime's), and hand the outcome back for the front door's own JSON, or stream it in the front
+ * door's own SSE wire. Statuses come from {@link ErrorResponses} only.
+ */
+final class CompatTurns {
+    private final Conversations conversations;
+    private final int maxBodyBytes;
+    private final Duration heartbeat;
+
+    CompatTurns(Conversations conversations, int maxBodyBytes, Duration heartbeat) {
+        this.conversations = conversations;
+        this.maxBodyBytes = maxBodyBytes;
+        this.heartbeat = heartbeat;
+    }
+
+    /** The caller, who must be allowed to chat. */
+    static Principal caller(Context ctx) {
+        return Caller.with(ctx, Sessions.WRITE);
+    }
+
+    /** The request's JSON object body (size, UTF-8, NUL and JSON checked). */
+    JsonNode body(Context ctx) {
+        try {
+            return RequestBody.parseObject(
+                    RequestBody.readUtf8(ctx.req().getInputStream(), ctx.req().getContentLengthLong(), maxBodyBytes));
+        } catch (IOException e) {
+            throw new dev.baton.server.http.ApiException(400, "invalid_request", "could not read the request body");
+        }
+    }
+
+    /**
+     * Runs the turn for one JSON answer.
+     *
+     * @return the outcome, or empty when the turn failed and the error was already answered
+     */
+    Optional<TurnOutcome> json(Context ctx, Principal caller, Conversations.ChatTarget target, String message) {
+        SendResult result = conversations.chat(caller, target, message, options(ctx), new QuotaHeaders(ctx));
+        if (!(result instanceof SendResult.Ran ran)) throw new IllegalStateException("no idempotency key was sent");
+        if (ran.outcome().terminal() instanceof TurnEvent.Failed failed) {
+            ErrorResponses.turnFailed(ctx, failed);
+            return Optional.empty();
+        }
+        return Optional.of(ran.outcome());
+    }
+
+    /** Runs the turn as an event stream in {@code encoder}'s wire. */
+    void stream(
+            Context ctx,
+            Principal caller,
+            Conversations.ChatTarget target,
+            String message,
+            SseTurnListener.Encoder encoder) {
+        try (SseTurnListener listener = new SseTurnListener(ctx, heartbeat, encoder)) {
+            conversations.chat(caller, target, message, options(ctx), listener);
+        }
+    }
+
+    /** Runs the turn with any listener (for a front door that needs both the events and the outcome). */
+    SendResult run(
+            Context ctx, Principal caller, Conversations.ChatTarget target, String message, TurnListener listener) {
+        return conversations.chat(caller, target, message, options(ctx), listener);
+    }
+
+    private static SendOptions options(Context ctx) {
+        return SendOptions.of(ctx.attribute(RequestIds.ATTRIBUTE));
+    }
+}

@@ -1,0 +1,59 @@
+package dev.baton.server.http;
+
+import dev.baton.core.turn.TurnEvent;
+import dev.baton.runtime.conversation.AdmittedTurn;
+import dev.baton.runtime.conversation.TurnListener;
+import io.javalin.http.Context;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+
+/**
+ * Streams a turn as Server-Sent Events: the stream starts once the turn is admitted (refusals before that are
+ * plain JSON errors), each event is written by the front door's {@link Encoder}, and a client that goes away cancels
+ * the turn. Close it when the send returns, whatever happened, so the heartbeat stops.
+ */
+public final class SseTurnListener implements TurnListener, AutoCloseable {
+
+    /** Writes one turn event in a front door's SSE wire (Baton's own, or a design's). */
+    @FunctionalInterface
+    public interface Encoder {
+        void send(SseWriter writer, TurnEvent event);
+    }
+
+    private final Context ctx;
+    private final Duration heartbeat;
+    private final Encoder encoder;
+    private SseWriter writer;
+
+    public SseTurnListener(Context ctx, Duration heartbeat, Encoder encoder) {
+        this.ctx = ctx;
+        this.heartbeat = heartbeat;
+        this.encoder = encoder;
+    }
+
+    @Override
+    public void admitted(AdmittedTurn turn) {
+        turn.rate().quotaFields().forEach(ctx::header);
+        ctx.status(200);
+        ctx.contentType("text/event-stream; charset=utf-8");
+        ctx.header("Cache-Control", "no-cache");
+        ctx.header("X-Accel-Buffering", "no");
+        try {
+            writer = new SseWriter(ctx.res().getOutputStream(), heartbeat, turn.cancellation()::cancel);
+        } catch (IOException e) {
+            turn.cancellation().cancel();
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void onEvent(TurnEvent event) {
+        if (writer != null) encoder.send(writer, event);
+    }
+
+    @Override
+    public void close() {
+        if (writer != null) writer.close();
+    }
+}

@@ -1,0 +1,104 @@
+package dev.baton.server.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.baton.simulator.BundledScript;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The learning agent's own API (design 002) over real HTTP with the simulator, in that design's field names only:
+ * {@code POST /api/agent/chat} ({"message"} → {"message", "toolCalls", "conversationId"}), {@code GET
+ * /api/agent/memory/{userId}} and {@code POST /api/agent/reset/{userId}}.
+ */
+class LearningAgentApiIT {
+    @TempDir
+    static Path dir;
+
+    static TestServer t;
+
+    @BeforeAll
+    static void start() {
+        t = LearningFixture.start(dir, BundledScript.create());
+    }
+
+    @AfterAll
+    static void stop() {
+        t.close();
+    }
+
+    @Test
+    void chat_keeps_one_conversation_per_learner_and_the_confirmation_lands_in_memory() {
+        String token = TestServer.token("lou");
+
+        var asked = t.api.post("/api/agent/chat", token, "{\"message\":\"ledarship\"}");
+        assertThat(asked.status()).isEqualTo(200);
+        assertThat(asked.body().path("message").asText()).startsWith("“Leadership” is a broad subject.");
+        assertThat(asked.body().at("/toolCalls/0/toolName").asText()).isEqualTo("detectGranularity");
+        assertThat(asked.body().at("/toolCalls/0/parameters/input").asText()).isEqualTo("ledarship");
+        assertThat(asked.body().at("/toolCalls/0/result/granularity").asText()).isEqualTo("subject");
+        String conversation = asked.body().path("conversationId").asText();
+
+        var confirmed = t.api.post("/api/agent/chat", token, "{\"message\":\"sounds great\"}");
+        assertThat(confirmed.body().path("conversationId").asText()).isEqualTo(conversation);
+        assertThat(confirmed.body().path("message").asText()).isEqualTo("Thank you. I'm putting that together now.");
+
+        var memory = t.api.get("/api/agent/memory/lou", token);
+        assertThat(memory.status()).isEqualTo(200);
+        assertThat(memory.body().path("currentTopic").asText()).isEqualTo("Leadership");
+        assertThat(memory.body().at("/decisions/0/decision").asText()).isEqualTo("topic_confirmed");
+    }
+
+    @Test
+    void memory_is_the_learners_own_unless_an_admin_asks() {
+        t.api.post("/api/agent/chat", TestServer.token("nia"), "{\"message\":\"learn something new\"}");
+
+        assertThat(t.api.get("/api/agent/memory/nia", TestServer.token("pry")).status())
+                .isEqualTo(403);
+        var byAdmin = t.api.get("/api/agent/memory/nia", TestServer.token("root", "admin"));
+        assertThat(byAdmin.status()).isEqualTo(200);
+        assertThat(byAdmin.body().at("/decisions/0/decision").asText()).isEqualTo("restart");
+        assertThat(t.api.post("/api/agent/reset/nia", TestServer.token("pry"), "{}")
+                        .status())
+                .isEqualTo(403);
+    }
+
+    @Test
+    void reset_clears_memory_and_the_learning_conversation() {
+        String token = TestServer.token("rex");
+        String conversation = t.api.post("/api/agent/chat", token, "{\"message\":\"quantum mechanics\"}")
+                .body()
+                .path("conversationId")
+                .asText();
+
+        var reset = t.api.post("/api/agent/reset/rex", token, "{}");
+
+        assertThat(reset.status()).isEqualTo(200);
+        assertThat(reset.body().path("conversationsDeleted").asInt()).isEqualTo(1);
+        var memory = t.api.get("/api/agent/memory/rex", token).body();
+        assertThat(memory.path("pendingQuestion").isNull()).isTrue();
+        assertThat(memory.path("decisions")).isEmpty();
+        var fresh = t.api.post("/api/agent/chat", token, "{\"message\":\"yes\"}");
+        assertThat(fresh.body().path("conversationId").asText()).isNotEqualTo(conversation);
+        assertThat(fresh.body().path("message").asText()).isEqualTo("What would you like to learn?");
+    }
+
+    @Test
+    void an_admin_resets_another_learner_and_a_missing_message_is_400() {
+        t.api.post("/api/agent/chat", TestServer.token("ivy"), "{\"message\":\"physics\"}");
+
+        var reset = t.api.post("/api/agent/reset/ivy", TestServer.token("boss", "admin"), "{}");
+
+        assertThat(reset.status()).isEqualTo(200);
+        assertThat(t.api.get("/api/agent/memory/ivy", TestServer.token("ivy"))
+                        .body()
+                        .path("pendingQuestion")
+                        .isNull())
+                .isTrue();
+        assertThat(t.api.post("/api/agent/chat", TestServer.token("ivy"), "{}").status())
+                .isEqualTo(400);
+    }
+}
