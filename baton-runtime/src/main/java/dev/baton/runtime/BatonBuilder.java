@@ -21,6 +21,12 @@ import dev.baton.runtime.admission.RateLimitSettings;
 import dev.baton.runtime.admission.ReservationLedger;
 import dev.baton.runtime.admission.TurnAdmission;
 import dev.baton.runtime.agent.AgentRegistry;
+import dev.baton.runtime.approval.ApprovalExpiry;
+import dev.baton.runtime.approval.ApprovalGate;
+import dev.baton.runtime.approval.ApprovalPolicy;
+import dev.baton.runtime.approval.ApprovalSettings;
+import dev.baton.runtime.approval.ApprovalStore;
+import dev.baton.runtime.approval.Approvals;
 import dev.baton.runtime.assignment.AssignmentPrompt;
 import dev.baton.runtime.assignment.Assignments;
 import dev.baton.runtime.config.ConfigException;
@@ -69,6 +75,7 @@ public final class BatonBuilder {
     private SessionLifecycleStore sessionStore;
     private ConversationSearch search = (tenant, user, query, exclude, limit) -> List.of();
     private IdempotencyStore idempotencyStore;
+    private ApprovalStore approvalStore;
     private UsageStore usageStore = NO_USAGE;
     private ModelResolver models;
     private TokenCounter tokenCounter;
@@ -110,6 +117,15 @@ public final class BatonBuilder {
     /** Remembers idempotency keys (default: none; a request with a key is then refused). */
     public BatonBuilder idempotencyStore(IdempotencyStore store) {
         this.idempotencyStore = Objects.requireNonNull(store, "store");
+        return this;
+    }
+
+    /**
+     * Keeps turns paused for the user's approval of tool calls, so a decision can reach any instance (default: this
+     * process's memory, which a restart empties).
+     */
+    public BatonBuilder approvalStore(ApprovalStore store) {
+        this.approvalStore = Objects.requireNonNull(store, "store");
         return this;
     }
 
@@ -211,7 +227,8 @@ public final class BatonBuilder {
 
     /**
      * The configuration tree (baton.yaml as parsed): {@code limits} (org level of the cascade), {@code assignments},
-     * {@code lifecycle} (the inactivity sweep) and {@code idempotency} (key retention).
+     * {@code lifecycle} (the inactivity sweep), {@code idempotency} (key retention) and {@code approvals} (how long a
+     * held tool call waits, the default approval policy).
      */
     public BatonBuilder configure(JsonNode root) {
         this.configuration = root == null ? MissingNode.getInstance() : root;
@@ -251,6 +268,7 @@ public final class BatonBuilder {
         Duration shortest;
         SessionSweeper.Settings sweep;
         IdempotencyKeyExpiry.Settings expiry;
+        ApprovalSettings approvalSettings;
         try {
             assignments = Assignments.fromConfig(configuration.path("assignments"), agentsInOrder);
             cascade = ConfigCascade.fromOrgLimits(configuration.path("limits"));
@@ -258,6 +276,8 @@ public final class BatonBuilder {
             shortest = cascade.shortestInactivityTimeout(agentsInOrder.all(), assignments.all());
             sweep = SessionSweeper.Settings.from(configuration.path("lifecycle"));
             expiry = IdempotencyKeyExpiry.Settings.from(configuration.path("idempotency"));
+            approvalSettings = ApprovalSettings.from(configuration.path("approvals"));
+            agentsInOrder.all().forEach(ApprovalPolicy::validate);
         } catch (IllegalArgumentException e) {
             throw new ConfigException(e.getMessage());
         }
@@ -269,8 +289,10 @@ public final class BatonBuilder {
         List<ToolSource> sources = new ArrayList<>(toolSources);
         sources.add(new StandardToolSource(conversationStore, assignments, new PriorSessions(search)));
         ToolCatalog tools = new ToolCatalog(toolGuard.apply(List.copyOf(sources)));
+        ApprovalStore approvalsKept = approvalStore != null ? approvalStore : ApprovalStore.inMemory();
         TurnRunner runner = new TurnRunner(conversationStore, models, tools, tokenCounter, prices, clock, modules)
-                .withPromptSections(AssignmentPrompt::sectionsFor);
+                .withPromptSections(AssignmentPrompt::sectionsFor)
+                .withApprovals(new ApprovalGate(approvalsKept, approvalSettings, clock));
         TurnAdmission limits = opened(
                 opened,
                 TurnAdmission.create(
@@ -286,9 +308,21 @@ public final class BatonBuilder {
         TurnDispatcher dispatcher = opened(opened, new TurnDispatcher(runner, running, observer));
         Sessions sessions = new Sessions(conversationStore, agentsInOrder, assignments, lifecycle, running, clock);
         IdempotencyKeys keys = idempotencyStore == null ? null : new IdempotencyKeys(idempotencyStore, clock);
-        Conversations conversations = new Conversations(sessions, agentsInOrder, limits, dispatcher, keys);
+        Approvals approvals = new Approvals(
+                approvalsKept,
+                approvalSettings,
+                sessions,
+                conversationStore,
+                agentsInOrder,
+                limits,
+                dispatcher,
+                runner,
+                tools,
+                clock);
+        Conversations conversations = new Conversations(sessions, agentsInOrder, limits, dispatcher, keys, approvals);
         List<Supplier<AutoCloseable>> jobs = new ArrayList<>();
         jobs.add(() -> SessionSweeper.start(lifecycle, sweep));
+        jobs.add(() -> ApprovalExpiry.start(approvals, sweep.sweepInterval()));
         if (idempotencyStore != null) jobs.add(() -> IdempotencyKeyExpiry.start(idempotencyStore, clock, expiry));
         return new Baton(
                 sessions,
@@ -301,6 +335,7 @@ public final class BatonBuilder {
                 events,
                 running,
                 limits,
+                approvals,
                 jobs,
                 opened);
     }
