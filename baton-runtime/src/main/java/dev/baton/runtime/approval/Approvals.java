@@ -325,11 +325,10 @@ public final class Approvals {
                         asHeld,
                         new ToolError(
                                 "approval_denied",
-                                "The user denied this call, so it did not run"
+                                "The user did not approve this call, so it was not run"
                                         + (a.comment() == null || a.comment().isBlank()
-                                                ? ""
-                                                : " (their comment: " + a.comment() + ")")
-                                        + ". Tell the user it was not done."));
+                                                ? "."
+                                                : " (their comment: " + a.comment() + ").")));
             case SUPERSEDED ->
                 new TurnResume.ToolDecision.Deny(
                         a.callId(),

@@ -1,16 +1,21 @@
 package dev.baton.server.api;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.core.turn.TurnEvent;
 import dev.baton.core.turn.TurnOutcome;
 import dev.baton.runtime.admission.IdempotencyKey;
+import dev.baton.runtime.approval.ApprovalDecision;
+import dev.baton.runtime.approval.ApprovalResult;
+import dev.baton.runtime.approval.Approvals;
 import dev.baton.runtime.conversation.AdmittedTurn;
 import dev.baton.runtime.conversation.Conversations;
 import dev.baton.runtime.conversation.SendOptions;
 import dev.baton.runtime.conversation.SendResult;
 import dev.baton.runtime.conversation.TurnListener;
 import dev.baton.runtime.session.Sessions;
+import dev.baton.server.http.ApiException;
 import dev.baton.server.http.Caller;
 import dev.baton.server.http.ErrorResponses;
 import dev.baton.server.http.Json;
@@ -26,18 +31,27 @@ import java.time.Duration;
 import java.util.function.Function;
 
 /**
- * {@code POST /v1/sessions/{id}/messages} and the one-shot {@code POST /v1/chat}: the HTTP wire around
- * {@link Conversations}. Answers as SSE ({@code Accept: text/event-stream}) or as one JSON document; every rule
- * (input, idempotency, limits, budgets, session state, one turn per session, deadlines) is the runtime's.
+ * {@code POST /v1/sessions/{id}/messages}, the one-shot {@code POST /v1/chat} and the decision on a held tool call
+ * {@code POST /v1/sessions/{id}/approvals/{callId}}: the HTTP wire around {@link Conversations} and
+ * {@link Approvals}. Answers as SSE ({@code Accept: text/event-stream}) or as one JSON document; every rule (input,
+ * idempotency, limits, budgets, session state, one turn per session, deadlines, approvals) is the runtime's.
  */
 public final class MessageRoutes {
 
     private final Conversations conversations;
+    /** Null: no approvals endpoint. */
+    private final Approvals approvals;
+
     private final int maxBodyBytes;
     private final Duration heartbeat;
 
     public MessageRoutes(Conversations conversations, int maxBodyBytes, Duration heartbeat) {
+        this(conversations, null, maxBodyBytes, heartbeat);
+    }
+
+    public MessageRoutes(Conversations conversations, Approvals approvals, int maxBodyBytes, Duration heartbeat) {
         this.conversations = conversations;
+        this.approvals = approvals;
         this.maxBodyBytes = maxBodyBytes;
         this.heartbeat = heartbeat;
     }
@@ -46,9 +60,52 @@ public final class MessageRoutes {
 
     record ChatRequest(String message, String conversationId, String agentId, Boolean stream) {}
 
+    record Decide(String decision, JsonNode arguments, String comment) {}
+
     public void register(RoutesConfig routes) {
         routes.post("/v1/sessions/{id}/messages", this::send);
         routes.post("/v1/chat", this::chat);
+        if (approvals != null) routes.post("/v1/sessions/{id}/approvals/{callId}", this::decide);
+    }
+
+    /**
+     * A decision on a held tool call. The last decision a paused turn waited for goes on with it, answered like a
+     * message (SSE or JSON); an earlier one is recorded and answered 202 with what still waits.
+     */
+    private void decide(Context ctx) throws IOException {
+        var caller = Caller.with(ctx, Sessions.WRITE);
+        String raw = RequestBody.readUtf8(ctx.req().getInputStream(), ctx.req().getContentLengthLong(), maxBodyBytes);
+        Decide body = RequestBody.bind(RequestBody.parseObject(raw), Decide.class);
+        boolean approve;
+        if ("approve".equals(body.decision())) approve = true;
+        else if ("deny".equals(body.decision())) approve = false;
+        else throw new ApiException(400, "invalid_request", "field 'decision' must be \"approve\" or \"deny\"");
+        JsonNode arguments = body.arguments() == null || body.arguments().isNull() ? null : body.arguments();
+        var decision = new ApprovalDecision(approve, arguments, body.comment());
+        boolean sse = wantsSse(ctx);
+        StreamingListener listener = sse ? new StreamingListener(ctx, heartbeat) : null;
+        ApprovalResult result;
+        try {
+            result = approvals.decide(
+                    caller,
+                    ctx.pathParam("id"),
+                    ctx.pathParam("callId"),
+                    decision,
+                    SendOptions.of(ctx.attribute(RequestIds.ATTRIBUTE)),
+                    listener != null ? listener : new QuotaHeaders(ctx));
+        } finally {
+            if (listener != null) listener.close();
+        }
+        switch (result) {
+            case ApprovalResult.Resumed resumed -> answer(ctx, sse, false, resumed.ran());
+            case ApprovalResult.Recorded recorded -> {
+                ObjectNode n = Json.MAPPER.createObjectNode().put("state", "awaiting_approval");
+                n.set("decided", Views.approval(recorded.decided()));
+                ArrayNode pending = n.putArray("pendingApprovals");
+                recorded.stillPending().forEach(a -> pending.add(Views.approval(a)));
+                ctx.status(202).json(n);
+            }
+        }
     }
 
     private void send(Context ctx) throws IOException {
@@ -95,6 +152,10 @@ public final class MessageRoutes {
             // the heartbeat must stop whatever happened after the stream began
             if (listener != null) listener.close();
         }
+        answer(ctx, sse, chatShape, result);
+    }
+
+    private static void answer(Context ctx, boolean sse, boolean chatShape, SendResult result) {
         switch (result) {
             case SendResult.Replayed r -> {
                 ctx.header("Idempotent-Replayed", "true");
@@ -160,8 +221,10 @@ public final class MessageRoutes {
     }
 
     private static ObjectNode messageResponse(TurnOutcome o) {
+        if (o.awaitingApproval().isPresent()) return pausedResponse(Json.MAPPER.createObjectNode(), o);
         ObjectNode n = Json.MAPPER
                 .createObjectNode()
+                .put("state", "completed")
                 .put("messageId", o.assistantMessage().id())
                 .put("answer", o.assistantMessage().content());
         ArrayNode calls = n.putArray("toolCalls");
@@ -171,10 +234,22 @@ public final class MessageRoutes {
         return n;
     }
 
+    /** A turn paused for approval: the fields of its {@code done} event, the answer so far and the calls that ran. */
+    private static ObjectNode pausedResponse(ObjectNode n, TurnOutcome o) {
+        SseEvents.awaitingApproval(n, o.awaitingApproval().orElseThrow());
+        n.put("answer", o.answer());
+        ArrayNode calls = n.putArray("toolCalls");
+        o.toolCalls().forEach(c -> calls.add(Views.toolCall(c)));
+        return n;
+    }
+
     private static ObjectNode chatResponse(String conversationId, TurnOutcome o) {
+        if (o.awaitingApproval().isPresent())
+            return pausedResponse(Json.MAPPER.createObjectNode().put("conversationId", conversationId), o);
         ObjectNode n = Json.MAPPER
                 .createObjectNode()
                 .put("conversationId", conversationId)
+                .put("state", "completed")
                 .put("turnId", o.assistantMessage().id())
                 .put("answer", o.assistantMessage().content());
         ArrayNode calls = n.putArray("toolCalls");

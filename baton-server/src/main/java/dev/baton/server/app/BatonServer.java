@@ -41,6 +41,7 @@ import dev.baton.server.web.WebPageRoutes;
 import dev.baton.simulator.LlmSimulator;
 import dev.baton.simulator.TaskAgentScript;
 import dev.baton.store.jdbc.Database;
+import dev.baton.store.jdbc.JdbcApprovalStore;
 import dev.baton.store.jdbc.JdbcAuditStore;
 import dev.baton.store.jdbc.JdbcConversationSearch;
 import dev.baton.store.jdbc.JdbcConversationStore;
@@ -142,6 +143,7 @@ public final class BatonServer implements AutoCloseable {
                     .sessionStore(new JdbcSessionLifecycle(db))
                     .conversationSearch(new JdbcConversationSearch(db))
                     .idempotencyStore(new JdbcIdempotencyStore(db))
+                    .approvalStore(new JdbcApprovalStore(db))
                     .usageStore(usage)
                     .models(new MeteredModelResolver(models, metrics.registry(), prices))
                     .tokenCounter(new JtokkitTokenCounter())
@@ -166,10 +168,14 @@ public final class BatonServer implements AutoCloseable {
                     List.of(
                             new HealthRoutes(() -> db.isUp(2), modelMode)::register,
                             new CatalogRoutes(baton.agents(), baton.tools())::register,
-                            new SessionRoutes(baton.sessions(), config.maxBodyBytes())::register,
-                            new MessageRoutes(baton.conversations(), config.maxBodyBytes(), sseHeartbeat)::register,
+                            new SessionRoutes(baton.sessions(), baton.approvals(), config.maxBodyBytes())::register,
+                            new MessageRoutes(
+                                            baton.conversations(),
+                                            baton.approvals(),
+                                            config.maxBodyBytes(),
+                                            sseHeartbeat)::register,
                             new UsageRoutes(baton.usage())::register,
-                            new AuditRoutes(auditStore)::register,
+                            new AuditRoutes(auditStore, baton.approvals())::register,
                             new TaskRoutes(tasks.service(), config.maxBodyBytes())::register,
                             new NoteRoutes(notes.service(), config.maxBodyBytes())::register,
                             new MetricsRoutes(metrics)::register,
