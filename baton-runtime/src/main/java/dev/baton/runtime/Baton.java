@@ -9,6 +9,7 @@ import dev.baton.runtime.assignment.Assignments;
 import dev.baton.runtime.conversation.Conversations;
 import dev.baton.runtime.session.SessionEventBus;
 import dev.baton.runtime.session.Sessions;
+import dev.baton.runtime.stream.TurnEventLog;
 import dev.baton.runtime.turn.RunningTurns;
 import dev.baton.runtime.usage.UsageReports;
 import java.util.ArrayDeque;
@@ -52,6 +53,7 @@ public final class Baton implements AutoCloseable {
     private final RunningTurns running;
     private final TurnAdmission admission;
     private final Approvals approvals;
+    private final TurnEventLog turnEvents;
     /** Each starts one background job and returns what stops it. */
     private final List<Supplier<AutoCloseable>> backgroundJobs;
     /** What this opened, closed newest first. */
@@ -72,6 +74,7 @@ public final class Baton implements AutoCloseable {
             RunningTurns running,
             TurnAdmission admission,
             Approvals approvals,
+            TurnEventLog turnEvents,
             List<Supplier<AutoCloseable>> backgroundJobs,
             Deque<AutoCloseable> opened) {
         this.sessions = sessions;
@@ -85,6 +88,7 @@ public final class Baton implements AutoCloseable {
         this.running = running;
         this.admission = admission;
         this.approvals = approvals;
+        this.turnEvents = turnEvents;
         this.backgroundJobs = List.copyOf(backgroundJobs);
         this.opened = new ArrayDeque<>(opened);
     }
@@ -110,6 +114,11 @@ public final class Baton implements AutoCloseable {
      */
     public Approvals approvals() {
         return approvals;
+    }
+
+    /** Recent turns' events, for front doors that let a client take a dropped stream up again or follow a turn. */
+    public TurnEventLog turnEvents() {
+        return turnEvents;
     }
 
     /** The configured agents, in configuration order. */

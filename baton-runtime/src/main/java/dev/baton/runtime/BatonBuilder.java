@@ -41,6 +41,8 @@ import dev.baton.runtime.session.SessionLifecycleStore;
 import dev.baton.runtime.session.SessionSweeper;
 import dev.baton.runtime.session.Sessions;
 import dev.baton.runtime.session.tool.StandardToolSource;
+import dev.baton.runtime.stream.TurnEventLog;
+import dev.baton.runtime.stream.TurnEventLogSettings;
 import dev.baton.runtime.turn.RunningTurns;
 import dev.baton.runtime.turn.TurnDispatcher;
 import dev.baton.runtime.turn.TurnLocks;
@@ -76,6 +78,7 @@ public final class BatonBuilder {
     private ConversationSearch search = (tenant, user, query, exclude, limit) -> List.of();
     private IdempotencyStore idempotencyStore;
     private ApprovalStore approvalStore;
+    private TurnEventLog turnEventLog;
     private UsageStore usageStore = NO_USAGE;
     private ModelResolver models;
     private TokenCounter tokenCounter;
@@ -126,6 +129,16 @@ public final class BatonBuilder {
      */
     public BatonBuilder approvalStore(ApprovalStore store) {
         this.approvalStore = Objects.requireNonNull(store, "store");
+        return this;
+    }
+
+    /**
+     * Keeps recent turns' events so a dropped stream can be taken up again and a second client can follow a turn
+     * (the baton-redis module's, across instances); default: in this process, under baton.yaml's {@code streams}
+     * section. A log given here stays yours to close.
+     */
+    public BatonBuilder turnEventLog(TurnEventLog log) {
+        this.turnEventLog = Objects.requireNonNull(log, "log");
         return this;
     }
 
@@ -227,8 +240,9 @@ public final class BatonBuilder {
 
     /**
      * The configuration tree (baton.yaml as parsed): {@code limits} (org level of the cascade), {@code assignments},
-     * {@code lifecycle} (the inactivity sweep), {@code idempotency} (key retention) and {@code approvals} (how long a
-     * held tool call waits, the default approval policy).
+     * {@code lifecycle} (the inactivity sweep), {@code idempotency} (key retention), {@code approvals} (how long a
+     * held tool call waits, the default approval policy) and {@code streams} (how many events of a turn are kept, and
+     * how long).
      */
     public BatonBuilder configure(JsonNode root) {
         this.configuration = root == null ? MissingNode.getInstance() : root;
@@ -269,6 +283,7 @@ public final class BatonBuilder {
         SessionSweeper.Settings sweep;
         IdempotencyKeyExpiry.Settings expiry;
         ApprovalSettings approvalSettings;
+        TurnEventLog turnEvents;
         try {
             assignments = Assignments.fromConfig(configuration.path("assignments"), agentsInOrder);
             cascade = ConfigCascade.fromOrgLimits(configuration.path("limits"));
@@ -278,6 +293,9 @@ public final class BatonBuilder {
             expiry = IdempotencyKeyExpiry.Settings.from(configuration.path("idempotency"));
             approvalSettings = ApprovalSettings.from(configuration.path("approvals"));
             agentsInOrder.all().forEach(ApprovalPolicy::validate);
+            turnEvents = turnEventLog != null
+                    ? turnEventLog
+                    : TurnEventLog.inProcess(TurnEventLogSettings.from(configuration.path("streams")));
         } catch (IllegalArgumentException e) {
             throw new ConfigException(e.getMessage());
         }
@@ -336,6 +354,7 @@ public final class BatonBuilder {
                 running,
                 limits,
                 approvals,
+                turnEvents,
                 jobs,
                 opened);
     }
