@@ -15,6 +15,7 @@ import dev.baton.runtime.conversation.SendOptions;
 import dev.baton.runtime.conversation.SendResult;
 import dev.baton.runtime.conversation.TurnListener;
 import dev.baton.runtime.session.Sessions;
+import dev.baton.runtime.stream.TurnEventLog;
 import dev.baton.server.http.ApiException;
 import dev.baton.server.http.Caller;
 import dev.baton.server.http.ErrorResponses;
@@ -41,17 +42,28 @@ public final class MessageRoutes {
     private final Conversations conversations;
     /** Null: no approvals endpoint. */
     private final Approvals approvals;
+    /** Where every event of a turn is kept for replay; null: nowhere. */
+    private final TurnEventLog events;
 
     private final int maxBodyBytes;
     private final Duration heartbeat;
 
+    /** The header that asks for a stream the turn outlives: a dropped connection does not cancel it. */
+    public static final String RESUMABLE = "Baton-Resumable";
+
     public MessageRoutes(Conversations conversations, int maxBodyBytes, Duration heartbeat) {
-        this(conversations, null, maxBodyBytes, heartbeat);
+        this(conversations, null, null, maxBodyBytes, heartbeat);
     }
 
-    public MessageRoutes(Conversations conversations, Approvals approvals, int maxBodyBytes, Duration heartbeat) {
+    public MessageRoutes(
+            Conversations conversations,
+            Approvals approvals,
+            TurnEventLog events,
+            int maxBodyBytes,
+            Duration heartbeat) {
         this.conversations = conversations;
         this.approvals = approvals;
+        this.events = events;
         this.maxBodyBytes = maxBodyBytes;
         this.heartbeat = heartbeat;
     }
@@ -83,7 +95,8 @@ public final class MessageRoutes {
         JsonNode arguments = body.arguments() == null || body.arguments().isNull() ? null : body.arguments();
         var decision = new ApprovalDecision(approve, arguments, body.comment());
         boolean sse = wantsSse(ctx);
-        StreamingListener listener = sse ? new StreamingListener(ctx, heartbeat) : null;
+        TurnEventRecorder recorder = new TurnEventRecorder(events, caller);
+        StreamingListener listener = sse ? new StreamingListener(ctx, heartbeat, recorder, resumable(ctx)) : null;
         ApprovalResult result;
         try {
             result = approvals.decide(
@@ -92,7 +105,7 @@ public final class MessageRoutes {
                     ctx.pathParam("callId"),
                     decision,
                     SendOptions.of(ctx.attribute(RequestIds.ATTRIBUTE)),
-                    listener != null ? listener : new QuotaHeaders(ctx));
+                    listener != null ? listener : new QuotaHeaders(ctx, recorder));
         } finally {
             if (listener != null) listener.close();
         }
@@ -117,6 +130,7 @@ public final class MessageRoutes {
                 ctx,
                 wantsSse(ctx),
                 false,
+                new TurnEventRecorder(events, caller),
                 listener -> conversations.send(caller, ctx.pathParam("id"), body.content(), options, listener));
     }
 
@@ -129,7 +143,12 @@ public final class MessageRoutes {
         // the replayed body names the conversation the first attempt created
         SendOptions options =
                 options(ctx, raw, outcome -> chatResponse(outcome.userMessage().sessionId(), outcome));
-        respond(ctx, sse, true, listener -> conversations.chat(caller, target, body.message(), options, listener));
+        respond(
+                ctx,
+                sse,
+                true,
+                new TurnEventRecorder(events, caller),
+                listener -> conversations.chat(caller, target, body.message(), options, listener));
     }
 
     private static SendOptions options(Context ctx, String raw, Function<TurnOutcome, ObjectNode> replayBody) {
@@ -143,11 +162,16 @@ public final class MessageRoutes {
     }
 
     /** Runs the send with a listener that streams (SSE) or collects nothing (JSON), then answers. */
-    private void respond(Context ctx, boolean sse, boolean chatShape, Function<TurnListener, SendResult> send) {
-        StreamingListener listener = sse ? new StreamingListener(ctx, heartbeat) : null;
+    private void respond(
+            Context ctx,
+            boolean sse,
+            boolean chatShape,
+            TurnEventRecorder recorder,
+            Function<TurnListener, SendResult> send) {
+        StreamingListener listener = sse ? new StreamingListener(ctx, heartbeat, recorder, resumable(ctx)) : null;
         SendResult result;
         try {
-            result = send.apply(listener != null ? listener : new QuotaHeaders(ctx));
+            result = send.apply(listener != null ? listener : new QuotaHeaders(ctx, recorder));
         } finally {
             // the heartbeat must stop whatever happened after the stream began
             if (listener != null) listener.close();
@@ -172,26 +196,39 @@ public final class MessageRoutes {
         }
     }
 
-    /** JSON mode: the rate-limit fields go on the response once the turn is admitted. */
-    private record QuotaHeaders(Context ctx) implements TurnListener {
+    /**
+     * JSON mode: the rate-limit fields go on the response once the turn is admitted; the events are kept for a client
+     * that follows the turn.
+     */
+    private record QuotaHeaders(Context ctx, TurnEventRecorder recorder) implements TurnListener {
         @Override
         public void admitted(AdmittedTurn turn) {
             turn.rate().quotaFields().forEach(ctx::header);
         }
 
         @Override
-        public void onEvent(TurnEvent event) {}
+        public void onEvent(TurnEvent event) {
+            recorder.record(event);
+        }
     }
 
-    /** SSE mode: the stream starts once the turn is admitted (refusals before that are plain JSON errors). */
+    /**
+     * SSE mode: the stream starts once the turn is admitted (refusals before that are plain JSON errors). Each event
+     * is kept before it is sent, under the id it is sent with. A client that goes away cancels the turn, unless it
+     * asked for a resumable stream: then the turn runs on, and the client takes it up again from the event log.
+     */
     private static final class StreamingListener implements TurnListener, AutoCloseable {
         private final Context ctx;
         private final Duration heartbeat;
+        private final TurnEventRecorder recorder;
+        private final boolean resumable;
         private SseWriter writer;
 
-        StreamingListener(Context ctx, Duration heartbeat) {
+        StreamingListener(Context ctx, Duration heartbeat, TurnEventRecorder recorder, boolean resumable) {
             this.ctx = ctx;
             this.heartbeat = heartbeat;
+            this.recorder = recorder;
+            this.resumable = resumable;
         }
 
         @Override
@@ -201,8 +238,9 @@ public final class MessageRoutes {
             ctx.contentType("text/event-stream; charset=utf-8");
             ctx.header("Cache-Control", "no-cache");
             ctx.header("X-Accel-Buffering", "no");
+            Runnable onDisconnect = resumable ? () -> {} : turn.cancellation()::cancel;
             try {
-                writer = new SseWriter(ctx.res().getOutputStream(), heartbeat, turn.cancellation()::cancel);
+                writer = new SseWriter(ctx.res().getOutputStream(), heartbeat, onDisconnect);
             } catch (IOException e) {
                 turn.cancellation().cancel();
                 throw new UncheckedIOException(e);
@@ -211,7 +249,10 @@ public final class MessageRoutes {
 
         @Override
         public void onEvent(TurnEvent event) {
-            if (writer != null) SseEvents.send(writer, event);
+            TurnEventRecorder.Recorded recorded = recorder.record(event);
+            if (writer != null)
+                writer.send(
+                        recorded.id(), recorded.event().type(), recorded.event().json());
         }
 
         @Override
@@ -256,6 +297,10 @@ public final class MessageRoutes {
         o.toolCalls().forEach(c -> calls.add(Views.toolCall(c)));
         n.set("usage", SseEvents.usage(o.usage()));
         return n;
+    }
+
+    private static boolean resumable(Context ctx) {
+        return "true".equalsIgnoreCase(ctx.header(RESUMABLE));
     }
 
     private static boolean wantsSse(Context ctx) {

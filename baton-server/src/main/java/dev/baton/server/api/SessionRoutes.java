@@ -11,6 +11,7 @@ import dev.baton.runtime.RefusalException;
 import dev.baton.runtime.approval.Approvals;
 import dev.baton.runtime.approval.ToolApproval;
 import dev.baton.runtime.session.Sessions;
+import dev.baton.runtime.stream.TurnEventLog;
 import dev.baton.server.http.Caller;
 import dev.baton.server.http.Json;
 import dev.baton.server.http.RequestBody;
@@ -23,16 +24,19 @@ public final class SessionRoutes {
     private final Sessions sessions;
     /** Null: sessions do not report what waits for approval. */
     private final Approvals approvals;
+    /** Null: sessions do not name their last turn. */
+    private final TurnEventLog events;
 
     private final int maxBodyBytes;
 
     public SessionRoutes(Sessions sessions, int maxBodyBytes) {
-        this(sessions, null, maxBodyBytes);
+        this(sessions, null, null, maxBodyBytes);
     }
 
-    public SessionRoutes(Sessions sessions, Approvals approvals, int maxBodyBytes) {
+    public SessionRoutes(Sessions sessions, Approvals approvals, TurnEventLog events, int maxBodyBytes) {
         this.sessions = sessions;
         this.approvals = approvals;
+        this.events = events;
         this.maxBodyBytes = maxBodyBytes;
     }
 
@@ -54,7 +58,10 @@ public final class SessionRoutes {
         });
     }
 
-    /** The session; with approvals, {@code awaitingApproval} and the {@code pendingApprovals} its turn waits on. */
+    /**
+     * The session; with approvals, {@code awaitingApproval} and the {@code pendingApprovals} its turn waits on; with
+     * an event log, {@code lastTurnId}: its newest turn whose events are kept, to follow.
+     */
     private void get(Context ctx) {
         Principal p = Caller.of(ctx);
         ObjectNode view = Views.session(sessions.get(p, id(ctx)));
@@ -64,6 +71,7 @@ public final class SessionRoutes {
             ArrayNode calls = view.putArray("pendingApprovals");
             for (ToolApproval a : pending) calls.add(Views.approval(a));
         }
+        if (events != null) events.lastTurn(id(ctx)).ifPresent(turn -> view.put("lastTurnId", turn));
         ctx.json(view);
     }
 

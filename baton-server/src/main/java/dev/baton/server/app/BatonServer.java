@@ -9,6 +9,7 @@ import dev.baton.providers.resilience.BreakerToolSource;
 import dev.baton.providers.resilience.ResilienceConfig;
 import dev.baton.providers.resilience.ResilientModelResolver;
 import dev.baton.providers.token.JtokkitTokenCounter;
+import dev.baton.redis.RedisTurnEventLog;
 import dev.baton.redis.SharedRedis;
 import dev.baton.redis.SharedTurnSettings;
 import dev.baton.redis.SharedTurns;
@@ -16,6 +17,7 @@ import dev.baton.runtime.Baton;
 import dev.baton.runtime.BatonBuilder;
 import dev.baton.runtime.agent.AgentRegistry;
 import dev.baton.runtime.config.ConfigException;
+import dev.baton.runtime.stream.TurnEventLogSettings;
 import dev.baton.server.api.AuditRoutes;
 import dev.baton.server.api.CatalogRoutes;
 import dev.baton.server.api.HealthRoutes;
@@ -23,6 +25,7 @@ import dev.baton.server.api.MessageRoutes;
 import dev.baton.server.api.NoteRoutes;
 import dev.baton.server.api.SessionRoutes;
 import dev.baton.server.api.TaskRoutes;
+import dev.baton.server.api.TurnEventRoutes;
 import dev.baton.server.auth.JwtAuthenticator;
 import dev.baton.server.auth.JwtSettings;
 import dev.baton.server.config.BatonConfig;
@@ -155,8 +158,10 @@ public final class BatonServer implements AutoCloseable {
                     .refusalListener(new RefusalMeters(metrics.registry()))
                     .observer(turnMetrics);
             Admission.configure(builder, config, clock, redis, opened);
-            if (redis != null)
+            if (redis != null) {
                 builder.turnLocks(onCancel -> SharedTurns.connect(redis, sharedTurnSettings(config), onCancel));
+                builder.turnEventLog(opened(opened, RedisTurnEventLog.connect(redis, streamSettings(config))));
+            }
             Baton baton = opened(opened, builder.build());
             turnMetrics.watching(baton.runningTurns());
             metrics.watch(baton.modules().failures());
@@ -168,12 +173,18 @@ public final class BatonServer implements AutoCloseable {
                     List.of(
                             new HealthRoutes(() -> db.isUp(2), modelMode)::register,
                             new CatalogRoutes(baton.agents(), baton.tools())::register,
-                            new SessionRoutes(baton.sessions(), baton.approvals(), config.maxBodyBytes())::register,
-                            new MessageRoutes(
-                                            baton.conversations(),
+                            new SessionRoutes(
+                                            baton.sessions(),
                                             baton.approvals(),
-                                            config.maxBodyBytes(),
-                                            sseHeartbeat)::register,
+                                            baton.turnEvents(),
+                                            config.maxBodyBytes())::register,
+                            new MessageRoutes(
+                                    baton.conversations(),
+                                    baton.approvals(),
+                                    baton.turnEvents(),
+                                    config.maxBodyBytes(),
+                                    sseHeartbeat)::register,
+                            new TurnEventRoutes(baton.turnEvents(), sseHeartbeat)::register,
                             new UsageRoutes(baton.usage())::register,
                             new AuditRoutes(auditStore, baton.approvals())::register,
                             new TaskRoutes(tasks.service(), config.maxBodyBytes())::register,
@@ -236,6 +247,14 @@ public final class BatonServer implements AutoCloseable {
     private static SharedTurnSettings sharedTurnSettings(BatonConfig config) {
         try {
             return SharedTurnSettings.parse(config.section("turns"));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(e.getMessage());
+        }
+    }
+
+    private static TurnEventLogSettings streamSettings(BatonConfig config) {
+        try {
+            return TurnEventLogSettings.from(config.section("streams"));
         } catch (IllegalArgumentException e) {
             throw new ConfigException(e.getMessage());
         }

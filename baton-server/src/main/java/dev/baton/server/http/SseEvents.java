@@ -9,7 +9,21 @@ public final class SseEvents {
 
     private SseEvents() {}
 
+    /** One event as the wire carries it: its name, and its data (which repeats the name as {@code "type"}). */
+    public record Rendered(String type, ObjectNode data) {
+        /** The data as JSON text. */
+        public String json() {
+            return data.toString();
+        }
+    }
+
     public static void send(SseWriter sse, TurnEvent event) {
+        Rendered r = render(event);
+        sse.send(r.type(), r.data());
+    }
+
+    /** The SSE event of a turn event: name and data, {@code "type"} first. */
+    public static Rendered render(TurnEvent event) {
         ObjectNode d = Json.MAPPER.createObjectNode();
         String type = switch (event) {
             case TurnEvent.Started s -> {
@@ -62,7 +76,9 @@ public final class SseEvents {
                 yield "error";
             }
         };
-        sse.send(type, d);
+        ObjectNode payload = Json.MAPPER.createObjectNode().put("type", type);
+        payload.setAll(d);
+        return new Rendered(type, payload);
     }
 
     /** The fields of an {@code approval_required} event (also one entry of a paused turn's pending approvals). */
