@@ -112,19 +112,19 @@ public final class Approvals {
             SendOptions options,
             TurnListener listener) {
         Sessions.require(caller, Sessions.WRITE);
-        checkInput(decision);
+        ApprovalDecisions.checkInput(decision);
         Session session = sessions.find(caller, sessionId).orElseThrow(() -> RefusalException.notFound("session"));
         ToolApproval call = store.find(caller.tenantId(), caller.userId(), session.id(), callId)
                 .orElseThrow(() -> unknownCall(caller, session));
         Instant now = clock.instant();
         if (call.isPending() && !now.isBefore(call.expiresAt())) {
             expire(call.turnId(), now);
-            throw new RefusalException(notPending(ApprovalStatus.EXPIRED));
+            throw new RefusalException(ApprovalDecisions.notPending(ApprovalStatus.EXPIRED));
         }
-        if (!call.isPending()) throw new RefusalException(notPending(call.status()));
+        if (!call.isPending()) throw new RefusalException(ApprovalDecisions.notPending(call.status()));
         PausedTurn turn = store.pausedTurn(caller.tenantId(), caller.userId(), session.id())
                 .filter(t -> t.turnId().equals(call.turnId()))
-                .orElseThrow(() -> new RefusalException(notPending(ApprovalStatus.APPROVED)));
+                .orElseThrow(() -> new RefusalException(ApprovalDecisions.notPending(ApprovalStatus.APPROVED)));
         if (!session.isActive())
             throw new RefusalException(new Refusal.SessionCompleted("this session is completed; start a new one"));
         AgentDefinition configured = agents.find(session.agentId())
@@ -149,7 +149,7 @@ public final class Approvals {
                     cancellation -> {
                         ApprovalStore.Resumable resumable = switch (store.decide(callId, recorded, clock.instant())) {
                             case ApprovalStore.NotPending np ->
-                                throw new RefusalException(notPending(
+                                throw new RefusalException(ApprovalDecisions.notPending(
                                         np.current() == null
                                                 ? ApprovalStatus.APPROVED
                                                 : np.current().status()));
@@ -274,7 +274,9 @@ public final class Approvals {
                             requestId, owner, session, agent, userContent(state), new Cancellation(), null)
                     .resuming(new TurnResume(
                             state,
-                            closed.calls().stream().map(Approvals::decision).toList()));
+                            closed.calls().stream()
+                                    .map(ApprovalDecisions::decision)
+                                    .toList()));
             runner.closePaused(request, MessageStatus.CANCELLED, reason);
         } catch (RuntimeException e) {
             // the calls are decided (denied) whatever happens here; only the turn's partial answer is not stored
@@ -307,38 +309,9 @@ public final class Approvals {
                 stored.callCache(),
                 stored.filters());
         List<TurnResume.ToolDecision> decisions =
-                resumable.calls().stream().map(Approvals::decision).toList();
+                resumable.calls().stream().map(ApprovalDecisions::decision).toList();
         return new TurnRequest(requestId, caller, session, agent, userContent(state), cancellation, assignment)
                 .resuming(new TurnResume(state, decisions));
-    }
-
-    /** What the turn goes on with for one held call, by what became of it. */
-    static TurnResume.ToolDecision decision(ToolApproval a) {
-        ToolCallRequest asHeld = new ToolCallRequest(a.toolCallId(), a.toolName(), a.arguments());
-        return switch (a.status()) {
-            case APPROVED ->
-                new TurnResume.ToolDecision.Approve(
-                        a.callId(), new ToolCallRequest(a.toolCallId(), a.toolName(), a.effectiveArguments()));
-            case DENIED ->
-                new TurnResume.ToolDecision.Deny(
-                        a.callId(),
-                        asHeld,
-                        new ToolError(
-                                "approval_denied",
-                                "The user did not approve this call, so it was not run"
-                                        + (a.comment() == null || a.comment().isBlank()
-                                                ? "."
-                                                : " (their comment: " + a.comment() + ").")));
-            case SUPERSEDED ->
-                new TurnResume.ToolDecision.Deny(
-                        a.callId(),
-                        asHeld,
-                        new ToolError(
-                                "approval_superseded", "The user sent a new message instead of approving this call."));
-            case EXPIRED, PENDING ->
-                new TurnResume.ToolDecision.Deny(
-                        a.callId(), asHeld, new ToolError("approval_expired", "Nobody approved this call in time."));
-        };
     }
 
     /**
@@ -375,33 +348,11 @@ public final class Approvals {
         return json;
     }
 
-    private static void checkInput(ApprovalDecision decision) {
-        if (decision.comment() != null && decision.comment().length() > ApprovalDecision.MAX_COMMENT)
-            throw RefusalException.invalidInput("comment is "
-                    + decision.comment().length() + " characters; the limit is " + ApprovalDecision.MAX_COMMENT);
-        if (decision.arguments() == null) return;
-        if (!decision.approve()) throw RefusalException.invalidInput("arguments can only come with an approval");
-        if (!decision.arguments().isObject()) throw RefusalException.invalidInput("arguments must be a JSON object");
-    }
-
     private RefusalException unknownCall(Principal caller, Session session) {
         if (store.pending(caller.tenantId(), caller.userId(), session.id()).isEmpty())
             return new RefusalException(new Refusal.ApprovalNotPending(
                     "no_pending_approval", "nothing in this session is waiting for approval"));
         return RefusalException.notFound("tool call");
-    }
-
-    static Refusal.ApprovalNotPending notPending(ApprovalStatus status) {
-        return switch (status) {
-            case EXPIRED ->
-                new Refusal.ApprovalNotPending(
-                        "approval_expired", "this tool call expired before it was decided; it was denied");
-            case SUPERSEDED ->
-                new Refusal.ApprovalNotPending(
-                        "approval_superseded", "a new message was sent instead, which denied this tool call");
-            case PENDING, APPROVED, DENIED ->
-                new Refusal.ApprovalNotPending("approval_already_decided", "this tool call was already decided");
-        };
     }
 
     /** Unwinds the dispatch when a decision leaves other calls of the turn pending: nothing goes on yet. */
