@@ -39,6 +39,16 @@ public final class SharedRedis implements AutoCloseable {
         return connection;
     }
 
+    /**
+     * A connection of strings for one blocking reader (a blocking command holds its connection), with
+     * {@code timeout} for its commands; the caller closes it (the client's shutdown closes it too).
+     */
+    public StatefulRedisConnection<String, String> connectOwned(Duration timeout) {
+        StatefulRedisConnection<String, String> connection = client.connect(StringCodec.UTF8);
+        connection.setTimeout(timeout);
+        return connection;
+    }
+
     /** A new pub/sub connection of strings, closed with this client; fails when Redis is not reachable. */
     public synchronized StatefulRedisPubSubConnection<String, String> connectPubSub() {
         StatefulRedisPubSubConnection<String, String> connection = client.connectPubSub(StringCodec.UTF8);

@@ -4,10 +4,12 @@ import dev.baton.core.hook.ModulePipeline;
 import dev.baton.core.tool.ToolCatalog;
 import dev.baton.runtime.admission.TurnAdmission;
 import dev.baton.runtime.agent.AgentRegistry;
+import dev.baton.runtime.approval.Approvals;
 import dev.baton.runtime.assignment.Assignments;
 import dev.baton.runtime.conversation.Conversations;
 import dev.baton.runtime.session.SessionEventBus;
 import dev.baton.runtime.session.Sessions;
+import dev.baton.runtime.stream.TurnEventLog;
 import dev.baton.runtime.turn.RunningTurns;
 import dev.baton.runtime.usage.UsageReports;
 import java.util.ArrayDeque;
@@ -50,6 +52,8 @@ public final class Baton implements AutoCloseable {
     private final SessionEventBus sessionEvents;
     private final RunningTurns running;
     private final TurnAdmission admission;
+    private final Approvals approvals;
+    private final TurnEventLog turnEvents;
     /** Each starts one background job and returns what stops it. */
     private final List<Supplier<AutoCloseable>> backgroundJobs;
     /** What this opened, closed newest first. */
@@ -69,6 +73,8 @@ public final class Baton implements AutoCloseable {
             SessionEventBus sessionEvents,
             RunningTurns running,
             TurnAdmission admission,
+            Approvals approvals,
+            TurnEventLog turnEvents,
             List<Supplier<AutoCloseable>> backgroundJobs,
             Deque<AutoCloseable> opened) {
         this.sessions = sessions;
@@ -81,6 +87,8 @@ public final class Baton implements AutoCloseable {
         this.sessionEvents = sessionEvents;
         this.running = running;
         this.admission = admission;
+        this.approvals = approvals;
+        this.turnEvents = turnEvents;
         this.backgroundJobs = List.copyOf(backgroundJobs);
         this.opened = new ArrayDeque<>(opened);
     }
@@ -98,6 +106,19 @@ public final class Baton implements AutoCloseable {
     /** Send a message and run its turn. */
     public Conversations conversations() {
         return conversations;
+    }
+
+    /**
+     * Decide tool calls held for the user's approval (the paused turn goes on, on this instance), list what a session
+     * waits on, and the approval audit trail.
+     */
+    public Approvals approvals() {
+        return approvals;
+    }
+
+    /** Recent turns' events, for front doors that let a client take a dropped stream up again or follow a turn. */
+    public TurnEventLog turnEvents() {
+        return turnEvents;
     }
 
     /** The configured agents, in configuration order. */
@@ -140,7 +161,10 @@ public final class Baton implements AutoCloseable {
         return admission.describe();
     }
 
-    /** Starts the background jobs: the inactivity sweep and the idempotency key expiry (once; stopped by close). */
+    /**
+     * Starts the background jobs: the inactivity sweep, the expiry of tool calls waiting for approval and the
+     * idempotency key expiry (once; stopped by close).
+     */
     public synchronized void startBackgroundJobs() {
         if (jobsStarted || closed) return;
         jobsStarted = true;

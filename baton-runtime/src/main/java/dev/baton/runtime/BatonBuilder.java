@@ -21,6 +21,12 @@ import dev.baton.runtime.admission.RateLimitSettings;
 import dev.baton.runtime.admission.ReservationLedger;
 import dev.baton.runtime.admission.TurnAdmission;
 import dev.baton.runtime.agent.AgentRegistry;
+import dev.baton.runtime.approval.ApprovalExpiry;
+import dev.baton.runtime.approval.ApprovalGate;
+import dev.baton.runtime.approval.ApprovalPolicy;
+import dev.baton.runtime.approval.ApprovalSettings;
+import dev.baton.runtime.approval.ApprovalStore;
+import dev.baton.runtime.approval.Approvals;
 import dev.baton.runtime.assignment.AssignmentPrompt;
 import dev.baton.runtime.assignment.Assignments;
 import dev.baton.runtime.config.ConfigException;
@@ -35,6 +41,8 @@ import dev.baton.runtime.session.SessionLifecycleStore;
 import dev.baton.runtime.session.SessionSweeper;
 import dev.baton.runtime.session.Sessions;
 import dev.baton.runtime.session.tool.StandardToolSource;
+import dev.baton.runtime.stream.TurnEventLog;
+import dev.baton.runtime.stream.TurnEventLogSettings;
 import dev.baton.runtime.turn.RunningTurns;
 import dev.baton.runtime.turn.TurnDispatcher;
 import dev.baton.runtime.turn.TurnLocks;
@@ -69,6 +77,8 @@ public final class BatonBuilder {
     private SessionLifecycleStore sessionStore;
     private ConversationSearch search = (tenant, user, query, exclude, limit) -> List.of();
     private IdempotencyStore idempotencyStore;
+    private ApprovalStore approvalStore;
+    private TurnEventLog turnEventLog;
     private UsageStore usageStore = NO_USAGE;
     private ModelResolver models;
     private TokenCounter tokenCounter;
@@ -110,6 +120,25 @@ public final class BatonBuilder {
     /** Remembers idempotency keys (default: none; a request with a key is then refused). */
     public BatonBuilder idempotencyStore(IdempotencyStore store) {
         this.idempotencyStore = Objects.requireNonNull(store, "store");
+        return this;
+    }
+
+    /**
+     * Keeps turns paused for the user's approval of tool calls, so a decision can reach any instance (default: this
+     * process's memory, which a restart empties).
+     */
+    public BatonBuilder approvalStore(ApprovalStore store) {
+        this.approvalStore = Objects.requireNonNull(store, "store");
+        return this;
+    }
+
+    /**
+     * Keeps recent turns' events so a dropped stream can be taken up again and a second client can follow a turn
+     * (the baton-redis module's, across instances); default: in this process, under baton.yaml's {@code streams}
+     * section. A log given here stays yours to close.
+     */
+    public BatonBuilder turnEventLog(TurnEventLog log) {
+        this.turnEventLog = Objects.requireNonNull(log, "log");
         return this;
     }
 
@@ -211,7 +240,9 @@ public final class BatonBuilder {
 
     /**
      * The configuration tree (baton.yaml as parsed): {@code limits} (org level of the cascade), {@code assignments},
-     * {@code lifecycle} (the inactivity sweep) and {@code idempotency} (key retention).
+     * {@code lifecycle} (the inactivity sweep), {@code idempotency} (key retention), {@code approvals} (how long a
+     * held tool call waits, the default approval policy) and {@code streams} (how many events of a turn are kept, and
+     * how long).
      */
     public BatonBuilder configure(JsonNode root) {
         this.configuration = root == null ? MissingNode.getInstance() : root;
@@ -251,6 +282,8 @@ public final class BatonBuilder {
         Duration shortest;
         SessionSweeper.Settings sweep;
         IdempotencyKeyExpiry.Settings expiry;
+        ApprovalSettings approvalSettings;
+        TurnEventLog turnEvents;
         try {
             assignments = Assignments.fromConfig(configuration.path("assignments"), agentsInOrder);
             cascade = ConfigCascade.fromOrgLimits(configuration.path("limits"));
@@ -258,6 +291,11 @@ public final class BatonBuilder {
             shortest = cascade.shortestInactivityTimeout(agentsInOrder.all(), assignments.all());
             sweep = SessionSweeper.Settings.from(configuration.path("lifecycle"));
             expiry = IdempotencyKeyExpiry.Settings.from(configuration.path("idempotency"));
+            approvalSettings = ApprovalSettings.from(configuration.path("approvals"));
+            agentsInOrder.all().forEach(ApprovalPolicy::validate);
+            turnEvents = turnEventLog != null
+                    ? turnEventLog
+                    : TurnEventLog.inProcess(TurnEventLogSettings.from(configuration.path("streams")));
         } catch (IllegalArgumentException e) {
             throw new ConfigException(e.getMessage());
         }
@@ -269,8 +307,10 @@ public final class BatonBuilder {
         List<ToolSource> sources = new ArrayList<>(toolSources);
         sources.add(new StandardToolSource(conversationStore, assignments, new PriorSessions(search)));
         ToolCatalog tools = new ToolCatalog(toolGuard.apply(List.copyOf(sources)));
+        ApprovalStore approvalsKept = approvalStore != null ? approvalStore : ApprovalStore.inMemory();
         TurnRunner runner = new TurnRunner(conversationStore, models, tools, tokenCounter, prices, clock, modules)
-                .withPromptSections(AssignmentPrompt::sectionsFor);
+                .withPromptSections(AssignmentPrompt::sectionsFor)
+                .withApprovals(new ApprovalGate(approvalsKept, approvalSettings, clock));
         TurnAdmission limits = opened(
                 opened,
                 TurnAdmission.create(
@@ -286,9 +326,21 @@ public final class BatonBuilder {
         TurnDispatcher dispatcher = opened(opened, new TurnDispatcher(runner, running, observer));
         Sessions sessions = new Sessions(conversationStore, agentsInOrder, assignments, lifecycle, running, clock);
         IdempotencyKeys keys = idempotencyStore == null ? null : new IdempotencyKeys(idempotencyStore, clock);
-        Conversations conversations = new Conversations(sessions, agentsInOrder, limits, dispatcher, keys);
+        Approvals approvals = new Approvals(
+                approvalsKept,
+                approvalSettings,
+                sessions,
+                conversationStore,
+                agentsInOrder,
+                limits,
+                dispatcher,
+                runner,
+                tools,
+                clock);
+        Conversations conversations = new Conversations(sessions, agentsInOrder, limits, dispatcher, keys, approvals);
         List<Supplier<AutoCloseable>> jobs = new ArrayList<>();
         jobs.add(() -> SessionSweeper.start(lifecycle, sweep));
+        jobs.add(() -> ApprovalExpiry.start(approvals, sweep.sweepInterval()));
         if (idempotencyStore != null) jobs.add(() -> IdempotencyKeyExpiry.start(idempotencyStore, clock, expiry));
         return new Baton(
                 sessions,
@@ -301,6 +353,8 @@ public final class BatonBuilder {
                 events,
                 running,
                 limits,
+                approvals,
+                turnEvents,
                 jobs,
                 opened);
     }

@@ -147,4 +147,26 @@ public sealed interface Refusal {
             return "a request with this Idempotency-Key is still running; retry when it ends";
         }
     }
+
+    /**
+     * The tool call named in a decision is not waiting for one: it was already decided, a new message superseded it,
+     * it expired, or nothing in the session waits for approval. Nothing changed; reload the session.
+     *
+     * @param code {@code approval_already_decided}, {@code approval_superseded}, {@code approval_expired} or
+     *     {@code no_pending_approval}
+     */
+    record ApprovalNotPending(String code, String message) implements Refusal {
+        public ApprovalNotPending {
+            Objects.requireNonNull(code, "code");
+            Objects.requireNonNull(message, "message");
+        }
+    }
+
+    /** Arguments edited in an approval do not match the tool's schema: nothing was decided; fix them and retry. */
+    record InvalidArguments(String message) implements Refusal {
+        @Override
+        public String code() {
+            return "invalid_arguments";
+        }
+    }
 }

@@ -25,7 +25,16 @@ public abstract class DomainTool implements Tool {
      * @param permissions what the caller must hold; the executor checks them before {@link #run}
      */
     protected DomainTool(String name, String description, String schemaJson, Set<String> permissions) {
-        this.definition = new ToolDefinition(name, description, schema(schemaJson), permissions, null);
+        this(name, description, schemaJson, permissions, false);
+    }
+
+    /**
+     * @param destructive whether a call changes or deletes something that cannot simply be undone: under the default
+     *     approval policy such a call waits for the user's approval (see {@link ToolDefinition#destructive()})
+     */
+    protected DomainTool(
+            String name, String description, String schemaJson, Set<String> permissions, boolean destructive) {
+        this.definition = new ToolDefinition(name, description, schema(schemaJson), permissions, null, destructive);
     }
 
     @Override

@@ -61,6 +61,24 @@ public final class ToolExecutor {
         return List.copyOf(outcomes);
     }
 
+    /**
+     * Whether {@link #execute} would run the call now: the tool exists for the agent, the caller may use it, the
+     * arguments match its schema, and no identical call of this turn is remembered. A call that would be refused or
+     * answered from the cache needs nobody's approval.
+     */
+    public boolean wouldRun(ToolCallRequest call, ToolCallScope scope, CallCache cache) {
+        return prepare(call, scope, cache, List.of()).run != null;
+    }
+
+    /**
+     * Why the call would be refused before it runs (unknown tool, arguments that are not JSON or do not match the
+     * schema, a permission the caller lacks); empty when it would run. Nothing is run or remembered.
+     */
+    public Optional<ToolError> refusal(ToolCallRequest call, ToolCallScope scope) {
+        Slot slot = prepare(call, scope, new CallCache(), List.of());
+        return slot.outcome == null ? Optional.empty() : Optional.ofNullable(slot.outcome.error());
+    }
+
     private ToolCallOutcome outcomeOf(Slot slot, List<ToolCallOutcome> earlier) {
         if (slot.outcome != null) {
             return slot.outcome;

@@ -4,30 +4,53 @@ import dev.baton.core.agent.TurnLimits;
 import dev.baton.core.conversation.ToolCallState;
 import dev.baton.core.model.ToolCallRequest;
 import dev.baton.core.tool.CallCache;
+import dev.baton.core.tool.Tool;
 import dev.baton.core.tool.ToolCallOutcome;
 import dev.baton.core.tool.ToolCallScope;
+import dev.baton.core.tool.ToolCatalog;
 import dev.baton.core.tool.ToolError;
 import dev.baton.core.tool.ToolExecutor;
 import dev.baton.core.tool.ToolJson;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
  * Runs the tool calls of one model reply inside the turn's limits and reports them as events: every
  * {@link TurnEvent.ToolCallStarted} in the model's order, then (the calls having run concurrently) every
- * {@link TurnEvent.ToolCallFinished} in the same order.
+ * {@link TurnEvent.ToolCallFinished} in the same order. A call that needs the user's approval
+ * ({@link ToolApprovals}) is held instead: it gets no events here, and the reply's other calls still run.
  */
 final class ToolDispatcher {
     static final String LIMIT_REACHED = "tool_call_limit_reached";
 
     private final ToolExecutor executor;
+    /** Null when nothing is ever held. */
+    private final ToolCatalog catalog;
+
+    private final ToolApprovals approvals;
     private final Clock clock;
 
+    /** What became of one reply's calls: those that ran or were refused (model order), and those held. */
+    record Dispatched(List<ToolCallOutcome> outcomes, List<ToolApprovals.Held> held) {
+        Dispatched {
+            outcomes = List.copyOf(outcomes);
+            held = List.copyOf(held);
+        }
+    }
+
     ToolDispatcher(ToolExecutor executor, Clock clock) {
+        this(executor, null, ToolApprovals.NONE, clock);
+    }
+
+    ToolDispatcher(ToolExecutor executor, ToolCatalog catalog, ToolApprovals approvals, Clock clock) {
         this.executor = executor;
+        this.catalog = catalog;
+        this.approvals = approvals;
         this.clock = clock;
     }
 
@@ -54,6 +77,22 @@ final class ToolDispatcher {
             Duration timeLeft,
             CallCache cache,
             Consumer<TurnEvent> sink) {
+        return dispatchOrHold(calls, request, callsThisTurn, toolTimeout, timeLeft, cache, sink)
+                .outcomes();
+    }
+
+    /**
+     * Like {@link #dispatch}, but a call within the limits that would run and that {@link ToolApprovals} holds is
+     * not run: it is returned as held.
+     */
+    Dispatched dispatchOrHold(
+            List<ToolCallRequest> calls,
+            TurnRequest request,
+            int callsThisTurn,
+            Duration toolTimeout,
+            Duration timeLeft,
+            CallCache cache,
+            Consumer<TurnEvent> sink) {
         TurnLimits limits = request.agent().limits();
         int turnRoom = limits.maxToolCallsPerTurn() - callsThisTurn;
         int conversationRoom =
@@ -69,25 +108,87 @@ final class ToolDispatcher {
                         "The limit of " + limits.maxToolCallsPerConversation()
                                 + " tool calls per conversation was reached; this call was not run. Answer with what you have.");
 
-        for (ToolCallRequest call : calls) {
-            sink.accept(new TurnEvent.ToolCallStarted(
-                    call.id(), call.name(), ToolJson.argumentsForDisplay(call.argumentsJson())));
+        ToolCallScope scope = scope(request, toolTimeout, timeLeft);
+        List<ToolCallRequest> runNow = new ArrayList<>();
+        List<ToolApprovals.Held> held = new ArrayList<>();
+        for (ToolCallRequest call : calls.subList(0, allowed)) {
+            holdReason(call, scope, cache)
+                    .ifPresentOrElse(reason -> held.add(new ToolApprovals.Held(call, reason)), () -> runNow.add(call));
         }
-        ToolCallScope scope = new ToolCallScope(
-                request.agent(),
-                request.principal(),
-                request.session().id(),
-                toolTimeout,
-                request.cancellation(),
-                timeLeft);
-        List<ToolCallOutcome> outcomes = new ArrayList<>(executor.execute(calls.subList(0, allowed), scope, cache));
+        for (ToolCallRequest call : runNow) {
+            started(call, sink);
+        }
+        for (ToolCallRequest call : calls.subList(allowed, calls.size())) {
+            started(call, sink);
+        }
+        List<ToolCallOutcome> outcomes = new ArrayList<>(executor.execute(runNow, scope, cache));
         for (ToolCallRequest call : calls.subList(allowed, calls.size())) {
             outcomes.add(ToolCallOutcome.rejected(call, ToolCallState.DENIED, overLimit, clock.instant()));
         }
         for (ToolCallOutcome o : outcomes) {
             sink.accept(finishedEvent(o));
         }
+        return new Dispatched(outcomes, held);
+    }
+
+    /**
+     * Carries out the user's decisions on the calls a paused turn held, in their order: the approved ones run (as
+     * decided, with the arguments checked again), the denied ones are refused with the decision's error. They were
+     * counted against the turn's limits when they were held.
+     */
+    List<ToolCallOutcome> decide(
+            List<TurnResume.ToolDecision> decisions,
+            TurnRequest request,
+            Duration toolTimeout,
+            Duration timeLeft,
+            CallCache cache,
+            Consumer<TurnEvent> sink) {
+        List<ToolCallRequest> approved = new ArrayList<>();
+        for (TurnResume.ToolDecision decision : decisions) {
+            started(decision.call(), sink);
+            if (decision instanceof TurnResume.ToolDecision.Approve) {
+                approved.add(decision.call());
+            }
+        }
+        Iterator<ToolCallOutcome> ran = executor.execute(approved, scope(request, toolTimeout, timeLeft), cache)
+                .iterator();
+        List<ToolCallOutcome> outcomes = new ArrayList<>(decisions.size());
+        for (TurnResume.ToolDecision decision : decisions) {
+            ToolCallOutcome o = switch (decision) {
+                case TurnResume.ToolDecision.Approve approve -> ran.next();
+                case TurnResume.ToolDecision.Deny deny ->
+                    ToolCallOutcome.rejected(deny.call(), ToolCallState.DENIED, deny.error(), clock.instant());
+            };
+            outcomes.add(o);
+            sink.accept(finishedEvent(o));
+        }
         return List.copyOf(outcomes);
+    }
+
+    private Optional<String> holdReason(ToolCallRequest call, ToolCallScope scope, CallCache cache) {
+        if (catalog == null || approvals == ToolApprovals.NONE) {
+            return Optional.empty();
+        }
+        Optional<Tool> tool = catalog.find(scope.agent(), call.name());
+        if (tool.isEmpty() || !executor.wouldRun(call, scope, cache)) {
+            return Optional.empty();
+        }
+        return approvals.reasonToHold(scope.agent(), tool.get().definition(), call);
+    }
+
+    private static ToolCallScope scope(TurnRequest request, Duration toolTimeout, Duration timeLeft) {
+        return new ToolCallScope(
+                request.agent(),
+                request.principal(),
+                request.session().id(),
+                toolTimeout,
+                request.cancellation(),
+                timeLeft);
+    }
+
+    private static void started(ToolCallRequest call, Consumer<TurnEvent> sink) {
+        sink.accept(new TurnEvent.ToolCallStarted(
+                call.id(), call.name(), ToolJson.argumentsForDisplay(call.argumentsJson())));
     }
 
     static TurnEvent.ToolCallFinished finishedEvent(ToolCallOutcome o) {

@@ -3,6 +3,7 @@ package dev.baton.core.turn;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.math.BigDecimal;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 
 /** What a running turn emits, in order. The server turns each into one SSE event. */
@@ -26,6 +27,43 @@ public sealed interface TurnEvent {
     record Done(String messageId, String model, Usage usage, long latencyMs, List<String> toolsCalled)
             implements TurnEvent {
         public Done {
+            toolsCalled = List.copyOf(toolsCalled);
+        }
+    }
+
+    /**
+     * A tool call the model asked for waits for the user's approval (see {@link ToolApprovals}); it has not run. One
+     * per held call, just before {@link AwaitingApproval}.
+     *
+     * @param callId names the call for the decision (unique; {@link ToolApprovals.Pending#callId()})
+     * @param toolCallId the model's id of the call, as later {@code ToolCallStarted}/{@code ToolCallFinished} use
+     * @param arguments the arguments as the model sent them
+     * @param reason why the call needs approval
+     * @param expiresAt when the call is denied if nobody decided
+     */
+    record ApprovalRequired(
+            String callId, String toolCallId, String name, JsonNode arguments, String reason, Instant expiresAt)
+            implements TurnEvent {}
+
+    /**
+     * The turn stopped before running the calls announced by {@link ApprovalRequired}: its state is stored and it goes
+     * on when the user decides (on any instance). A terminal event, like {@link Done} and {@link Failed}; nothing is
+     * stored as the answer yet.
+     *
+     * @param pending the calls waiting, as the {@link ApprovalRequired} events announced them
+     * @param usage the turn's usage so far
+     * @param toolsCalled the tools that ran so far in this turn
+     */
+    record AwaitingApproval(
+            String turnId,
+            List<ApprovalRequired> pending,
+            String model,
+            Usage usage,
+            long latencyMs,
+            List<String> toolsCalled)
+            implements TurnEvent {
+        public AwaitingApproval {
+            pending = List.copyOf(pending);
             toolsCalled = List.copyOf(toolsCalled);
         }
     }

@@ -15,7 +15,9 @@ import java.util.Optional;
  * @param toolCalls the turn's tool calls as persisted, in order
  * @param usage the turn's total token usage and cost
  * @param model the model that answered; null when no model answered
- * @param terminal the last event: {@link TurnEvent.Done} or {@link TurnEvent.Failed}
+ * @param terminal the last event: {@link TurnEvent.Done}, {@link TurnEvent.Failed}, or
+ *     {@link TurnEvent.AwaitingApproval} for a turn paused until the user decides on a tool call (no assistant
+ *     message then; {@code toolCalls} are the ones that ran before the pause)
  */
 public record TurnOutcome(
         Message userMessage,
@@ -29,8 +31,10 @@ public record TurnOutcome(
         toolCalls = List.copyOf(toolCalls);
         Objects.requireNonNull(usage, "usage");
         Objects.requireNonNull(terminal, "terminal");
-        if (!(terminal instanceof TurnEvent.Done) && !(terminal instanceof TurnEvent.Failed)) {
-            throw new IllegalArgumentException("terminal must be Done or Failed");
+        if (!(terminal instanceof TurnEvent.Done)
+                && !(terminal instanceof TurnEvent.Failed)
+                && !(terminal instanceof TurnEvent.AwaitingApproval)) {
+            throw new IllegalArgumentException("terminal must be Done, Failed or AwaitingApproval");
         }
     }
 
@@ -41,6 +45,11 @@ public record TurnOutcome(
     /** The failure, when the turn did not succeed. */
     public Optional<TurnEvent.Failed> failure() {
         return terminal instanceof TurnEvent.Failed f ? Optional.of(f) : Optional.empty();
+    }
+
+    /** The pause, when the turn stopped to wait for the user's approval of a tool call. */
+    public Optional<TurnEvent.AwaitingApproval> awaitingApproval() {
+        return terminal instanceof TurnEvent.AwaitingApproval a ? Optional.of(a) : Optional.empty();
     }
 
     /** The assistant's answer as stored (partial for a failed turn); empty when nothing was stored. */

@@ -87,6 +87,38 @@ final class TurnProgress {
         return deadline == null ? null : Duration.ofNanos(deadlineNanos - System.nanoTime());
     }
 
+    /**
+     * Adds the results of calls the last model reply asked for, keeping every result of that reply in the order of
+     * its calls (a paused turn's results arrive in two parts: the calls that ran before the pause, then the held
+     * ones).
+     */
+    void addToolResults(List<ChatMessage.ToolResult> results) {
+        int reply = -1;
+        for (int i = messages.size() - 1; i >= 0; i--) {
+            if (messages.get(i) instanceof ChatMessage.Assistant) {
+                reply = i;
+                break;
+            }
+        }
+        if (reply < 0) {
+            messages.addAll(results);
+            return;
+        }
+        List<ChatMessage> tail = new ArrayList<>(messages.subList(reply + 1, messages.size()));
+        tail.addAll(results);
+        List<String> order = ((ChatMessage.Assistant) messages.get(reply))
+                .toolCalls().stream().map(c -> c.id()).toList();
+        tail.sort(java.util.Comparator.comparingInt(
+                m -> m instanceof ChatMessage.ToolResult r ? position(order, r.toolCallId()) : Integer.MAX_VALUE));
+        messages.subList(reply + 1, messages.size()).clear();
+        messages.addAll(tail);
+    }
+
+    private static int position(List<String> order, String id) {
+        int at = order.indexOf(id);
+        return at < 0 ? Integer.MAX_VALUE : at;
+    }
+
     TurnState snapshot(OutputFilterChain.State filterState) {
         return new TurnState(
                 turnId,

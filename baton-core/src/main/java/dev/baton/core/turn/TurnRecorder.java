@@ -94,9 +94,18 @@ final class TurnRecorder {
      * and otherwise ignored: the end of the turn writes whatever is not there yet.
      */
     List<TurnState.ToolCall> recordToolCalls(TurnRequest request, List<ToolCallOutcome> outcomes) {
-        List<TurnState.ToolCall> calls = outcomes.stream()
-                .map(o -> new TurnState.ToolCall(Ids.newId(), o))
-                .toList();
+        return record(
+                request,
+                outcomes.stream()
+                        .map(o -> new TurnState.ToolCall(Ids.newId(), o))
+                        .toList());
+    }
+
+    /**
+     * Writes finished tool calls like {@link #recordToolCalls}, under row ids chosen before they ran (a held call's
+     * row gets the id its approval was known by).
+     */
+    List<TurnState.ToolCall> record(TurnRequest request, List<TurnState.ToolCall> calls) {
         if (calls.isEmpty()) {
             return calls;
         }

@@ -11,6 +11,8 @@ import java.util.Objects;
  * to be active; {@code userContent} has already passed the input rules (length, control characters).
  *
  * @param assignment the session's assignment, null when it has none
+ * @param resume the paused turn this request goes on with, null for a new turn; {@code userContent} is then the
+ *     turn's user message as stored
  */
 public record TurnRequest(
         String requestId,
@@ -19,7 +21,20 @@ public record TurnRequest(
         AgentDefinition agent,
         String userContent,
         Cancellation cancellation,
-        Assignment assignment) {
+        Assignment assignment,
+        TurnResume resume) {
+
+    /** A new turn. */
+    public TurnRequest(
+            String requestId,
+            Principal principal,
+            Session session,
+            AgentDefinition agent,
+            String userContent,
+            Cancellation cancellation,
+            Assignment assignment) {
+        this(requestId, principal, session, agent, userContent, cancellation, assignment, null);
+    }
 
     /** A turn in a session that belongs to no assignment. */
     public TurnRequest(
@@ -45,5 +60,13 @@ public record TurnRequest(
         if (assignment != null && !assignment.id().equals(session.assignmentId())) {
             throw new IllegalArgumentException("the assignment is not the session's");
         }
+        if (resume != null && !resume.state().sessionId().equals(session.id())) {
+            throw new IllegalArgumentException("the paused turn is not the session's");
+        }
+    }
+
+    /** This request going on with a paused turn. */
+    public TurnRequest resuming(TurnResume paused) {
+        return new TurnRequest(requestId, principal, session, agent, userContent, cancellation, assignment, paused);
     }
 }

@@ -50,10 +50,14 @@ import org.slf4j.LoggerFactory;
  * <p>The loop's state between steps is plain data, a {@link TurnState}, reported after every model call and every
  * step of tool calls to the listener of {@link #withCheckpoints}. Each step's tool calls are written as soon as they
  * have finished ({@link ConversationStore#recordToolCalls}), so a turn that never ends still leaves them in the
- * audit trail; the end of the turn links them to the answer. Nothing resumes a stored state yet: a turn that goes on
- * from one would start from {@code TurnProgress.resume}, restore its output filters with
- * {@link OutputFilterChain#restore} and run the state's {@link TurnState#pendingToolCalls()} before the next model
- * call.
+ * audit trail; the end of the turn links them to the answer.
+ *
+ * <p>Human approval ({@link #withApprovals}): a call the {@link ToolApprovals} hold is not run; the reply's other
+ * calls run, the state is stored through {@link ToolApprovals#pause}, and the turn ends with
+ * {@link TurnEvent.AwaitingApproval}. A request carrying a {@link TurnResume} goes on from that state — on any
+ * instance: the output filters are restored ({@link OutputFilterChain#restore}), the decided calls run or are refused,
+ * and the loop continues where it stopped (no hooks run again before the model; after_ai runs at the end).
+ * {@link #closePaused} ends a paused turn without the model.
  *
  * <p>Blocking: call it on a virtual thread. The sink is called only from the calling thread, in order.
  */
@@ -75,6 +79,8 @@ public final class TurnRunner {
     private final TurnRecorder recorder;
     private final Function<TurnRequest, PromptSections> sections;
     private final Consumer<TurnCheckpoint> checkpoints;
+    private final ToolApprovals approvals;
+    private final TurnPauses pauses;
 
     public TurnRunner(
             ConversationStore store,
@@ -84,7 +90,17 @@ public final class TurnRunner {
             CostCalculator costs,
             Clock clock,
             ModulePipeline modules) {
-        this(store, models, tools, tokens, costs, clock, modules, request -> PromptSections.NONE, NO_CHECKPOINTS);
+        this(
+                store,
+                models,
+                tools,
+                tokens,
+                costs,
+                clock,
+                modules,
+                request -> PromptSections.NONE,
+                NO_CHECKPOINTS,
+                ToolApprovals.NONE);
     }
 
     private TurnRunner(
@@ -96,7 +112,8 @@ public final class TurnRunner {
             Clock clock,
             ModulePipeline modules,
             Function<TurnRequest, PromptSections> sections,
-            Consumer<TurnCheckpoint> checkpoints) {
+            Consumer<TurnCheckpoint> checkpoints,
+            ToolApprovals approvals) {
         this.store = Objects.requireNonNull(store, "store");
         this.models = Objects.requireNonNull(models, "models");
         this.tools = Objects.requireNonNull(tools, "tools");
@@ -106,9 +123,11 @@ public final class TurnRunner {
         this.modules = Objects.requireNonNull(modules, "modules");
         this.sections = Objects.requireNonNull(sections, "sections");
         this.checkpoints = Objects.requireNonNull(checkpoints, "checkpoints");
+        this.approvals = Objects.requireNonNull(approvals, "approvals");
         this.contexts = new ContextBuilder(store, tokens, clock);
-        this.dispatcher = new ToolDispatcher(new ToolExecutor(tools, clock), clock);
+        this.dispatcher = new ToolDispatcher(new ToolExecutor(tools, clock), tools, approvals, clock);
         this.recorder = new TurnRecorder(store, clock);
+        this.pauses = new TurnPauses(approvals, recorder, modules, clock);
         this.pricing = new CallPricing(costs, clock);
     }
 
@@ -117,7 +136,8 @@ public final class TurnRunner {
      * assignment) to the system prompt of every turn.
      */
     public TurnRunner withPromptSections(Function<TurnRequest, PromptSections> sectionsForTurn) {
-        return new TurnRunner(store, models, tools, tokens, costs, clock, modules, sectionsForTurn, checkpoints);
+        return new TurnRunner(
+                store, models, tools, tokens, costs, clock, modules, sectionsForTurn, checkpoints, approvals);
     }
 
     /**
@@ -126,11 +146,34 @@ public final class TurnRunner {
      * keep it short. If it throws, the failure is logged and the turn goes on.
      */
     public TurnRunner withCheckpoints(Consumer<TurnCheckpoint> listener) {
-        return new TurnRunner(store, models, tools, tokens, costs, clock, modules, sections, listener);
+        return new TurnRunner(store, models, tools, tokens, costs, clock, modules, sections, listener, approvals);
+    }
+
+    /**
+     * A runner whose tool calls wait for the user's approval when {@code gate} holds them, and which can go on with a
+     * paused turn (a request with a {@link TurnResume}).
+     */
+    public TurnRunner withApprovals(ToolApprovals gate) {
+        return new TurnRunner(store, models, tools, tokens, costs, clock, modules, sections, checkpoints, gate);
+    }
+
+    /**
+     * Ends the paused turn of {@code request.resume()} without asking the model again: the held calls are stored as
+     * refused by their decisions, and the answer so far with {@code status}, with the turn's tool calls and usage. No
+     * events are sent; the outcome's terminal is {@code reason} and it has no user message.
+     */
+    public TurnOutcome closePaused(TurnRequest request, MessageStatus status, TurnEvent.Failed reason) {
+        if (request.resume() == null) {
+            throw new IllegalArgumentException("not a paused turn");
+        }
+        return pauses.close(request, status, reason);
     }
 
     /** Runs the turn to its end and returns how it ended; the same end is the last event the sink receives. */
     public TurnOutcome run(TurnRequest request, Consumer<TurnEvent> eventSink) {
+        if (request.resume() != null) {
+            return resume(request, eventSink);
+        }
         long startedNanos = System.nanoTime();
         Instant startedAt = clock.instant();
         Consumer<TurnEvent> sink = new GuardedSink(eventSink, request);
@@ -212,7 +255,84 @@ public final class TurnRunner {
                     context.historyBudget());
             progress.messages.addAll(context.messages());
             return loop(request, user, binding, specs, progress, out, turnContext, startedNanos, sink);
-        } catch (ModelFailure failure) {
+        } catch (RuntimeException e) {
+            return failed(e, request, user, progress, out, sink);
+        }
+    }
+
+    /** Goes on with a paused turn: the decided calls first, then the loop where it stopped. */
+    private TurnOutcome resume(TurnRequest request, Consumer<TurnEvent> eventSink) {
+        long startedNanos = System.nanoTime();
+        Consumer<TurnEvent> sink = new GuardedSink(eventSink, request);
+        TurnResume paused = request.resume();
+        TurnState state = paused.state();
+        sink.accept(new TurnEvent.Started(state.turnId(), request.session().id(), request.requestId()));
+        TurnProgress progress = TurnProgress.resume(state, clock);
+        String userId = request.principal().userId();
+        Message user = store.recentMessages(userId, request.session().id(), 1).stream()
+                .filter(m -> m.id().equals(state.userMessageId()))
+                .findFirst()
+                .orElseGet(() -> new Message(
+                        state.userMessageId(),
+                        request.session().id(),
+                        userId,
+                        0,
+                        dev.baton.core.conversation.MessageRole.USER,
+                        request.userContent(),
+                        MessageStatus.COMPLETE,
+                        null,
+                        clock.instant()));
+        AnswerStream out = null;
+        try {
+            List<Message> history =
+                    contexts
+                            .recentHistory(
+                                    userId,
+                                    request.session().id(),
+                                    request.agent().limits())
+                            .stream()
+                            .filter(m -> !m.id().equals(state.userMessageId()))
+                            .toList();
+            HookContext turnContext =
+                    TurnHookContexts.of(request, history, clock.instant()).withCurrentMessage(request.userContent());
+            out = new AnswerStream(
+                    progress.answer,
+                    modules.outputFilters(turnContext),
+                    modules.rewritesAnswers(request.agent()),
+                    sink);
+            out.filters().restore(state.filters());
+            ModelBinding binding =
+                    models.resolve(request.agent().model(), request.agent().fallbackModels());
+            List<ToolSpec> specs = tools.specsFor(request.agent());
+            TurnLimits limits = request.agent().limits();
+            Duration toolTimeout = bounded(limits.toolTimeout(), limits, progress);
+            Duration timeLeft =
+                    limits.requestTimeout() == null ? null : bounded(limits.requestTimeout(), limits, progress);
+            List<ToolCallOutcome> outcomes =
+                    dispatcher.decide(paused.decisions(), request, toolTimeout, timeLeft, progress.cache, sink);
+            List<TurnState.ToolCall> decided = new ArrayList<>(outcomes.size());
+            for (int i = 0; i < outcomes.size(); i++) {
+                decided.add(new TurnState.ToolCall(paused.decisions().get(i).recordId(), outcomes.get(i)));
+            }
+            progress.toolCalls.addAll(recorder.record(request, decided));
+            progress.addToolResults(
+                    outcomes.stream().map(ToolCallOutcome::toMessage).toList());
+            checkpoint(request, TurnCheckpoint.Step.TOOL_CALLS, progress, out);
+            return loop(request, user, binding, specs, progress, out, turnContext, startedNanos, sink);
+        } catch (RuntimeException e) {
+            return failed(e, request, user, progress, out, sink);
+        }
+    }
+
+    /** Ends the turn a failure interrupted: cancelled, a model failure, or anything unexpected. */
+    private TurnOutcome failed(
+            RuntimeException e,
+            TurnRequest request,
+            Message user,
+            TurnProgress progress,
+            AnswerStream out,
+            Consumer<TurnEvent> sink) {
+        if (e instanceof ModelFailure failure) {
             boolean cancelled = request.cancellation().isCancelled() || failure.kind() == ModelFailure.Kind.CANCELLED;
             if (!cancelled) {
                 log.warn(
@@ -224,15 +344,12 @@ public final class TurnRunner {
             return cancelled
                     ? fail(request, user, progress, out, MessageStatus.CANCELLED, TurnFailures.cancelled(), sink)
                     : fail(request, user, progress, out, MessageStatus.INCOMPLETE, TurnFailures.of(failure), sink);
-        } catch (TurnCancelled cancelled) {
-            return fail(request, user, progress, out, MessageStatus.CANCELLED, TurnFailures.cancelled(), sink);
-        } catch (RuntimeException e) {
-            if (request.cancellation().isCancelled()) {
-                return fail(request, user, progress, out, MessageStatus.CANCELLED, TurnFailures.cancelled(), sink);
-            }
-            log.error("request {}: turn failed", request.requestId(), e);
-            return fail(request, user, progress, out, MessageStatus.INCOMPLETE, TurnFailures.internal(), sink);
         }
+        if (e instanceof TurnCancelled || request.cancellation().isCancelled()) {
+            return fail(request, user, progress, out, MessageStatus.CANCELLED, TurnFailures.cancelled(), sink);
+        }
+        log.error("request {}: turn failed", request.requestId(), e);
+        return fail(request, user, progress, out, MessageStatus.INCOMPLETE, TurnFailures.internal(), sink);
     }
 
     private TurnOutcome loop(
@@ -275,10 +392,13 @@ public final class TurnRunner {
             // caps tools whose own timeout is longer than the turn's default
             Duration timeLeft =
                     limits.requestTimeout() == null ? null : bounded(limits.requestTimeout(), limits, progress);
-            List<ToolCallOutcome> outcomes = dispatcher.dispatch(
+            ToolDispatcher.Dispatched step = dispatcher.dispatchOrHold(
                     reply.toolCalls(), request, progress.toolCalls.size(), toolTimeout, timeLeft, progress.cache, sink);
-            progress.toolCalls.addAll(recorder.recordToolCalls(request, outcomes));
-            outcomes.forEach(o -> progress.messages.add(o.toMessage()));
+            progress.toolCalls.addAll(recorder.recordToolCalls(request, step.outcomes()));
+            step.outcomes().forEach(o -> progress.messages.add(o.toMessage()));
+            if (!step.held().isEmpty()) {
+                return end(sink, pauses.pause(request, user, progress, out, step.held(), startedNanos, sink));
+            }
             checkpoint(request, TurnCheckpoint.Step.TOOL_CALLS, progress, out);
         }
     }

@@ -8,8 +8,11 @@ import dev.baton.core.model.ToolCallRequest;
 import dev.baton.core.tool.CallCache;
 import dev.baton.core.tool.ToolCallOutcome;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * A turn's loop state between two steps (a model call, or the tool calls it asked for), as plain data: nothing in
@@ -106,13 +109,41 @@ public record TurnState(
     }
 
     /**
-     * The tool calls the last model reply asked for that have not run yet: what a turn paused after a model call
-     * must run (or refuse) before it asks the model again. Empty after a tool step and after an answer.
+     * The tool calls the last model reply asked for that have no result yet: what a turn paused after a model call
+     * (or paused for approval, after running the reply's other calls) must run or refuse before it asks the model
+     * again. Empty after a complete tool step and after an answer.
      */
     public List<ToolCallRequest> pendingToolCalls() {
-        if (!messages.isEmpty() && messages.getLast() instanceof ChatMessage.Assistant reply) {
-            return reply.toolCalls();
+        int last = lastReply();
+        if (last < 0) {
+            return List.of();
         }
-        return List.of();
+        Set<String> answered = new HashSet<>();
+        for (ChatMessage m : messages.subList(last + 1, messages.size())) {
+            if (m instanceof ChatMessage.ToolResult result) {
+                answered.add(result.toolCallId());
+            }
+        }
+        List<ToolCallRequest> pending = new ArrayList<>();
+        for (ToolCallRequest call : ((ChatMessage.Assistant) messages.get(last)).toolCalls()) {
+            if (!answered.contains(call.id())) {
+                pending.add(call);
+            }
+        }
+        return List.copyOf(pending);
+    }
+
+    /** The index of the last model reply in {@link #messages}, if only tool results follow it; -1 otherwise. */
+    int lastReply() {
+        for (int i = messages.size() - 1; i >= 0; i--) {
+            ChatMessage m = messages.get(i);
+            if (m instanceof ChatMessage.Assistant) {
+                return i;
+            }
+            if (!(m instanceof ChatMessage.ToolResult)) {
+                return -1;
+            }
+        }
+        return -1;
     }
 }

@@ -12,6 +12,7 @@ import dev.baton.runtime.admission.IdempotencyKeys;
 import dev.baton.runtime.admission.RateDecision;
 import dev.baton.runtime.admission.TurnAdmission;
 import dev.baton.runtime.agent.AgentRegistry;
+import dev.baton.runtime.approval.Approvals;
 import dev.baton.runtime.session.SessionLifecycle;
 import dev.baton.runtime.session.Sessions;
 import dev.baton.runtime.turn.TurnDispatcher;
@@ -24,6 +25,9 @@ import java.util.Objects;
  * budget reservation, then the turn itself (one per session on any instance, bounded by the agent's request
  * timeout), and after it the session's message limit. Refusals are thrown as {@link RefusalException} before the
  * turn is admitted; once {@link TurnListener#admitted} was called, every outcome is a {@link SendResult}.
+ *
+ * <p>A message sent while the session's turn waits for the user's approval of tool calls denies those calls: the
+ * paused turn ends without the model (see {@link Approvals#supersede}) before the new message's turn starts.
  */
 public final class Conversations {
     private static final int OK = 200;
@@ -34,6 +38,8 @@ public final class Conversations {
     private final TurnDispatcher dispatcher;
     /** Null when no idempotency store is configured: then a request with a key is refused. */
     private final IdempotencyKeys idempotency;
+    /** Null when tool calls never wait for approval. */
+    private final Approvals approvals;
 
     public Conversations(
             Sessions sessions,
@@ -41,11 +47,23 @@ public final class Conversations {
             TurnAdmission admission,
             TurnDispatcher dispatcher,
             IdempotencyKeys idempotency) {
+        this(sessions, agents, admission, dispatcher, idempotency, null);
+    }
+
+    /** @param approvals ends a paused turn when a new message arrives; null when calls never wait for approval */
+    public Conversations(
+            Sessions sessions,
+            AgentRegistry agents,
+            TurnAdmission admission,
+            TurnDispatcher dispatcher,
+            IdempotencyKeys idempotency,
+            Approvals approvals) {
         this.sessions = Objects.requireNonNull(sessions, "sessions");
         this.agents = Objects.requireNonNull(agents, "agents");
         this.admission = Objects.requireNonNull(admission, "admission");
         this.dispatcher = Objects.requireNonNull(dispatcher, "dispatcher");
         this.idempotency = idempotency;
+        this.approvals = approvals;
     }
 
     /**
@@ -121,7 +139,10 @@ public final class Conversations {
             idempotency.release(claimed);
             throw e;
         }
-        if (result instanceof SendResult.Ran ran && ran.outcome().succeeded()) {
+        // a turn paused for approval replays as paused: a retry must not deny its own pending calls
+        if (result instanceof SendResult.Ran ran
+                && (ran.outcome().succeeded()
+                        || ran.outcome().awaitingApproval().isPresent())) {
             idempotency.complete(claimed, OK, options.replayBody().apply(ran.outcome()));
         } else {
             idempotency.release(claimed);
@@ -161,9 +182,14 @@ public final class Conversations {
                     session.id(),
                     timeout,
                     cancellation -> {
-                        listener.admitted(new AdmittedTurn(session, rate, cancellation));
+                        // under the session's lock: a decision cannot go on with the paused turn meanwhile
+                        Session current =
+                                approvals != null && approvals.supersede(caller, session, agent, options.requestId())
+                                        ? sessions.find(caller, session.id()).orElse(session)
+                                        : session;
+                        listener.admitted(new AdmittedTurn(current, rate, cancellation));
                         return new TurnRequest(
-                                options.requestId(), caller, session, agent, message, cancellation, setup.assignment());
+                                options.requestId(), caller, current, agent, message, cancellation, setup.assignment());
                     },
                     listener::onEvent);
             // before the answer reaches the client, so a client that sends again at once sees the session completed

@@ -27,9 +27,9 @@ public @interface BatonTool {
     String[] permissions() default {};
 
     /**
-     * Whether the tool changes or deletes something that cannot simply be undone. Read through
-     * {@link AnnotatedTool#destructive()}; the core's tool definition has no such flag, so this alone asks for nothing
-     * until an approval policy reads it.
+     * Whether the tool changes or deletes something that cannot simply be undone: it becomes the tool definition's
+     * {@link dev.baton.core.tool.ToolDefinition#destructive()}, so under the default approval policy
+     * ({@code when_destructive}) each call waits for the user's approval before it runs.
      */
     boolean destructive() default false;
 

@@ -91,8 +91,9 @@ public final class TurnDispatcher implements AutoCloseable {
         return event;
     }
 
-    /** "ok", or the error code the client was sent. */
+    /** "ok", "awaiting_approval", or the error code the client was sent. */
     private static String status(TurnOutcome outcome, AtomicBoolean timedOut) {
+        if (outcome.terminal() instanceof TurnEvent.AwaitingApproval) return "awaiting_approval";
         return outcome.terminal() instanceof TurnEvent.Failed f ? f.code() : "ok";
     }
 

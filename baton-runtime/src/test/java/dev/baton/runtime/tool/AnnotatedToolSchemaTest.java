@@ -185,6 +185,7 @@ class AnnotatedToolSchemaTest {
         assertThat(definition.requiredPermissions()).containsExactlyInAnyOrder("notes:write:self", "notes:delete:self");
         assertThat(definition.timeout()).isEqualTo(Duration.ofSeconds(30));
         assertThat(tool.destructive()).isTrue();
+        assertThat(definition.destructive()).isTrue();
     }
 
     @Test
@@ -194,6 +195,7 @@ class AnnotatedToolSchemaTest {
         assertThat(tool.definition().timeout()).isNull();
         assertThat(tool.definition().requiredPermissions()).isEmpty();
         assertThat(tool.destructive()).isFalse();
+        assertThat(tool.definition().destructive()).isFalse();
     }
 
     @Test

@@ -1,15 +1,21 @@
 package dev.baton.server.api;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.core.turn.TurnEvent;
 import dev.baton.core.turn.TurnOutcome;
 import dev.baton.runtime.admission.IdempotencyKey;
+import dev.baton.runtime.approval.ApprovalDecision;
+import dev.baton.runtime.approval.ApprovalResult;
+import dev.baton.runtime.approval.Approvals;
 import dev.baton.runtime.conversation.Conversations;
 import dev.baton.runtime.conversation.SendOptions;
 import dev.baton.runtime.conversation.SendResult;
 import dev.baton.runtime.conversation.TurnListener;
 import dev.baton.runtime.session.Sessions;
+import dev.baton.runtime.stream.TurnEventLog;
+import dev.baton.server.http.ApiException;
 import dev.baton.server.http.Caller;
 import dev.baton.server.http.ErrorResponses;
 import dev.baton.server.http.Json;
@@ -25,18 +31,38 @@ import java.time.Duration;
 import java.util.function.Function;
 
 /**
- * {@code POST /v1/sessions/{id}/messages} and the one-shot {@code POST /v1/chat}: the HTTP wire around
- * {@link Conversations}. Answers as SSE ({@code Accept: text/event-stream}) or as one JSON document; every rule
- * (input, idempotency, limits, budgets, session state, one turn per session, deadlines) is the runtime's.
+ * {@code POST /v1/sessions/{id}/messages}, the one-shot {@code POST /v1/chat} and the decision on a held tool call
+ * {@code POST /v1/sessions/{id}/approvals/{callId}}: the HTTP wire around {@link Conversations} and
+ * {@link Approvals}. Answers as SSE ({@code Accept: text/event-stream}) or as one JSON document; every rule (input,
+ * idempotency, limits, budgets, session state, one turn per session, deadlines, approvals) is the runtime's.
  */
 public final class MessageRoutes {
 
     private final Conversations conversations;
+    /** Null: no approvals endpoint. */
+    private final Approvals approvals;
+    /** Where every event of a turn is kept for replay; null: nowhere. */
+    private final TurnEventLog events;
+
     private final int maxBodyBytes;
     private final Duration heartbeat;
 
+    /** The header that asks for a stream the turn outlives: a dropped connection does not cancel it. */
+    public static final String RESUMABLE = "Baton-Resumable";
+
     public MessageRoutes(Conversations conversations, int maxBodyBytes, Duration heartbeat) {
+        this(conversations, null, null, maxBodyBytes, heartbeat);
+    }
+
+    public MessageRoutes(
+            Conversations conversations,
+            Approvals approvals,
+            TurnEventLog events,
+            int maxBodyBytes,
+            Duration heartbeat) {
         this.conversations = conversations;
+        this.approvals = approvals;
+        this.events = events;
         this.maxBodyBytes = maxBodyBytes;
         this.heartbeat = heartbeat;
     }
@@ -45,9 +71,53 @@ public final class MessageRoutes {
 
     record ChatRequest(String message, String conversationId, String agentId, Boolean stream) {}
 
+    record Decide(String decision, JsonNode arguments, String comment) {}
+
     public void register(RoutesConfig routes) {
         routes.post("/v1/sessions/{id}/messages", this::send);
         routes.post("/v1/chat", this::chat);
+        if (approvals != null) routes.post("/v1/sessions/{id}/approvals/{callId}", this::decide);
+    }
+
+    /**
+     * A decision on a held tool call. The last decision a paused turn waited for goes on with it, answered like a
+     * message (SSE or JSON); an earlier one is recorded and answered 202 with what still waits.
+     */
+    private void decide(Context ctx) throws IOException {
+        var caller = Caller.with(ctx, Sessions.WRITE);
+        String raw = RequestBody.readUtf8(ctx.req().getInputStream(), ctx.req().getContentLengthLong(), maxBodyBytes);
+        Decide body = RequestBody.bind(RequestBody.parseObject(raw), Decide.class);
+        boolean approve;
+        if ("approve".equals(body.decision())) approve = true;
+        else if ("deny".equals(body.decision())) approve = false;
+        else throw new ApiException(400, "invalid_request", "field 'decision' must be \"approve\" or \"deny\"");
+        JsonNode arguments = body.arguments() == null || body.arguments().isNull() ? null : body.arguments();
+        var decision = new ApprovalDecision(approve, arguments, body.comment());
+        boolean sse = wantsSse(ctx);
+        TurnEventRecorder recorder = new TurnEventRecorder(events, caller);
+        SseTurnListener listener = sse ? streaming(ctx, recorder) : null;
+        ApprovalResult result;
+        try {
+            result = approvals.decide(
+                    caller,
+                    ctx.pathParam("id"),
+                    ctx.pathParam("callId"),
+                    decision,
+                    SendOptions.of(ctx.attribute(RequestIds.ATTRIBUTE)),
+                    listener != null ? listener : new QuotaHeaders(ctx, recorder::record));
+        } finally {
+            if (listener != null) listener.close();
+        }
+        switch (result) {
+            case ApprovalResult.Resumed resumed -> answer(ctx, sse, false, resumed.ran());
+            case ApprovalResult.Recorded recorded -> {
+                ObjectNode n = Json.MAPPER.createObjectNode().put("state", "awaiting_approval");
+                n.set("decided", Views.approval(recorded.decided()));
+                ArrayNode pending = n.putArray("pendingApprovals");
+                recorded.stillPending().forEach(a -> pending.add(Views.approval(a)));
+                ctx.status(202).json(n);
+            }
+        }
     }
 
     private void send(Context ctx) throws IOException {
@@ -59,6 +129,7 @@ public final class MessageRoutes {
                 ctx,
                 wantsSse(ctx),
                 false,
+                new TurnEventRecorder(events, caller),
                 listener -> conversations.send(caller, ctx.pathParam("id"), body.content(), options, listener));
     }
 
@@ -71,7 +142,12 @@ public final class MessageRoutes {
         // the replayed body names the conversation the first attempt created
         SendOptions options =
                 options(ctx, raw, outcome -> chatResponse(outcome.userMessage().sessionId(), outcome));
-        respond(ctx, sse, true, listener -> conversations.chat(caller, target, body.message(), options, listener));
+        respond(
+                ctx,
+                sse,
+                true,
+                new TurnEventRecorder(events, caller),
+                listener -> conversations.chat(caller, target, body.message(), options, listener));
     }
 
     private static SendOptions options(Context ctx, String raw, Function<TurnOutcome, ObjectNode> replayBody) {
@@ -85,15 +161,24 @@ public final class MessageRoutes {
     }
 
     /** Runs the send with a listener that streams (SSE) or collects nothing (JSON), then answers. */
-    private void respond(Context ctx, boolean sse, boolean chatShape, Function<TurnListener, SendResult> send) {
-        SseTurnListener listener = sse ? new SseTurnListener(ctx, heartbeat, SseEvents::send) : null;
+    private void respond(
+            Context ctx,
+            boolean sse,
+            boolean chatShape,
+            TurnEventRecorder recorder,
+            Function<TurnListener, SendResult> send) {
+        SseTurnListener listener = sse ? streaming(ctx, recorder) : null;
         SendResult result;
         try {
-            result = send.apply(listener != null ? listener : new QuotaHeaders(ctx));
+            result = send.apply(listener != null ? listener : new QuotaHeaders(ctx, recorder::record));
         } finally {
             // the heartbeat must stop whatever happened after the stream began
             if (listener != null) listener.close();
         }
+        answer(ctx, sse, chatShape, result);
+    }
+
+    private static void answer(Context ctx, boolean sse, boolean chatShape, SendResult result) {
         switch (result) {
             case SendResult.Replayed r -> {
                 ctx.header("Idempotent-Replayed", "true");
@@ -111,8 +196,10 @@ public final class MessageRoutes {
     }
 
     private static ObjectNode messageResponse(TurnOutcome o) {
+        if (o.awaitingApproval().isPresent()) return pausedResponse(Json.MAPPER.createObjectNode(), o);
         ObjectNode n = Json.MAPPER
                 .createObjectNode()
+                .put("state", "completed")
                 .put("messageId", o.assistantMessage().id())
                 .put("answer", o.assistantMessage().content());
         ArrayNode calls = n.putArray("toolCalls");
@@ -122,16 +209,50 @@ public final class MessageRoutes {
         return n;
     }
 
+    /** A turn paused for approval: the fields of its {@code done} event, the answer so far and the calls that ran. */
+    private static ObjectNode pausedResponse(ObjectNode n, TurnOutcome o) {
+        SseEvents.awaitingApproval(n, o.awaitingApproval().orElseThrow());
+        n.put("answer", o.answer());
+        ArrayNode calls = n.putArray("toolCalls");
+        o.toolCalls().forEach(c -> calls.add(Views.toolCall(c)));
+        return n;
+    }
+
     private static ObjectNode chatResponse(String conversationId, TurnOutcome o) {
+        if (o.awaitingApproval().isPresent())
+            return pausedResponse(Json.MAPPER.createObjectNode().put("conversationId", conversationId), o);
         ObjectNode n = Json.MAPPER
                 .createObjectNode()
                 .put("conversationId", conversationId)
+                .put("state", "completed")
                 .put("turnId", o.assistantMessage().id())
                 .put("answer", o.assistantMessage().content());
         ArrayNode calls = n.putArray("toolCalls");
         o.toolCalls().forEach(c -> calls.add(Views.toolCall(c)));
         n.set("usage", SseEvents.usage(o.usage()));
         return n;
+    }
+
+    private static boolean resumable(Context ctx) {
+        return "true".equalsIgnoreCase(ctx.header(RESUMABLE));
+    }
+
+    /**
+     * SSE in Baton's own wire: each event is kept under the id it is sent with, so a client can take the stream up
+     * again; a client that goes away cancels the turn unless it asked for a resumable stream.
+     */
+    private SseTurnListener streaming(Context ctx, TurnEventRecorder recorder) {
+        return new SseTurnListener(
+                ctx,
+                heartbeat,
+                (writer, event) -> {
+                    TurnEventRecorder.Recorded recorded = recorder.record(event);
+                    writer.send(
+                            recorded.id(),
+                            recorded.event().type(),
+                            recorded.event().json());
+                },
+                !resumable(ctx));
     }
 
     private static boolean wantsSse(Context ctx) {

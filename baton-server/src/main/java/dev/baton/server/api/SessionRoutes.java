@@ -8,7 +8,10 @@ import dev.baton.core.conversation.SessionPage;
 import dev.baton.core.conversation.SessionQuery;
 import dev.baton.core.conversation.SessionState;
 import dev.baton.runtime.RefusalException;
+import dev.baton.runtime.approval.Approvals;
+import dev.baton.runtime.approval.ToolApproval;
 import dev.baton.runtime.session.Sessions;
+import dev.baton.runtime.stream.TurnEventLog;
 import dev.baton.server.http.Caller;
 import dev.baton.server.http.Json;
 import dev.baton.server.http.RequestBody;
@@ -19,10 +22,21 @@ import io.javalin.http.Context;
 public final class SessionRoutes {
 
     private final Sessions sessions;
+    /** Null: sessions do not report what waits for approval. */
+    private final Approvals approvals;
+    /** Null: sessions do not name their last turn. */
+    private final TurnEventLog events;
+
     private final int maxBodyBytes;
 
     public SessionRoutes(Sessions sessions, int maxBodyBytes) {
+        this(sessions, null, null, maxBodyBytes);
+    }
+
+    public SessionRoutes(Sessions sessions, Approvals approvals, TurnEventLog events, int maxBodyBytes) {
         this.sessions = sessions;
+        this.approvals = approvals;
+        this.events = events;
         this.maxBodyBytes = maxBodyBytes;
     }
 
@@ -31,7 +45,7 @@ public final class SessionRoutes {
     public void register(RoutesConfig routes) {
         routes.post("/v1/sessions", this::create);
         routes.get("/v1/sessions", this::list);
-        routes.get("/v1/sessions/{id}", ctx -> ctx.json(Views.session(sessions.get(Caller.of(ctx), id(ctx)))));
+        routes.get("/v1/sessions/{id}", this::get);
         routes.get("/v1/sessions/{id}/messages", this::messages);
         routes.post("/v1/sessions/{id}/complete", this::complete);
         routes.post(
@@ -42,6 +56,23 @@ public final class SessionRoutes {
             sessions.delete(Caller.of(ctx), id(ctx));
             ctx.status(204);
         });
+    }
+
+    /**
+     * The session; with approvals, {@code awaitingApproval} and the {@code pendingApprovals} its turn waits on; with
+     * an event log, {@code lastTurnId}: its newest turn whose events are kept, to follow.
+     */
+    private void get(Context ctx) {
+        Principal p = Caller.of(ctx);
+        ObjectNode view = Views.session(sessions.get(p, id(ctx)));
+        if (approvals != null) {
+            var pending = approvals.pending(p, id(ctx));
+            view.put("awaitingApproval", !pending.isEmpty());
+            ArrayNode calls = view.putArray("pendingApprovals");
+            for (ToolApproval a : pending) calls.add(Views.approval(a));
+        }
+        if (events != null) events.lastTurn(id(ctx)).ifPresent(turn -> view.put("lastTurnId", turn));
+        ctx.json(view);
     }
 
     private void create(Context ctx) {

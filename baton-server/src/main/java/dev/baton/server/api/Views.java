@@ -7,6 +7,7 @@ import dev.baton.core.conversation.Message;
 import dev.baton.core.conversation.MessageStatus;
 import dev.baton.core.conversation.Session;
 import dev.baton.core.conversation.ToolCallRecord;
+import dev.baton.runtime.approval.ToolApproval;
 import dev.baton.server.http.Json;
 import java.io.IOException;
 import java.util.List;
@@ -57,6 +58,30 @@ public final class Views {
         n.set("arguments", parseOrText(c.toolArgs()));
         if (c.toolResult() != null) n.set("result", parseOrText(c.toolResult()));
         if (c.errorMessage() != null) n.put("error", c.errorMessage());
+        return n;
+    }
+
+    /**
+     * A held tool call and what became of it: {@code callId} (for the approvals endpoint), {@code toolCallId} (the
+     * model's, as in tool_call events), {@code name}, {@code arguments} (the model's), {@code reason}, {@code status},
+     * {@code createdAt}, {@code expiresAt}, and once decided {@code decidedAt}, {@code decidedBy},
+     * {@code decidedArguments} (when edited) and {@code comment}.
+     */
+    public static ObjectNode approval(ToolApproval a) {
+        ObjectNode n = Json.MAPPER
+                .createObjectNode()
+                .put("callId", a.callId())
+                .put("toolCallId", a.toolCallId())
+                .put("name", a.toolName());
+        n.set("arguments", parseOrText(a.arguments()));
+        n.put("reason", a.reason())
+                .put("status", a.status().wireName())
+                .put("createdAt", a.createdAt().toString())
+                .put("expiresAt", a.expiresAt().toString());
+        if (a.decidedAt() != null) n.put("decidedAt", a.decidedAt().toString());
+        if (a.decidedBy() != null) n.put("decidedBy", a.decidedBy());
+        if (a.decidedArguments() != null) n.set("decidedArguments", parseOrText(a.decidedArguments()));
+        if (a.comment() != null) n.put("comment", a.comment());
         return n;
     }
 

@@ -10,6 +10,7 @@ import dev.baton.providers.resilience.BreakerToolSource;
 import dev.baton.providers.resilience.ResilienceConfig;
 import dev.baton.providers.resilience.ResilientModelResolver;
 import dev.baton.providers.token.JtokkitTokenCounter;
+import dev.baton.redis.RedisTurnEventLog;
 import dev.baton.redis.SharedRedis;
 import dev.baton.redis.SharedTurnSettings;
 import dev.baton.redis.SharedTurns;
@@ -17,6 +18,7 @@ import dev.baton.runtime.Baton;
 import dev.baton.runtime.BatonBuilder;
 import dev.baton.runtime.agent.AgentRegistry;
 import dev.baton.runtime.config.ConfigException;
+import dev.baton.runtime.stream.TurnEventLogSettings;
 import dev.baton.server.api.AuditRoutes;
 import dev.baton.server.api.CatalogRoutes;
 import dev.baton.server.api.HealthRoutes;
@@ -24,6 +26,7 @@ import dev.baton.server.api.MessageRoutes;
 import dev.baton.server.api.NoteRoutes;
 import dev.baton.server.api.SessionRoutes;
 import dev.baton.server.api.TaskRoutes;
+import dev.baton.server.api.TurnEventRoutes;
 import dev.baton.server.api.learning.LearningAgentRoutes;
 import dev.baton.server.api.learning.LearningCourseRoutes;
 import dev.baton.server.api.learning.LearningShopRoutes;
@@ -50,6 +53,7 @@ import dev.baton.server.web.WebPageSettings;
 import dev.baton.simulator.BundledScript;
 import dev.baton.simulator.LlmSimulator;
 import dev.baton.store.jdbc.Database;
+import dev.baton.store.jdbc.JdbcApprovalStore;
 import dev.baton.store.jdbc.JdbcAuditStore;
 import dev.baton.store.jdbc.JdbcConversationSearch;
 import dev.baton.store.jdbc.JdbcConversationStore;
@@ -184,6 +188,7 @@ public final class BatonServer implements AutoCloseable {
                     .sessionStore(new JdbcSessionLifecycle(db))
                     .conversationSearch(new JdbcConversationSearch(db))
                     .idempotencyStore(new JdbcIdempotencyStore(db))
+                    .approvalStore(new JdbcApprovalStore(db))
                     .usageStore(usage)
                     .models(new MeteredModelResolver(models, metrics.registry(), prices))
                     .tokenCounter(new JtokkitTokenCounter())
@@ -195,8 +200,10 @@ public final class BatonServer implements AutoCloseable {
                     .refusalListener(new RefusalMeters(metrics.registry()))
                     .observer(turnMetrics);
             Admission.configure(builder, config, clock, redis, opened);
-            if (redis != null)
+            if (redis != null) {
                 builder.turnLocks(onCancel -> SharedTurns.connect(redis, sharedTurnSettings(config), onCancel));
+                builder.turnEventLog(opened(opened, RedisTurnEventLog.connect(redis, streamSettings(config))));
+            }
             Baton baton = opened(opened, builder.build());
             turnMetrics.watching(baton.runningTurns());
             metrics.watch(baton.modules().failures());
@@ -204,10 +211,17 @@ public final class BatonServer implements AutoCloseable {
             List<Consumer<RoutesConfig>> routes = new ArrayList<>(List.of(
                     new HealthRoutes(() -> db.isUp(2), modelMode)::register,
                     new CatalogRoutes(baton.agents(), baton.tools())::register,
-                    new SessionRoutes(baton.sessions(), config.maxBodyBytes())::register,
-                    new MessageRoutes(baton.conversations(), config.maxBodyBytes(), sseHeartbeat)::register,
+                    new SessionRoutes(baton.sessions(), baton.approvals(), baton.turnEvents(), config.maxBodyBytes())
+                            ::register,
+                    new MessageRoutes(
+                            baton.conversations(),
+                            baton.approvals(),
+                            baton.turnEvents(),
+                            config.maxBodyBytes(),
+                            sseHeartbeat)::register,
+                    new TurnEventRoutes(baton.turnEvents(), sseHeartbeat)::register,
                     new UsageRoutes(baton.usage())::register,
-                    new AuditRoutes(auditStore)::register,
+                    new AuditRoutes(auditStore, baton.approvals())::register,
                     new TaskRoutes(tasks.service(), config.maxBodyBytes())::register,
                     new NoteRoutes(notes.service(), config.maxBodyBytes())::register,
                     new LearningCourseRoutes(learning, config.maxBodyBytes())::register,
@@ -287,6 +301,14 @@ public final class BatonServer implements AutoCloseable {
     private static SharedTurnSettings sharedTurnSettings(BatonConfig config) {
         try {
             return SharedTurnSettings.parse(config.section("turns"));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(e.getMessage());
+        }
+    }
+
+    private static TurnEventLogSettings streamSettings(BatonConfig config) {
+        try {
+            return TurnEventLogSettings.from(config.section("streams"));
         } catch (IllegalArgumentException e) {
             throw new ConfigException(e.getMessage());
         }

@@ -11,13 +11,19 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** A terminal client: resumes (or starts) a session, streams each answer and shows tool calls as they run. */
+/**
+ * A terminal client: resumes (or starts) a session, streams each answer and shows tool calls as they run. A tool
+ * call that waits for approval is asked about (y/n) and the decision sent, which goes on with the turn.
+ */
 @Command(name = "chat", mixinStandardHelpOptions = true, description = "Chat with an agent in the terminal.")
 final class ChatCommand implements Callable<Integer> {
 
@@ -41,6 +47,9 @@ final class ChatCommand implements Callable<Integer> {
     private boolean atLineStart;
 
     private final PrintStream out = System.out;
+    private BufferedReader in;
+    /** The approval_required events of the stream being read, asked about once it ends. */
+    private final List<JsonNode> awaiting = new ArrayList<>();
 
     @Override
     public Integer call() throws IOException, InterruptedException {
@@ -52,7 +61,7 @@ final class ChatCommand implements Callable<Integer> {
         String sessionId = fresh ? null : resume();
         if (sessionId == null) sessionId = start();
         out.println("Session " + sessionId + " with agent '" + agent + "'. Type a message; Ctrl-D to quit.");
-        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         while (true) {
             out.print("\nyou> ");
             out.flush();
@@ -93,7 +102,32 @@ final class ChatCommand implements Callable<Integer> {
 
     private void send(String sessionId, String text) throws IOException, InterruptedException {
         String json = Json.MAPPER.createObjectNode().put("content", text).toString();
-        HttpRequest req = HttpRequest.newBuilder(URI.create(url + "/v1/sessions/" + sessionId + "/messages"))
+        stream("/v1/sessions/" + sessionId + "/messages", json);
+        // each held call is asked about; the last decision goes on with the turn, which may hold calls again
+        while (!awaiting.isEmpty()) {
+            List<JsonNode> ask = List.copyOf(awaiting);
+            awaiting.clear();
+            for (JsonNode call : ask) {
+                out.print("Allow " + call.path("name").asText() + " " + call.path("arguments") + "? [y/N] ");
+                out.flush();
+                String answer = in.readLine();
+                boolean yes =
+                        answer != null && answer.trim().toLowerCase(Locale.ROOT).startsWith("y");
+                String decision = Json.MAPPER
+                        .createObjectNode()
+                        .put("decision", yes ? "approve" : "deny")
+                        .toString();
+                stream(
+                        "/v1/sessions/" + sessionId + "/approvals/"
+                                + call.path("callId").asText(),
+                        decision);
+            }
+        }
+    }
+
+    /** POSTs {@code json} asking for SSE and renders the events (a decision that waits for others answers JSON). */
+    private void stream(String path, String json) throws IOException, InterruptedException {
+        HttpRequest req = HttpRequest.newBuilder(URI.create(url + path))
                 .header("Authorization", "Bearer " + token)
                 .header("Content-Type", "application/json")
                 .header("Accept", "text/event-stream")
@@ -103,6 +137,10 @@ final class ChatCommand implements Callable<Integer> {
         if (r.statusCode() >= 400) {
             String body = String.join("\n", r.body().toList());
             out.println("error: HTTP " + r.statusCode() + " " + body);
+            return;
+        }
+        if (r.statusCode() == 202) {
+            r.body().close();
             return;
         }
         atLineStart = true;
@@ -131,9 +169,15 @@ final class ChatCommand implements Callable<Integer> {
                                 : "failed: " + e.path("error").asText()) + "] "
                         + e.path("name").asText() + " in "
                         + e.path("durationMs").asLong() + " ms");
+            case "approval_required" -> {
+                awaiting.add(e);
+                toolLine("[needs approval] " + e.path("name").asText() + " " + e.path("arguments") + ": "
+                        + e.path("reason").asText());
+            }
             case "error" -> toolLine("[error] " + e.path("message").asText());
             case "done" ->
-                toolLine("(" + e.path("model").asText() + ", "
+                toolLine(("awaiting_approval".equals(e.path("state").asText()) ? "(waiting for your approval; " : "(")
+                        + e.path("model").asText() + ", "
                         + e.path("usage").path("inputTokens").asLong() + " in / "
                         + e.path("usage").path("outputTokens").asLong() + " out tokens)");
             default -> {}

@@ -1,6 +1,8 @@
 package dev.baton.server.compat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.core.auth.Principal;
 import dev.baton.core.turn.TurnEvent;
 import dev.baton.core.turn.TurnOutcome;
@@ -11,6 +13,7 @@ import dev.baton.runtime.conversation.TurnListener;
 import dev.baton.runtime.session.Sessions;
 import dev.baton.server.http.Caller;
 import dev.baton.server.http.ErrorResponses;
+import dev.baton.server.http.Json;
 import dev.baton.server.http.QuotaHeaders;
 import dev.baton.server.http.RequestBody;
 import dev.baton.server.http.RequestIds;
@@ -54,13 +57,32 @@ final class CompatTurns {
     /**
      * Runs the turn for one JSON answer.
      *
-     * @return the outcome, or empty when the turn failed and the error was already answered
+     * @return the outcome, or empty when the turn failed or paused and that was already answered: a failure as the
+     *     one error body, a pause (a tool call waiting for the user's approval, which these designs have no word for)
+     *     as 202 with the calls to decide through {@code POST /v1/sessions/{id}/approvals/{callId}}
      */
     Optional<TurnOutcome> json(Context ctx, Principal caller, Conversations.ChatTarget target, String message) {
         SendResult result = conversations.chat(caller, target, message, options(ctx), new QuotaHeaders(ctx));
         if (!(result instanceof SendResult.Ran ran)) throw new IllegalStateException("no idempotency key was sent");
         if (ran.outcome().terminal() instanceof TurnEvent.Failed failed) {
             ErrorResponses.turnFailed(ctx, failed);
+            return Optional.empty();
+        }
+        if (ran.outcome().terminal() instanceof TurnEvent.AwaitingApproval paused) {
+            ObjectNode body = Json.MAPPER
+                    .createObjectNode()
+                    .put("state", "awaiting_approval")
+                    .put("conversation_id", ran.session().id());
+            ArrayNode calls = body.putArray("pending_approvals");
+            for (TurnEvent.ApprovalRequired call : paused.pending()) {
+                ObjectNode c = calls.addObject()
+                        .put("call_id", call.callId())
+                        .put("tool", call.name())
+                        .put("reason", call.reason())
+                        .put("expires_at", call.expiresAt().toString());
+                c.set("arguments", call.arguments());
+            }
+            ctx.status(202).json(body);
             return Optional.empty();
         }
         return Optional.of(ran.outcome());

@@ -52,6 +52,13 @@ final class OrchestratorEvents implements SseTurnListener.Encoder {
                 done(sse);
             }
             case TurnEvent.Done d -> done(sse);
+            // the design has no approval step: a held call shows as a tool call waiting, and the pause ends the stream
+            case TurnEvent.ApprovalRequired held -> {
+                ObjectNode d = data().put("tool_name", held.name());
+                d.set("arguments", held.arguments());
+                sse.sendAsIs("tool_call", d.put("status", "awaiting_approval").put("call_id", held.callId()));
+            }
+            case TurnEvent.AwaitingApproval paused -> done(sse);
         }
     }
 

@@ -71,6 +71,8 @@ public final class ErrorResponses {
             case Refusal.InvalidInput i -> 400;
             case Refusal.InvalidValue v -> 422;
             case Refusal.IdempotencyKeyReused k -> 422;
+            case Refusal.ApprovalNotPending a -> 409;
+            case Refusal.InvalidArguments a -> 422;
         };
     }
 

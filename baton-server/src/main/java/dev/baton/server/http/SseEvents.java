@@ -9,7 +9,21 @@ public final class SseEvents {
 
     private SseEvents() {}
 
+    /** One event as the wire carries it: its name, and its data (which repeats the name as {@code "type"}). */
+    public record Rendered(String type, ObjectNode data) {
+        /** The data as JSON text. */
+        public String json() {
+            return data.toString();
+        }
+    }
+
     public static void send(SseWriter sse, TurnEvent event) {
+        Rendered r = render(event);
+        sse.send(r.type(), r.data());
+    }
+
+    /** The SSE event of a turn event: name and data, {@code "type"} first. */
+    public static Rendered render(TurnEvent event) {
         ObjectNode d = Json.MAPPER.createObjectNode();
         String type = switch (event) {
             case TurnEvent.Started s -> {
@@ -39,7 +53,16 @@ public final class SseEvents {
                 d.put("response", b.response());
                 yield "blocked";
             }
+            case TurnEvent.ApprovalRequired a -> {
+                approval(d, a);
+                yield "approval_required";
+            }
+            case TurnEvent.AwaitingApproval paused -> {
+                awaitingApproval(d, paused);
+                yield "done";
+            }
             case TurnEvent.Done done -> {
+                d.put("state", "completed");
                 d.put("messageId", done.messageId()).put("model", done.model());
                 d.set("usage", usage(done.usage()));
                 d.put("latencyMs", done.latencyMs());
@@ -53,7 +76,30 @@ public final class SseEvents {
                 yield "error";
             }
         };
-        sse.send(type, d);
+        ObjectNode payload = Json.MAPPER.createObjectNode().put("type", type);
+        payload.setAll(d);
+        return new Rendered(type, payload);
+    }
+
+    /** The fields of an {@code approval_required} event (also one entry of a paused turn's pending approvals). */
+    public static ObjectNode approval(ObjectNode d, TurnEvent.ApprovalRequired a) {
+        d.put("callId", a.callId()).put("toolCallId", a.toolCallId()).put("name", a.name());
+        d.set("arguments", a.arguments());
+        return d.put("reason", a.reason()).put("expiresAt", a.expiresAt().toString());
+    }
+
+    /** The {@code done} event of a turn paused for approval; JSON answers carry the same fields. */
+    public static ObjectNode awaitingApproval(ObjectNode d, TurnEvent.AwaitingApproval paused) {
+        d.put("state", "awaiting_approval").put("turnId", paused.turnId());
+        d.putNull("messageId");
+        d.put("model", paused.model());
+        d.set("usage", usage(paused.usage()));
+        d.put("latencyMs", paused.latencyMs());
+        ArrayNode tools = d.putArray("toolsCalled");
+        paused.toolsCalled().forEach(tools::add);
+        ArrayNode pending = d.putArray("pendingApprovals");
+        paused.pending().forEach(a -> pending.add(approval(Json.MAPPER.createObjectNode(), a)));
+        return d;
     }
 
     public static ObjectNode usage(TurnEvent.Usage u) {

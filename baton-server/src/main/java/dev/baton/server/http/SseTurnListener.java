@@ -24,12 +24,20 @@ public final class SseTurnListener implements TurnListener, AutoCloseable {
     private final Context ctx;
     private final Duration heartbeat;
     private final Encoder encoder;
+    private final boolean cancelOnDisconnect;
     private SseWriter writer;
 
+    /** A stream whose client going away cancels the turn. */
     public SseTurnListener(Context ctx, Duration heartbeat, Encoder encoder) {
+        this(ctx, heartbeat, encoder, true);
+    }
+
+    /** @param cancelOnDisconnect false when the turn should run on for a client that will take the stream up again */
+    public SseTurnListener(Context ctx, Duration heartbeat, Encoder encoder, boolean cancelOnDisconnect) {
         this.ctx = ctx;
         this.heartbeat = heartbeat;
         this.encoder = encoder;
+        this.cancelOnDisconnect = cancelOnDisconnect;
     }
 
     @Override
@@ -40,7 +48,8 @@ public final class SseTurnListener implements TurnListener, AutoCloseable {
         ctx.header("Cache-Control", "no-cache");
         ctx.header("X-Accel-Buffering", "no");
         try {
-            writer = new SseWriter(ctx.res().getOutputStream(), heartbeat, turn.cancellation()::cancel);
+            Runnable onDisconnect = cancelOnDisconnect ? turn.cancellation()::cancel : () -> {};
+            writer = new SseWriter(ctx.res().getOutputStream(), heartbeat, onDisconnect);
         } catch (IOException e) {
             turn.cancellation().cancel();
             throw new UncheckedIOException(e);

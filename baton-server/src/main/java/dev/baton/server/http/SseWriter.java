@@ -53,6 +53,21 @@ public final class SseWriter implements AutoCloseable {
         }
     }
 
+    /**
+     * Sends one event already rendered ({@code json} carries its {@code "type"}) under the id a turn's event log gave
+     * it, so a client's {@code Last-Event-ID} names a position in that log; an id below 1 takes this stream's next.
+     */
+    public boolean send(long id, String type, String json) {
+        lock.lock();
+        try {
+            long eventId = id >= 1 ? id : nextId;
+            nextId = Math.max(nextId, eventId) + 1;
+            return write("id: " + eventId + "\nevent: " + type + "\ndata: " + json + "\n\n");
+        } finally {
+            lock.unlock();
+        }
+    }
+
     public boolean disconnected() {
         return disconnected;
     }

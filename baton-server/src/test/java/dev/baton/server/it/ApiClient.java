@@ -120,12 +120,32 @@ final class ApiClient {
         }
     }
 
+    /** GETs an SSE stream (a turn's events) with extra headers such as {@code Last-Event-ID}. */
+    SseStream openGet(String path, String token, Map<String, String> headers) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path))
+                .header("Authorization", "Bearer " + token)
+                .header("Accept", "text/event-stream")
+                .GET();
+        headers.forEach(b::header);
+        try {
+            HttpResponse<InputStream> r = http.send(b.build(), HttpResponse.BodyHandlers.ofInputStream());
+            return new SseStream(r.statusCode(), r.headers(), r.body());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** An open SSE response, read event by event; closing it disconnects like a browser tab closing. */
     static final class SseStream implements AutoCloseable {
         final int status;
         final java.net.http.HttpHeaders headers;
         private final InputStream in;
         private final BufferedReader reader;
+        /** How many heartbeat comments were read. */
+        int keepalives;
 
         SseStream(int status, java.net.http.HttpHeaders headers, InputStream in) {
             this.status = status;
@@ -146,7 +166,10 @@ final class ApiClient {
                         if (event != null) return new SseEvent(id, event, JSON.readTree(data.toString()));
                         continue;
                     }
-                    if (line.startsWith(":")) continue;
+                    if (line.startsWith(":")) {
+                        keepalives++;
+                        continue;
+                    }
                     if (line.startsWith("id: ")) id = Long.parseLong(line.substring(4));
                     else if (line.startsWith("event: ")) event = line.substring(7);
                     else if (line.startsWith("data: ")) data.append(line.substring(6));

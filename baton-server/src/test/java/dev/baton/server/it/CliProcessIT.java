@@ -90,6 +90,26 @@ class CliProcessIT {
     }
 
     @Test
+    void chat_asks_before_a_destructive_tool_runs_and_sends_the_answer() throws Exception {
+        String token = TestServer.token("dora");
+        String url = "http://127.0.0.1:" + t.server.port();
+
+        Run denied =
+                baton("add a task to feed the cat\ndelete feed the cat\nn\n", "chat", "--url", url, "--token", token);
+        assertThat(denied.exitCode()).as(denied.output()).isZero();
+        assertThat(denied.output())
+                .contains("[needs approval] delete_task")
+                .contains("Allow delete_task")
+                .contains("approval_denied");
+        assertThat(t.api.get("/v1/tasks", token).body().path("tasks")).hasSize(1);
+
+        Run approved = baton("delete feed the cat\ny\n", "chat", "--url", url, "--token", token);
+        assertThat(approved.exitCode()).as(approved.output()).isZero();
+        assertThat(approved.output()).contains("Allow delete_task").contains("I've deleted “feed the cat”.");
+        assertThat(t.api.get("/v1/tasks", token).body().path("tasks")).isEmpty();
+    }
+
+    @Test
     void token_without_a_user_fails_with_usage() throws Exception {
         Run run = baton("", "token");
         assertThat(run.exitCode()).isNotZero();

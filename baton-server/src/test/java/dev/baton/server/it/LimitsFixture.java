@@ -27,7 +27,9 @@ final class LimitsFixture {
     static final Map<String, Set<String>> ROLES = Map.of(
             "student", CHAT,
             "admin", union(CHAT, Set.of("admin:audit", "admin:usage")),
-            "auditor", union(CHAT, Set.of("admin:audit")));
+            "auditor", union(CHAT, Set.of("admin:audit")),
+            // may follow any turn of its tenant, but not chat
+            "observer", Set.of("sessions:read:self", "sessions:observe"));
 
     private LimitsFixture() {}
 

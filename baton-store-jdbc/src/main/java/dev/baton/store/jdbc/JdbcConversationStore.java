@@ -203,7 +203,9 @@ public final class JdbcConversationStore implements ConversationStore {
             if (!sessions.exists(c, userId, sessionId)) return false;
             // Explicit deletes rather than relying on ON DELETE CASCADE, which SQLite honours only with foreign_keys
             // on. message_audit is not among them: the audit trail outlives the conversation (and refuses deletes).
+            // a paused turn's state holds the conversation; its approval records stay, as audit
             for (String sql : List.of(
+                    "DELETE FROM paused_turns WHERE session_id = ?",
                     "DELETE FROM extractions WHERE session_id = ?",
                     "DELETE FROM tool_calls WHERE session_id = ?",
                     "DELETE FROM messages WHERE session_id = ?",

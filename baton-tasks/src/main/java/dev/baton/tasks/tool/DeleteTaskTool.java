@@ -8,7 +8,9 @@ import java.util.Set;
 
 /**
  * {@code delete_task}: deletes one of the caller's tasks → {@code {"deleted": true, "taskId": "..."}}. Refuses
- * with code confirmation_required unless {@code confirmation} is true, so the model must ask the user first.
+ * with code confirmation_required unless {@code confirmation} is true. The tool is destructive: under the default
+ * approval policy the runtime holds each call until the user approves it (or denies it), so the model's
+ * {@code confirmation} is never the only safeguard.
  */
 final class DeleteTaskTool extends TaskTool {
     static final String NAME = "delete_task";
@@ -33,10 +35,11 @@ final class DeleteTaskTool extends TaskTool {
     DeleteTaskTool(TaskService service) {
         super(
                 NAME,
-                "Delete one of the user's tasks for good. Ask the user to confirm first, then call with"
-                        + " confirmation: true.",
+                "Delete one of the user's tasks for good. Only for a task the user asked to delete, with"
+                        + " confirmation: true; the user may be asked to approve the call before it runs.",
                 SCHEMA,
-                Set.of(TaskService.WRITE));
+                Set.of(TaskService.WRITE),
+                true);
         this.service = service;
     }
 

@@ -15,7 +15,11 @@ import java.util.Set;
 abstract class TaskTool extends DomainTool {
 
     TaskTool(String name, String description, String schemaJson, Set<String> permissions) {
-        super(name, description, schemaJson, permissions);
+        this(name, description, schemaJson, permissions, false);
+    }
+
+    TaskTool(String name, String description, String schemaJson, Set<String> permissions, boolean destructive) {
+        super(name, description, schemaJson, permissions, destructive);
     }
 
     @Override

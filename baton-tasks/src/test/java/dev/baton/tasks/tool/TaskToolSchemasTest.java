@@ -47,6 +47,12 @@ class TaskToolSchemasTest {
     }
 
     @Test
+    void only_delete_task_is_destructive_so_only_it_waits_for_the_users_approval_by_default() {
+        tools.forEach((name, tool) ->
+                assertThat(tool.definition().destructive()).as(name).isEqualTo(name.equals("delete_task")));
+    }
+
+    @Test
     void every_object_in_every_schema_forbids_additional_properties() {
         tools.forEach((name, tool) -> {
             JsonNode schema = tool.definition().parametersSchema();

@@ -124,6 +124,8 @@ public final class ReadingListApp {
             case Refusal.InvalidInput invalid -> invalid.message();
             case Refusal.InvalidValue invalid -> invalid.message();
             case Refusal.IdempotencyKeyReused reused -> reused.message();
+            case Refusal.ApprovalNotPending closed -> "That action is no longer waiting for your decision.";
+            case Refusal.InvalidArguments invalid -> invalid.message();
         };
     }
 

@@ -1,0 +1,48 @@
+package dev.baton.core.turn;
+
+import dev.baton.core.model.ToolCallRequest;
+import dev.baton.core.tool.ToolError;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What a paused turn goes on with: its stored state and a decision for every call it held. A {@link TurnRequest}
+ * that carries one resumes the turn instead of starting a new one: the approved calls run (the denied ones reach the
+ * model as tool errors), then the loop continues under the turn's own limits — its model calls and tool calls so far
+ * count, and its deadline is the state's.
+ *
+ * @param state the state the turn paused with (its deadline already moved by whoever resumes it)
+ * @param decisions one per held call, in the model's order
+ */
+public record TurnResume(TurnState state, List<ToolDecision> decisions) {
+    public TurnResume {
+        Objects.requireNonNull(state, "state");
+        decisions = List.copyOf(decisions);
+    }
+
+    /** The user's decision on one held call. */
+    public sealed interface ToolDecision {
+        /** The call's {@link ToolApprovals.Pending#callId()}: the id its {@code tool_calls} row gets. */
+        String recordId();
+
+        /** The call as it will run or be refused: the model's id and name, and the arguments decided on. */
+        ToolCallRequest call();
+
+        /** Run the call (with {@code call}'s arguments, which the user may have edited). */
+        record Approve(String recordId, ToolCallRequest call) implements ToolDecision {
+            public Approve {
+                Objects.requireNonNull(recordId, "recordId");
+                Objects.requireNonNull(call, "call");
+            }
+        }
+
+        /** Do not run it; the model reads {@code error} as the call's result and must explain it to the user. */
+        record Deny(String recordId, ToolCallRequest call, ToolError error) implements ToolDecision {
+            public Deny {
+                Objects.requireNonNull(recordId, "recordId");
+                Objects.requireNonNull(call, "call");
+                Objects.requireNonNull(error, "error");
+            }
+        }
+    }
+}

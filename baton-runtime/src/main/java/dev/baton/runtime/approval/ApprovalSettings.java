@@ -1,0 +1,39 @@
+package dev.baton.runtime.approval;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.core.config.ConfigNodes;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * baton.yaml's {@code approvals:} section.
+ *
+ * <pre>
+ * approvals:
+ *   expiresAfter: 24h                # an undecided call is denied by expiry after this long
+ *   defaultPolicy: when_destructive  # for tools an agent's approval: section does not name
+ *   expiryBatch: 100                 # paused turns closed per run of the expiry (which runs every lifecycle.sweepInterval)
+ * </pre>
+ */
+public record ApprovalSettings(Duration expiresAfter, ApprovalPolicy defaultPolicy, int expiryBatch) {
+    public static final ApprovalSettings DEFAULTS =
+            new ApprovalSettings(Duration.ofHours(24), ApprovalPolicy.WHEN_DESTRUCTIVE, 100);
+
+    public ApprovalSettings {
+        if (expiresAfter == null || expiresAfter.isNegative() || expiresAfter.isZero())
+            throw new IllegalArgumentException("approvals.expiresAfter must be positive");
+        Objects.requireNonNull(defaultPolicy, "defaultPolicy");
+        if (expiryBatch < 1) throw new IllegalArgumentException("approvals.expiryBatch must be >= 1");
+    }
+
+    /** Reads the section (missing fields keep their defaults). */
+    public static ApprovalSettings from(JsonNode section) {
+        JsonNode policy = section.path("defaultPolicy");
+        return new ApprovalSettings(
+                ConfigNodes.duration(section.path("expiresAfter"), DEFAULTS.expiresAfter()),
+                policy.isMissingNode() || policy.isNull()
+                        ? DEFAULTS.defaultPolicy()
+                        : ApprovalPolicy.fromWire(policy.asText()),
+                section.path("expiryBatch").asInt(DEFAULTS.expiryBatch()));
+    }
+}

@@ -1,0 +1,367 @@
+package dev.baton.runtime.approval;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.core.agent.AgentDefinition;
+import dev.baton.core.agent.Assignment;
+import dev.baton.core.auth.Principal;
+import dev.baton.core.conversation.ConversationStore;
+import dev.baton.core.conversation.MessageStatus;
+import dev.baton.core.conversation.Session;
+import dev.baton.core.model.ChatMessage;
+import dev.baton.core.model.ToolCallRequest;
+import dev.baton.core.tool.ToolCallScope;
+import dev.baton.core.tool.ToolCatalog;
+import dev.baton.core.tool.ToolError;
+import dev.baton.core.tool.ToolExecutor;
+import dev.baton.core.turn.Cancellation;
+import dev.baton.core.turn.TurnEvent;
+import dev.baton.core.turn.TurnOutcome;
+import dev.baton.core.turn.TurnRequest;
+import dev.baton.core.turn.TurnResume;
+import dev.baton.core.turn.TurnRunner;
+import dev.baton.core.turn.TurnState;
+import dev.baton.core.turn.TurnStateCodec;
+import dev.baton.runtime.Refusal;
+import dev.baton.runtime.RefusalException;
+import dev.baton.runtime.admission.BudgetReservation;
+import dev.baton.runtime.admission.RateDecision;
+import dev.baton.runtime.admission.TurnAdmission;
+import dev.baton.runtime.agent.AgentRegistry;
+import dev.baton.runtime.conversation.AdmittedTurn;
+import dev.baton.runtime.conversation.SendOptions;
+import dev.baton.runtime.conversation.SendResult;
+import dev.baton.runtime.conversation.TurnListener;
+import dev.baton.runtime.session.SessionLifecycle;
+import dev.baton.runtime.session.Sessions;
+import dev.baton.runtime.turn.TurnDispatcher;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Human approval of tool calls (DESIGN §14), for every front door: deciding a held call, which goes on with its
+ * paused turn on whichever instance receives the decision (through the same dispatch as a message: one turn per
+ * session, the request deadline, cancel anywhere); the calls a session waits on; a new message denying them; expiry.
+ *
+ * <p>A paused turn goes on once every call it held is decided. The time it waited does not count against its request
+ * deadline: it goes on with the time it had left when it paused, and never less than its agent's tool timeout, so an
+ * approved call is not cut short by what happened before the pause. Its other limits (model calls, tool calls) carry
+ * on from where it stopped. A decision takes nothing from the caller's rate limits (the message that paused did) but
+ * reserves the turn's cost against their budgets like a message.
+ */
+public final class Approvals {
+    private static final Logger log = LoggerFactory.getLogger(Approvals.class);
+
+    private final ApprovalStore store;
+    private final ApprovalSettings settings;
+    private final Sessions sessions;
+    private final ConversationStore conversations;
+    private final AgentRegistry agents;
+    private final TurnAdmission admission;
+    private final TurnDispatcher dispatcher;
+    private final TurnRunner runner;
+    private final ToolExecutor executor;
+    private final Clock clock;
+
+    public Approvals(
+            ApprovalStore store,
+            ApprovalSettings settings,
+            Sessions sessions,
+            ConversationStore conversations,
+            AgentRegistry agents,
+            TurnAdmission admission,
+            TurnDispatcher dispatcher,
+            TurnRunner runner,
+            ToolCatalog tools,
+            Clock clock) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.sessions = Objects.requireNonNull(sessions, "sessions");
+        this.conversations = Objects.requireNonNull(conversations, "conversations");
+        this.agents = Objects.requireNonNull(agents, "agents");
+        this.admission = Objects.requireNonNull(admission, "admission");
+        this.dispatcher = Objects.requireNonNull(dispatcher, "dispatcher");
+        this.runner = Objects.requireNonNull(runner, "runner");
+        this.executor = new ToolExecutor(Objects.requireNonNull(tools, "tools"), clock);
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    /**
+     * Decides the caller's held call {@code callId} in their session. When it was the last call its turn waited on,
+     * the turn goes on at once, on this thread, and {@code listener} hears it like a message's turn ({@code admitted},
+     * then its events: {@code Started} with the paused turn's id, the decided calls, the rest of the loop).
+     *
+     * @throws RefusalException {@link Refusal.NotFound} (no such session or call of the caller's);
+     *     {@link Refusal.ApprovalNotPending} (already decided, superseded, expired, or nothing waits);
+     *     {@link Refusal.InvalidArguments} (edited arguments that do not match the tool's schema);
+     *     {@link Refusal.InvalidInput}; {@link Refusal.SessionCompleted}; {@link Refusal.AgentUnavailable};
+     *     {@link Refusal.BudgetExceeded}; {@link Refusal.SessionBusy} (the session's turn is running, e.g. another
+     *     decision going on with it)
+     */
+    public ApprovalResult decide(
+            Principal caller,
+            String sessionId,
+            String callId,
+            ApprovalDecision decision,
+            SendOptions options,
+            TurnListener listener) {
+        Sessions.require(caller, Sessions.WRITE);
+        ApprovalDecisions.checkInput(decision);
+        Session session = sessions.find(caller, sessionId).orElseThrow(() -> RefusalException.notFound("session"));
+        ToolApproval call = store.find(caller.tenantId(), caller.userId(), session.id(), callId)
+                .orElseThrow(() -> unknownCall(caller, session));
+        Instant now = clock.instant();
+        if (call.isPending() && !now.isBefore(call.expiresAt())) {
+            expire(call.turnId(), now);
+            throw new RefusalException(ApprovalDecisions.notPending(ApprovalStatus.EXPIRED));
+        }
+        if (!call.isPending()) throw new RefusalException(ApprovalDecisions.notPending(call.status()));
+        PausedTurn turn = store.pausedTurn(caller.tenantId(), caller.userId(), session.id())
+                .filter(t -> t.turnId().equals(call.turnId()))
+                .orElseThrow(() -> new RefusalException(ApprovalDecisions.notPending(ApprovalStatus.APPROVED)));
+        if (!session.isActive())
+            throw new RefusalException(new Refusal.SessionCompleted("this session is completed; start a new one"));
+        AgentDefinition configured = agents.find(session.agentId())
+                .orElseThrow(() -> new RefusalException(
+                        new Refusal.AgentUnavailable("this session's agent is no longer configured")));
+        SessionLifecycle.TurnSetup setup = sessions.lifecycle().beforeTurn(caller, session, configured);
+        AgentDefinition agent = setup.agent();
+        String edited = decision.approve() && decision.arguments() != null
+                ? checkedArguments(call, decision.arguments(), caller, session, agent)
+                : null;
+        ApprovalStore.Decision recorded = new ApprovalStore.Decision(
+                decision.approve() ? ApprovalStatus.APPROVED : ApprovalStatus.DENIED,
+                caller.userId(),
+                edited,
+                decision.comment());
+        TurnState paused = TurnStateCodec.decode(turn.state());
+        Duration left = timeLeft(paused, turn, agent);
+        try (BudgetReservation budget = admission.reserveBudget(caller, agent)) {
+            TurnOutcome outcome = dispatcher.run(
+                    session.id(),
+                    left,
+                    cancellation -> {
+                        ApprovalStore.Resumable resumable = switch (store.decide(callId, recorded, clock.instant())) {
+                            case ApprovalStore.NotPending np ->
+                                throw new RefusalException(ApprovalDecisions.notPending(
+                                        np.current() == null
+                                                ? ApprovalStatus.APPROVED
+                                                : np.current().status()));
+                            case ApprovalStore.Waiting waiting -> throw new StillWaiting(waiting);
+                            case ApprovalStore.Resumable r -> r;
+                        };
+                        log.info(
+                                "request {}: the user decided the last held call of turn {}; it goes on",
+                                options.requestId(),
+                                resumable.turn().turnId());
+                        listener.admitted(new AdmittedTurn(session, RateDecision.UNLIMITED, cancellation));
+                        return resumeRequest(
+                                options.requestId(),
+                                caller,
+                                session,
+                                agent,
+                                setup.assignment(),
+                                resumable,
+                                left,
+                                cancellation);
+                    },
+                    listener::onEvent);
+            sessions.lifecycle().afterTurn(caller, session, setup);
+            return new ApprovalResult.Resumed(new SendResult.Ran(session, outcome, RateDecision.UNLIMITED));
+        } catch (StillWaiting waiting) {
+            return new ApprovalResult.Recorded(waiting.waiting.decided(), waiting.waiting.stillPending());
+        }
+    }
+
+    /** The calls the caller's session waits on, in the order they were held (empty when nothing waits). */
+    public List<ToolApproval> pending(Principal caller, String sessionId) {
+        Sessions.require(caller, Sessions.READ);
+        Session session = sessions.find(caller, sessionId).orElseThrow(() -> RefusalException.notFound("session"));
+        return store.pending(caller.tenantId(), caller.userId(), session.id());
+    }
+
+    /**
+     * Every held call of a session of {@code tenantId}, whoever's and whatever became of it, oldest first: who
+     * decided, when, with which arguments. Kept after the session is deleted. For administrators: the front door
+     * checks the permission.
+     */
+    public List<ToolApproval> sessionAudit(String tenantId, String sessionId) {
+        return store.sessionApprovals(tenantId, sessionId);
+    }
+
+    /**
+     * A new message in the session denies the calls its paused turn waits on: the paused turn ends without the model
+     * (its answer so far stored as cancelled, the calls as denied, status {@code superseded}). Called by the runtime
+     * while it holds the session for the new message's turn.
+     *
+     * @return whether a paused turn was ended
+     */
+    public boolean supersede(Principal caller, Session session, AgentDefinition agent, String requestId) {
+        Optional<PausedTurn> paused = store.pausedTurn(caller.tenantId(), caller.userId(), session.id());
+        if (paused.isEmpty()) return false;
+        Optional<ApprovalStore.Closed> closed = store.close(
+                paused.get().turnId(),
+                ApprovalStatus.SUPERSEDED,
+                caller.userId(),
+                "the user sent a new message instead",
+                clock.instant());
+        if (closed.isEmpty()) return false;
+        closeWithoutModel(
+                closed.get(),
+                caller,
+                session,
+                agent,
+                requestId,
+                new TurnEvent.Failed(
+                        "approval_superseded", "A new message denied the tool calls waiting for approval.", false));
+        return true;
+    }
+
+    /**
+     * Ends the paused turns whose held calls expired: the calls become {@code expired} (denied), the turn's answer
+     * so far is stored as cancelled. The background job runs it every {@code lifecycle.sweepInterval}.
+     *
+     * @return how many paused turns it ended
+     */
+    public int expire() {
+        Instant now = clock.instant();
+        int ended = 0;
+        for (PausedTurn turn : store.expired(now, settings.expiryBatch())) {
+            if (expire(turn.turnId(), now)) ended++;
+        }
+        if (ended > 0) log.info("approval expiry ended {} paused turns", ended);
+        return ended;
+    }
+
+    private boolean expire(String turnId, Instant now) {
+        Optional<ApprovalStore.Closed> closed =
+                store.close(turnId, ApprovalStatus.EXPIRED, null, "nobody decided before it expired", now);
+        if (closed.isEmpty()) return false;
+        PausedTurn turn = closed.get().turn();
+        Optional<Session> session = conversations
+                .findSession(turn.userId(), turn.sessionId())
+                .filter(s -> s.tenantId().equals(turn.tenantId()));
+        if (session.isEmpty()) return true; // deleted meanwhile: nothing to store the end in
+        AgentDefinition agent = agents.find(session.get().agentId())
+                .orElseGet(() -> AgentDefinition.of(session.get().agentId(), "-", "-", List.of()));
+        closeWithoutModel(
+                closed.get(),
+                Principal.of(turn.tenantId(), turn.userId(), Set.of()),
+                session.get(),
+                agent,
+                turn.requestId(),
+                new TurnEvent.Failed(
+                        "approval_expired", "Nobody decided on the tool calls before they expired.", false));
+        return true;
+    }
+
+    private void closeWithoutModel(
+            ApprovalStore.Closed closed,
+            Principal owner,
+            Session session,
+            AgentDefinition agent,
+            String requestId,
+            TurnEvent.Failed reason) {
+        try {
+            TurnState state = TurnStateCodec.decode(closed.turn().state());
+            TurnRequest request = new TurnRequest(
+                            requestId, owner, session, agent, userContent(state), new Cancellation(), null)
+                    .resuming(new TurnResume(
+                            state,
+                            closed.calls().stream()
+                                    .map(ApprovalDecisions::decision)
+                                    .toList()));
+            runner.closePaused(request, MessageStatus.CANCELLED, reason);
+        } catch (RuntimeException e) {
+            // the calls are decided (denied) whatever happens here; only the turn's partial answer is not stored
+            log.error("could not store the end of paused turn {}", closed.turn().turnId(), e);
+        }
+    }
+
+    private TurnRequest resumeRequest(
+            String requestId,
+            Principal caller,
+            Session session,
+            AgentDefinition agent,
+            Assignment assignment,
+            ApprovalStore.Resumable resumable,
+            Duration left,
+            Cancellation cancellation) {
+        TurnState stored = TurnStateCodec.decode(resumable.turn().state());
+        Instant deadline = stored.deadline() == null ? null : clock.instant().plus(left);
+        TurnState state = new TurnState(
+                stored.turnId(),
+                stored.sessionId(),
+                stored.userMessageId(),
+                deadline,
+                stored.iteration(),
+                stored.messages(),
+                stored.answerText(),
+                stored.model(),
+                stored.toolCalls(),
+                stored.usage(),
+                stored.callCache(),
+                stored.filters());
+        List<TurnResume.ToolDecision> decisions =
+                resumable.calls().stream().map(ApprovalDecisions::decision).toList();
+        return new TurnRequest(requestId, caller, session, agent, userContent(state), cancellation, assignment)
+                .resuming(new TurnResume(state, decisions));
+    }
+
+    /**
+     * What the paused turn has left of its request time: the time it had when it paused (the wait does not count),
+     * and at least the agent's tool timeout.
+     */
+    private static Duration timeLeft(TurnState state, PausedTurn turn, AgentDefinition agent) {
+        Duration requestTimeout = agent.limits().requestTimeout();
+        if (state.deadline() == null) return requestTimeout;
+        Duration left = Duration.between(turn.pausedAt(), state.deadline());
+        Duration floor = agent.limits().toolTimeout();
+        if (left.compareTo(floor) < 0) left = floor;
+        return requestTimeout != null && left.compareTo(requestTimeout) > 0 ? requestTimeout : left;
+    }
+
+    /** The turn's user message as the model reads it (after before_ai modules). */
+    private static String userContent(TurnState state) {
+        for (ChatMessage m : state.messages().reversed()) {
+            if (m instanceof ChatMessage.User user) return user.content();
+        }
+        return "";
+    }
+
+    private String checkedArguments(
+            ToolApproval call, JsonNode arguments, Principal caller, Session session, AgentDefinition agent) {
+        String json = arguments.toString();
+        ToolCallScope scope =
+                new ToolCallScope(agent, caller, session.id(), agent.limits().toolTimeout(), new Cancellation());
+        Optional<ToolError> refused =
+                executor.refusal(new ToolCallRequest(call.toolCallId(), call.toolName(), json), scope);
+        if (refused.isPresent())
+            throw new RefusalException(
+                    new Refusal.InvalidArguments(refused.get().message()));
+        return json;
+    }
+
+    private RefusalException unknownCall(Principal caller, Session session) {
+        if (store.pending(caller.tenantId(), caller.userId(), session.id()).isEmpty())
+            return new RefusalException(new Refusal.ApprovalNotPending(
+                    "no_pending_approval", "nothing in this session is waiting for approval"));
+        return RefusalException.notFound("tool call");
+    }
+
+    /** Unwinds the dispatch when a decision leaves other calls of the turn pending: nothing goes on yet. */
+    private static final class StillWaiting extends RuntimeException {
+        final transient ApprovalStore.Waiting waiting;
+
+        StillWaiting(ApprovalStore.Waiting waiting) {
+            super("other calls still wait", null, false, false);
+            this.waiting = waiting;
+        }
+    }
+}

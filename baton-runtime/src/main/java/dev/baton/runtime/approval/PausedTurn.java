@@ -1,0 +1,53 @@
+package dev.baton.runtime.approval;
+
+import java.time.Instant;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * A turn stopped until its held tool calls are decided: the loop's state as {@code TurnStateCodec} JSON, which any
+ * instance can go on from.
+ *
+ * @param requestId the request that paused it (for logs)
+ * @param state the loop's state as JSON text
+ * @param pausedAt when it paused; the turn's deadline is moved by the time it spent paused
+ * @param expiresAt when its undecided calls expire
+ */
+public record PausedTurn(
+        String turnId,
+        String tenantId,
+        String userId,
+        String sessionId,
+        String requestId,
+        String state,
+        Status status,
+        Instant pausedAt,
+        Instant expiresAt) {
+
+    /** A paused turn waits, then goes on once (resumed) or ends without the model (closed). */
+    public enum Status {
+        PAUSED,
+        RESUMED,
+        CLOSED;
+
+        public String wireName() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        public static Status fromWire(String s) {
+            return valueOf(s.toUpperCase(Locale.ROOT));
+        }
+    }
+
+    public PausedTurn {
+        Objects.requireNonNull(turnId, "turnId");
+        Objects.requireNonNull(tenantId, "tenantId");
+        Objects.requireNonNull(userId, "userId");
+        Objects.requireNonNull(sessionId, "sessionId");
+        Objects.requireNonNull(requestId, "requestId");
+        Objects.requireNonNull(state, "state");
+        Objects.requireNonNull(status, "status");
+        Objects.requireNonNull(pausedAt, "pausedAt");
+        Objects.requireNonNull(expiresAt, "expiresAt");
+    }
+}

@@ -1,0 +1,147 @@
+package dev.baton.runtime.stream;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * {@link TurnEventLog} in this process: one bounded deque per turn, readers woken by a condition when an event is
+ * appended. Turns are forgotten {@code retention} after their last event (checked as the log is used), and at most
+ * {@link #MAX_TURNS} are kept.
+ */
+final class LocalTurnEventLog implements TurnEventLog {
+    static final int MAX_TURNS = 10_000;
+
+    private final TurnEventLogSettings settings;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition appended = lock.newCondition();
+    /** By turn id, least recently appended to first. */
+    private final LinkedHashMap<String, Turn> turns = new LinkedHashMap<>(16, 0.75f, true);
+
+    private final Map<String, String> lastTurnOfSession = new LinkedHashMap<>();
+
+    private static final class Turn {
+        final TurnOwner owner;
+        final Deque<LoggedEvent> events = new ArrayDeque<>();
+        long lastId;
+        long lastAppendNanos = System.nanoTime();
+
+        Turn(TurnOwner owner) {
+            this.owner = owner;
+        }
+    }
+
+    LocalTurnEventLog(TurnEventLogSettings settings) {
+        this.settings = settings;
+    }
+
+    @Override
+    public Writer writer(String turnId, TurnOwner owner) {
+        lock.lock();
+        try {
+            forgetOld();
+            Turn turn = turns.computeIfAbsent(turnId, id -> new Turn(owner));
+            turn.lastAppendNanos = System.nanoTime();
+            lastTurnOfSession.remove(owner.sessionId());
+            lastTurnOfSession.put(owner.sessionId(), turnId);
+            return (type, data) -> append(turn, type, data);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private long append(Turn turn, String type, String data) {
+        lock.lock();
+        try {
+            long id = ++turn.lastId;
+            turn.events.addLast(new LoggedEvent(id, type, data));
+            while (turn.events.size() > settings.maxEvents()) turn.events.removeFirst();
+            turn.lastAppendNanos = System.nanoTime();
+            appended.signalAll();
+            return id;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public Optional<TurnOwner> owner(String turnId) {
+        lock.lock();
+        try {
+            forgetOld();
+            Turn turn = turns.get(turnId);
+            return turn == null ? Optional.empty() : Optional.of(turn.owner);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public Optional<String> lastTurn(String sessionId) {
+        lock.lock();
+        try {
+            forgetOld();
+            return Optional.ofNullable(lastTurnOfSession.get(sessionId)).filter(turns::containsKey);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public Reader reader(String turnId) {
+        return new Reader() {
+            @Override
+            public List<LoggedEvent> read(long afterId, Duration maxWait) {
+                long deadline = System.nanoTime() + maxWait.toNanos();
+                lock.lock();
+                try {
+                    while (true) {
+                        List<LoggedEvent> found = after(turnId, afterId);
+                        long left = deadline - System.nanoTime();
+                        if (!found.isEmpty() || left <= 0) return found;
+                        appended.awaitNanos(left);
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return List.of();
+                } finally {
+                    lock.unlock();
+                }
+            }
+
+            @Override
+            public void close() {}
+        };
+    }
+
+    private List<LoggedEvent> after(String turnId, long afterId) {
+        Turn turn = turns.get(turnId);
+        if (turn == null) return List.of();
+        List<LoggedEvent> found = new ArrayList<>();
+        for (LoggedEvent e : turn.events) if (e.id() > afterId) found.add(e);
+        return found;
+    }
+
+    /** Drops turns quiet for longer than the retention, and the least recently used beyond {@link #MAX_TURNS}. */
+    private void forgetOld() {
+        long cutoff = System.nanoTime() - settings.retention().toNanos();
+        for (Iterator<Map.Entry<String, Turn>> it = turns.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<String, Turn> e = it.next();
+            if (turns.size() > MAX_TURNS || e.getValue().lastAppendNanos - cutoff < 0) {
+                it.remove();
+                lastTurnOfSession.remove(e.getValue().owner.sessionId(), e.getKey());
+            }
+        }
+    }
+
+    @Override
+    public void close() {}
+}

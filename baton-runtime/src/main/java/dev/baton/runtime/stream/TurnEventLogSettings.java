@@ -1,0 +1,35 @@
+package dev.baton.runtime.stream;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.core.config.ConfigNodes;
+import java.time.Duration;
+
+/**
+ * baton.yaml's {@code streams:} section.
+ *
+ * <pre>
+ * streams:
+ *   maxEvents: 10000   # per turn; the oldest are dropped beyond it
+ *   retention: 10m     # a turn's events are forgotten this long after its last one
+ *   redisKeyPrefix: "baton:"   # with Redis: streams at &lt;prefix&gt;events:&lt;turnId&gt;
+ * </pre>
+ */
+public record TurnEventLogSettings(int maxEvents, Duration retention, String redisKeyPrefix) {
+    public static final TurnEventLogSettings DEFAULTS =
+            new TurnEventLogSettings(10_000, Duration.ofMinutes(10), "baton:");
+
+    public TurnEventLogSettings {
+        if (maxEvents < 1) throw new IllegalArgumentException("streams.maxEvents must be >= 1");
+        if (retention == null || retention.isNegative() || retention.isZero())
+            throw new IllegalArgumentException("streams.retention must be positive");
+        redisKeyPrefix = redisKeyPrefix == null || redisKeyPrefix.isBlank() ? "baton:" : redisKeyPrefix;
+    }
+
+    public static TurnEventLogSettings from(JsonNode section) {
+        JsonNode prefix = section.path("redisKeyPrefix");
+        return new TurnEventLogSettings(
+                section.path("maxEvents").asInt(DEFAULTS.maxEvents()),
+                ConfigNodes.duration(section.path("retention"), DEFAULTS.retention()),
+                prefix.isTextual() ? prefix.asText() : DEFAULTS.redisKeyPrefix());
+    }
+}

@@ -1,0 +1,65 @@
+package dev.baton.runtime.stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class LocalTurnEventLogTest {
+    private static final TurnEventLog.TurnOwner OWNER = new TurnEventLog.TurnOwner("t1", "ann", "s1");
+
+    private final TurnEventLog log = TurnEventLog.inProcess(new TurnEventLogSettings(5, Duration.ofMinutes(10), null));
+
+    @Test
+    void events_are_numbered_per_turn_and_read_after_a_given_number() {
+        TurnEventLog.Writer writer = log.writer("turn-1", OWNER);
+        for (int i = 1; i <= 3; i++)
+            assertThat(writer.append("chunk", "{\"n\":" + i + "}")).isEqualTo(i);
+
+        try (TurnEventLog.Reader reader = log.reader("turn-1")) {
+            assertThat(reader.read(0, Duration.ZERO))
+                    .extracting(TurnEventLog.LoggedEvent::id)
+                    .containsExactly(1L, 2L, 3L);
+            assertThat(reader.read(2, Duration.ZERO))
+                    .containsExactly(new TurnEventLog.LoggedEvent(3, "chunk", "{\"n\":3}"));
+            assertThat(reader.read(3, Duration.ZERO)).isEmpty();
+        }
+        assertThat(log.owner("turn-1")).contains(OWNER);
+        assertThat(log.owner("turn-2")).isEmpty();
+        assertThat(log.lastTurn("s1")).contains("turn-1");
+    }
+
+    @Test
+    void only_the_newest_events_are_kept_and_a_turn_going_on_numbers_after_them() {
+        TurnEventLog.Writer writer = log.writer("turn-1", OWNER);
+        for (int i = 1; i <= 7; i++) writer.append("chunk", "{}");
+
+        long next = log.writer("turn-1", OWNER).append("done", "{}");
+
+        assertThat(next).isEqualTo(8);
+        try (TurnEventLog.Reader reader = log.reader("turn-1")) {
+            assertThat(reader.read(0, Duration.ZERO))
+                    .extracting(TurnEventLog.LoggedEvent::id)
+                    .containsExactly(4L, 5L, 6L, 7L, 8L);
+        }
+    }
+
+    @Test
+    void a_waiting_reader_wakes_when_an_event_is_appended() throws Exception {
+        TurnEventLog.Writer writer = log.writer("turn-1", OWNER);
+        writer.append("turn.started", "{}");
+        CompletableFuture<List<TurnEventLog.LoggedEvent>> waiting = CompletableFuture.supplyAsync(() -> {
+            try (TurnEventLog.Reader reader = log.reader("turn-1")) {
+                return reader.read(1, Duration.ofMinutes(1));
+            }
+        });
+
+        writer.append("chunk", "{\"content\":\"hi\"}");
+
+        assertThat(waiting.get(30, TimeUnit.SECONDS))
+                .containsExactly(new TurnEventLog.LoggedEvent(2, "chunk", "{\"content\":\"hi\"}"));
+    }
+}

@@ -1,0 +1,87 @@
+package dev.baton.server.api;
+
+import dev.baton.core.auth.Principal;
+import dev.baton.runtime.RefusalException;
+import dev.baton.runtime.session.Sessions;
+import dev.baton.runtime.stream.TurnEventLog;
+import dev.baton.server.http.ApiException;
+import dev.baton.server.http.Caller;
+import dev.baton.server.http.SseWriter;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * {@code GET /v1/sessions/{id}/turns/{turnId}/events}: a turn's events as SSE, from the {@link TurnEventLog} — those
+ * after {@code Last-Event-ID} (all without it), then live until the turn's {@code done} or {@code error}. A client
+ * takes a dropped stream up again this way, and a second client (another tab, or a user with
+ * {@value #OBSERVE} in the same tenant) follows a turn; on any instance when the log is in Redis. The stream gets the
+ * same heartbeats as a turn's own. An unknown turn, one of another session, or one the caller may not see is 404.
+ */
+public final class TurnEventRoutes {
+    /** Follow any turn of the caller's tenant. */
+    public static final String OBSERVE = "sessions:observe";
+    /** How long one read waits for new events before the loop checks the client and the turn again. */
+    private static final Duration POLL = Duration.ofSeconds(1);
+
+    private final TurnEventLog log;
+    private final Duration heartbeat;
+
+    public TurnEventRoutes(TurnEventLog log, Duration heartbeat) {
+        this.log = log;
+        this.heartbeat = heartbeat;
+    }
+
+    public void register(RoutesConfig routes) {
+        routes.get("/v1/sessions/{id}/turns/{turnId}/events", this::follow);
+    }
+
+    private void follow(Context ctx) throws IOException {
+        Principal caller = Caller.of(ctx);
+        String sessionId = ctx.pathParam("id");
+        String turnId = ctx.pathParam("turnId");
+        log.owner(turnId)
+                .filter(owner -> owner.sessionId().equals(sessionId) && mayFollow(caller, owner))
+                .orElseThrow(() -> RefusalException.notFound("turn"));
+        long after = lastEventId(ctx);
+        ctx.status(200);
+        ctx.contentType("text/event-stream; charset=utf-8");
+        ctx.header("Cache-Control", "no-cache");
+        ctx.header("X-Accel-Buffering", "no");
+        try (SseWriter out = new SseWriter(ctx.res().getOutputStream(), heartbeat, () -> {});
+                TurnEventLog.Reader reader = log.reader(turnId)) {
+            while (!out.disconnected()) {
+                List<TurnEventLog.LoggedEvent> events = reader.read(after, POLL);
+                for (TurnEventLog.LoggedEvent e : events) {
+                    out.send(e.id(), e.type(), e.data());
+                    after = e.id();
+                    if (e.type().equals("done") || e.type().equals("error")) return;
+                }
+                // a turn whose instance died never ends: stop once the log has forgotten it
+                if (events.isEmpty() && log.owner(turnId).isEmpty()) return;
+            }
+        }
+    }
+
+    private static boolean mayFollow(Principal caller, TurnEventLog.TurnOwner owner) {
+        if (!owner.tenantId().equals(caller.tenantId())) return false;
+        if (caller.hasPermission(OBSERVE)) return true;
+        return owner.userId().equals(caller.userId()) && caller.hasPermission(Sessions.READ);
+    }
+
+    /** {@code Last-Event-ID} (or {@code ?lastEventId=}, for clients that cannot set headers); 0 for none. */
+    private static long lastEventId(Context ctx) {
+        String value = ctx.header("Last-Event-ID");
+        if (value == null) value = ctx.queryParam("lastEventId");
+        if (value == null || value.isBlank()) return 0;
+        try {
+            long id = Long.parseLong(value.trim());
+            if (id < 0) throw new NumberFormatException();
+            return id;
+        } catch (NumberFormatException e) {
+            throw new ApiException(400, "invalid_request", "Last-Event-ID must be an event id from this stream");
+        }
+    }
+}

@@ -1,0 +1,290 @@
+package dev.baton.store.jdbc;
+
+import dev.baton.runtime.approval.ApprovalStatus;
+import dev.baton.runtime.approval.ApprovalStore;
+import dev.baton.runtime.approval.PausedTurn;
+import dev.baton.runtime.approval.ToolApproval;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * {@link ApprovalStore} on SQLite or PostgreSQL ({@code paused_turns}, {@code tool_approvals}). A decision first
+ * touches its turn's row ({@code UPDATE … WHERE status = 'paused'}), which serialises the decisions of one turn on
+ * PostgreSQL as SQLite's single writer does, then moves the call out of {@code pending} with a conditional update: of
+ * two racing decisions exactly one changes the row, and the one that leaves nothing pending claims the turn.
+ */
+public final class JdbcApprovalStore implements ApprovalStore {
+    private static final String TURN_COLUMNS =
+            "turn_id, tenant_id, user_id, session_id, request_id, state_json, status, paused_at, expires_at";
+    private static final String CALL_COLUMNS = "id, turn_id, call_index, tenant_id, user_id, session_id,"
+            + " tool_call_id, tool_name, arguments, reason, status, created_at, expires_at, decided_at, decided_by,"
+            + " decided_arguments, comment";
+    private static final String PENDING = ApprovalStatus.PENDING.wireName();
+    private static final String PAUSED = PausedTurn.Status.PAUSED.wireName();
+
+    private final Database db;
+    private final ColumnCodec codec;
+
+    public JdbcApprovalStore(Database db) {
+        this.db = Objects.requireNonNull(db, "db");
+        this.codec = db.columns();
+    }
+
+    @Override
+    public void pause(PausedTurn turn, List<ToolApproval> approvals) {
+        db.inTransaction(c -> {
+            try (PreparedStatement ps = c.prepareStatement(
+                    "INSERT INTO paused_turns (" + TURN_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                ps.setString(1, turn.turnId());
+                ps.setString(2, turn.tenantId());
+                ps.setString(3, turn.userId());
+                ps.setString(4, turn.sessionId());
+                ps.setString(5, turn.requestId());
+                ps.setString(6, turn.state());
+                ps.setString(7, turn.status().wireName());
+                codec.setInstant(ps, 8, turn.pausedAt());
+                codec.setInstant(ps, 9, turn.expiresAt());
+                ps.executeUpdate();
+            }
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO tool_approvals (" + CALL_COLUMNS
+                    + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                for (ToolApproval a : approvals) {
+                    bind(ps, a);
+                    ps.addBatch();
+                }
+                ps.executeBatch();
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public Optional<ToolApproval> find(String tenantId, String userId, String sessionId, String callId) {
+        return db.withConnection(c -> one(
+                c,
+                "SELECT " + CALL_COLUMNS + " FROM tool_approvals"
+                        + " WHERE id = ? AND tenant_id = ? AND user_id = ? AND session_id = ?",
+                callId,
+                tenantId,
+                userId,
+                sessionId));
+    }
+
+    @Override
+    public List<ToolApproval> pending(String tenantId, String userId, String sessionId) {
+        return db.withConnection(c -> calls(
+                c,
+                "SELECT " + CALL_COLUMNS + " FROM tool_approvals WHERE tenant_id = ? AND user_id = ?"
+                        + " AND session_id = ? AND status = '" + PENDING + "' ORDER BY created_at, call_index",
+                tenantId,
+                userId,
+                sessionId));
+    }
+
+    @Override
+    public Optional<PausedTurn> pausedTurn(String tenantId, String userId, String sessionId) {
+        return db.withConnection(c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT " + TURN_COLUMNS + " FROM paused_turns"
+                    + " WHERE session_id = ? AND tenant_id = ? AND user_id = ? AND status = '" + PAUSED
+                    + "' ORDER BY paused_at DESC LIMIT 1")) {
+                ps.setString(1, sessionId);
+                ps.setString(2, tenantId);
+                ps.setString(3, userId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? Optional.of(turn(rs)) : Optional.<PausedTurn>empty();
+                }
+            }
+        });
+    }
+
+    @Override
+    public Decided decide(String callId, Decision decision, Instant now) {
+        return db.inTransaction(c -> {
+            Optional<ToolApproval> current =
+                    one(c, "SELECT " + CALL_COLUMNS + " FROM tool_approvals WHERE id = ?", callId);
+            if (current.isEmpty()) return new NotPending(null);
+            String turnId = current.get().turnId();
+            // the turn's row first: decisions of one turn take their turns, so the last one sees nothing pending
+            if (!touchPaused(c, turnId)) return new NotPending(current.get());
+            int changed;
+            try (PreparedStatement ps = c.prepareStatement("UPDATE tool_approvals SET status = ?, decided_at = ?,"
+                    + " decided_by = ?, decided_arguments = ?, comment = ?"
+                    + " WHERE id = ? AND status = '" + PENDING + "' AND expires_at > ?")) {
+                ps.setString(1, decision.status().wireName());
+                codec.setInstant(ps, 2, now);
+                ps.setString(3, decision.decidedBy());
+                ps.setString(4, decision.arguments());
+                ps.setString(5, decision.comment());
+                ps.setString(6, callId);
+                codec.setInstant(ps, 7, now);
+                changed = ps.executeUpdate();
+            }
+            if (changed == 0) return new NotPending(current.get());
+            List<ToolApproval> ofTurn = ofTurn(c, turnId);
+            ToolApproval decided = ofTurn.stream()
+                    .filter(a -> a.callId().equals(callId))
+                    .findFirst()
+                    .orElseThrow();
+            List<ToolApproval> stillPending =
+                    ofTurn.stream().filter(ToolApproval::isPending).toList();
+            if (!stillPending.isEmpty()) return new Waiting(decided, stillPending);
+            endTurn(c, turnId, PausedTurn.Status.RESUMED, now);
+            return new Resumable(turn(c, turnId), ofTurn);
+        });
+    }
+
+    @Override
+    public Optional<Closed> close(String turnId, ApprovalStatus status, String decidedBy, String comment, Instant now) {
+        return db.inTransaction(c -> {
+            if (!endTurn(c, turnId, PausedTurn.Status.CLOSED, now)) return Optional.<Closed>empty();
+            try (PreparedStatement ps = c.prepareStatement("UPDATE tool_approvals SET status = ?, decided_at = ?,"
+                    + " decided_by = ?, comment = ? WHERE turn_id = ? AND status = '" + PENDING + "'")) {
+                ps.setString(1, status.wireName());
+                codec.setInstant(ps, 2, now);
+                ps.setString(3, decidedBy);
+                ps.setString(4, comment);
+                ps.setString(5, turnId);
+                ps.executeUpdate();
+            }
+            return Optional.of(new Closed(turn(c, turnId), ofTurn(c, turnId)));
+        });
+    }
+
+    @Override
+    public List<PausedTurn> expired(Instant now, int limit) {
+        return db.withConnection(c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT " + TURN_COLUMNS + " FROM paused_turns"
+                    + " WHERE status = '" + PAUSED + "' AND expires_at <= ? ORDER BY expires_at LIMIT ?")) {
+                codec.setInstant(ps, 1, now);
+                ps.setInt(2, limit);
+                List<PausedTurn> found = new ArrayList<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) found.add(turn(rs));
+                }
+                return found;
+            }
+        });
+    }
+
+    @Override
+    public List<ToolApproval> sessionApprovals(String tenantId, String sessionId) {
+        return db.withConnection(c -> calls(
+                c,
+                "SELECT " + CALL_COLUMNS + " FROM tool_approvals WHERE tenant_id = ? AND session_id = ?"
+                        + " ORDER BY created_at, call_index",
+                tenantId,
+                sessionId));
+    }
+
+    /** Takes the paused turn's row lock (a no-op update); false when the turn is not paused any more. */
+    private boolean touchPaused(Connection c, String turnId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "UPDATE paused_turns SET status = status WHERE turn_id = ? AND status = '" + PAUSED + "'")) {
+            ps.setString(1, turnId);
+            return ps.executeUpdate() == 1;
+        }
+    }
+
+    private boolean endTurn(Connection c, String turnId, PausedTurn.Status status, Instant now) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("UPDATE paused_turns SET status = ?, ended_at = ?"
+                + " WHERE turn_id = ? AND status = '" + PAUSED + "'")) {
+            ps.setString(1, status.wireName());
+            codec.setInstant(ps, 2, now);
+            ps.setString(3, turnId);
+            return ps.executeUpdate() == 1;
+        }
+    }
+
+    private PausedTurn turn(Connection c, String turnId) throws SQLException {
+        try (PreparedStatement ps =
+                c.prepareStatement("SELECT " + TURN_COLUMNS + " FROM paused_turns WHERE turn_id = ?")) {
+            ps.setString(1, turnId);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) throw new IllegalStateException("paused turn " + turnId + " vanished");
+                return turn(rs);
+            }
+        }
+    }
+
+    private List<ToolApproval> ofTurn(Connection c, String turnId) throws SQLException {
+        return calls(
+                c, "SELECT " + CALL_COLUMNS + " FROM tool_approvals WHERE turn_id = ? ORDER BY call_index", turnId);
+    }
+
+    private Optional<ToolApproval> one(Connection c, String sql, String... params) throws SQLException {
+        List<ToolApproval> found = calls(c, sql, params);
+        return found.isEmpty() ? Optional.empty() : Optional.of(found.getFirst());
+    }
+
+    private List<ToolApproval> calls(Connection c, String sql, String... params) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) ps.setString(i + 1, params[i]);
+            List<ToolApproval> found = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) found.add(call(rs));
+            }
+            return found;
+        }
+    }
+
+    private void bind(PreparedStatement ps, ToolApproval a) throws SQLException {
+        ps.setString(1, a.callId());
+        ps.setString(2, a.turnId());
+        ps.setInt(3, a.position());
+        ps.setString(4, a.tenantId());
+        ps.setString(5, a.userId());
+        ps.setString(6, a.sessionId());
+        ps.setString(7, a.toolCallId());
+        ps.setString(8, a.toolName());
+        ps.setString(9, a.arguments());
+        ps.setString(10, a.reason());
+        ps.setString(11, a.status().wireName());
+        codec.setInstant(ps, 12, a.createdAt());
+        codec.setInstant(ps, 13, a.expiresAt());
+        codec.setInstant(ps, 14, a.decidedAt());
+        ps.setString(15, a.decidedBy());
+        ps.setString(16, a.decidedArguments());
+        ps.setString(17, a.comment());
+    }
+
+    private ToolApproval call(ResultSet rs) throws SQLException {
+        return new ToolApproval(
+                rs.getString("id"),
+                rs.getString("turn_id"),
+                rs.getInt("call_index"),
+                rs.getString("tenant_id"),
+                rs.getString("user_id"),
+                rs.getString("session_id"),
+                rs.getString("tool_call_id"),
+                rs.getString("tool_name"),
+                rs.getString("arguments"),
+                rs.getString("reason"),
+                ApprovalStatus.fromWire(rs.getString("status")),
+                codec.getInstant(rs, "created_at"),
+                codec.getInstant(rs, "expires_at"),
+                codec.getInstant(rs, "decided_at"),
+                rs.getString("decided_by"),
+                rs.getString("decided_arguments"),
+                rs.getString("comment"));
+    }
+
+    private PausedTurn turn(ResultSet rs) throws SQLException {
+        return new PausedTurn(
+                rs.getString("turn_id"),
+                rs.getString("tenant_id"),
+                rs.getString("user_id"),
+                rs.getString("session_id"),
+                rs.getString("request_id"),
+                rs.getString("state_json"),
+                PausedTurn.Status.fromWire(rs.getString("status")),
+                codec.getInstant(rs, "paused_at"),
+                codec.getInstant(rs, "expires_at"));
+    }
+}
