@@ -24,6 +24,10 @@ record CallFailure(Kind kind, String message) {
         OTHER
     }
 
+    static CallFailure sessionGone() {
+        return new CallFailure(Kind.SESSION_GONE, "the server no longer knows the session");
+    }
+
     static CallFailure of(Throwable thrown) {
         for (Throwable t = thrown; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof McpError error) {

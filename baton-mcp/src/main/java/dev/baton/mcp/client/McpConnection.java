@@ -38,8 +38,6 @@ final class McpConnection implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(McpConnection.class);
     /** Requests the SDK still tracks after Baton gave up on them are dropped after this long past the timeout. */
     private static final Duration REQUEST_TIMEOUT_MARGIN = Duration.ofSeconds(5);
-    /** How long a call waits for a new session after the server said its old one is gone. */
-    private static final Duration SESSION_RENEWAL_WAIT = Duration.ofSeconds(5);
 
     private final McpServerSettings settings;
     private final McpSettings timing;
@@ -57,7 +55,6 @@ final class McpConnection implements AutoCloseable {
 
     private volatile boolean closed;
     private volatile ServerSession session;
-    private volatile CompletableFuture<ServerSession> ready = new CompletableFuture<>();
     private volatile Catalogue catalogue = Catalogue.EMPTY;
     private volatile List<McpSchema.Tool> lastListed = List.of();
     private volatile ServerStatus status;
@@ -133,11 +130,13 @@ final class McpConnection implements AutoCloseable {
             Duration left = Duration.between(clock.instant(), context.deadline());
             if (!left.isPositive()) throw unavailable("was not called: no time left");
             McpSchema.CallToolResult result;
+            long sessionLosses = current.sessionLosses();
             inFlight.incrementAndGet();
             try {
                 result = current.call(request, transportContext, left);
             } catch (RuntimeException e) {
                 CallFailure failure = CallFailure.of(e);
+                if (current.sessionLosses() > sessionLosses) failure = CallFailure.sessionGone();
                 switch (failure.kind()) {
                     case SERVER_ERROR -> throw new ToolException("mcp_error", failure.message());
                     case INTERRUPTED -> {
@@ -146,10 +145,13 @@ final class McpConnection implements AutoCloseable {
                     }
                     case TIMEOUT -> throw unavailable("did not answer within " + left.toMillis() + " ms");
                     case SESSION_GONE -> {
-                        // the server restarted and forgot the session: the call never ran, so it may be sent once more
-                        lost(current, "the server no longer knows its session");
-                        if (attempt == 0 && awaitSession(min(left, SESSION_RENEWAL_WAIT)) != null) continue;
-                        throw unavailable("lost its session and has not come back yet");
+                        // the server restarted and forgot the session; the SDK opens a new one by itself. The call
+                        // never ran, so it is sent once more, on the new session
+                        if (attempt == 0) {
+                            sessionRenewed(current);
+                            continue;
+                        }
+                        throw unavailable("lost its session twice in one call");
                     }
                     case CONNECTION -> {
                         lost(current, failure.message());
@@ -195,7 +197,7 @@ final class McpConnection implements AutoCloseable {
 
     private void supervise() {
         Duration delay = timing.restartDelay();
-        int restarts = 0;
+        boolean first = true;
         while (!closed) {
             long attempt = generation.incrementAndGet();
             lostSignals.clear();
@@ -204,9 +206,8 @@ final class McpConnection implements AutoCloseable {
             String reason;
             try {
                 opened = open(attempt);
-                rebuild(opened.listTools(settings.timeout()), restarts == 0 ? Refresh.INITIAL : Refresh.RECONNECT);
+                rebuild(opened.listTools(settings.timeout()), first ? Refresh.INITIAL : Refresh.RECONNECT);
                 session = opened;
-                ready.complete(opened);
                 upAt = System.nanoTime();
                 setStatus(ServerStatus.State.UP, status.lastError(), opened);
                 log.info(
@@ -220,7 +221,6 @@ final class McpConnection implements AutoCloseable {
                 reason = CallFailure.of(e).message();
             } finally {
                 session = null;
-                if (ready.isDone()) ready = new CompletableFuture<>();
                 if (opened != null) opened.close();
             }
             firstAttempt.complete(null);
@@ -232,8 +232,8 @@ final class McpConnection implements AutoCloseable {
             log.warn("MCP server {} is down ({}); next attempt in {} ms", settings.name(), reason, delay.toMillis());
             if (pause(delay)) break;
             delay = min(delay.multipliedBy(2), timing.maxRestartDelay());
-            restarts++;
-            status = withRestarts(status, restarts);
+            first = false;
+            status = withRestarts(status, status.restarts() + 1);
             setStatus(ServerStatus.State.CONNECTING, reason);
         }
     }
@@ -311,15 +311,21 @@ final class McpConnection implements AutoCloseable {
         if (session == lostSession) lostSignals.offer(why);
     }
 
-    private ServerSession awaitSession(Duration wait) {
-        try {
-            return ready.get(wait.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return null;
-        } catch (ExecutionException | TimeoutException e) {
-            return null;
-        }
+    /** The server restarted under a live session: count it, and list its tools again (they may have changed). */
+    private void sessionRenewed(ServerSession renewed) {
+        log.warn("MCP server {} no longer knew its session (it restarted); continuing on a new one", settings.name());
+        status = withRestarts(status, status.restarts() + 1);
+        updates.execute(() -> {
+            if (session != renewed) return;
+            try {
+                rebuild(renewed.listTools(settings.timeout()), Refresh.RECONNECT);
+            } catch (RuntimeException e) {
+                lost(
+                        renewed,
+                        "listing tools on the new session failed: "
+                                + CallFailure.of(e).message());
+            }
+        });
     }
 
     /** Sleeps for the backoff; true when the connection was closed meanwhile. */

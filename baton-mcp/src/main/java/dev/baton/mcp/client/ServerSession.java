@@ -100,6 +100,11 @@ final class ServerSession implements AutoCloseable {
         return transport instanceof StdioProcessTransport stdio ? stdio.pid() : -1;
     }
 
+    /** How often the HTTP server has said it no longer knows the session (the SDK then opened a new one). */
+    long sessionLosses() {
+        return transport instanceof SessionLossWatch watch ? watch.losses() : 0;
+    }
+
     List<McpSchema.Tool> listTools(Duration timeout) {
         McpSchema.ListToolsResult result = client.listTools().block(timeout);
         return result == null || result.tools() == null ? List.of() : result.tools();
@@ -130,7 +135,7 @@ final class ServerSession implements AutoCloseable {
         return switch (settings.transport()) {
             case McpTransport.Stdio stdio ->
                 new StdioProcessTransport(settings.name(), stdio, McpJsonDefaults.getMapper(), onLost);
-            case McpTransport.Http http -> http(http, settings, wire);
+            case McpTransport.Http http -> new SessionLossWatch(http(http, settings, wire));
         };
     }
 

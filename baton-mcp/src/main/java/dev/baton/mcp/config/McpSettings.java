@@ -102,14 +102,11 @@ public record McpSettings(
                                 duration(e.getValue().path("timeout"), null, toolWhere + ".timeout")));
             });
         }
+        Duration timeout = duration(node.path("timeout"), DEFAULT_TIMEOUT, where + ".timeout");
+        Set<String> permissions = permissions(node.path("permissions"), where);
+        IdentityForwarding identity = identity(node.path("identity"), where);
         try {
-            return new McpServerSettings(
-                    name,
-                    transport,
-                    duration(node.path("timeout"), DEFAULT_TIMEOUT, where + ".timeout"),
-                    permissions(node.path("permissions"), where),
-                    tools,
-                    identity(node.path("identity"), where));
+            return new McpServerSettings(name, transport, timeout, permissions, tools, identity);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
         }

@@ -51,7 +51,7 @@ public final class PinGuard {
         if (reported.add(server + '/' + tool + '@' + pin.changedHash())) {
             log.warn(
                     "MCP tool {}/{} CHANGED since it was pinned (pinned {}, now {}): it is disabled until an operator "
-                            + "accepts the change (POST /v1/admin/mcp/pins/{}/{}/accept with {{\"hash\":\"{}\"}})",
+                            + "accepts the change (POST /v1/admin/mcp/pins/{}/{}/accept with {\"hash\":\"{}\"})",
                     server,
                     tool,
                     pin.pinnedHash(),
