@@ -5,6 +5,6 @@ import dev.baton.core.tool.Tool;
 /** A tool made from a {@link BatonTool} method; what it adds to {@link Tool} is what the annotation says beyond it. */
 public interface AnnotatedTool extends Tool {
 
-    /** {@link BatonTool#destructive()}: for an approval policy to read, since the tool definition carries no flag. */
+    /** {@link BatonTool#destructive()}, also the definition's {@code needsConfirmation}. */
     boolean destructive();
 }

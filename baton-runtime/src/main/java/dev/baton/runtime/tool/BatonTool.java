@@ -27,9 +27,8 @@ public @interface BatonTool {
     String[] permissions() default {};
 
     /**
-     * Whether the tool changes or deletes something that cannot simply be undone. Read through
-     * {@link AnnotatedTool#destructive()}; the core's tool definition has no such flag, so this alone asks for nothing
-     * until an approval policy reads it.
+     * Whether the tool changes or deletes something that cannot simply be undone: the definition's
+     * {@code needsConfirmation}, which asks for nothing until an approval policy reads it.
      */
     boolean destructive() default false;
 

@@ -156,7 +156,12 @@ final class ToolMethods {
         ToolDefinition definition;
         try {
             definition = new ToolDefinition(
-                    name, annotation.description(), schemas.schema(properties), permissions, timeout);
+                    name,
+                    annotation.description(),
+                    schemas.schema(properties),
+                    permissions,
+                    timeout,
+                    annotation.destructive());
         } catch (RuntimeException e) {
             problems.add(where + ": no JSON Schema could be generated for its parameters: " + e.getMessage());
             return null;
