@@ -12,11 +12,7 @@ import dev.baton.mcp.pin.InMemoryToolPins;
 import dev.baton.mcp.support.ToolCalls;
 import dev.baton.runtime.config.Yaml;
 import dev.baton.testkit.npm.NpmPackages;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -37,11 +33,8 @@ class ChangingToolsIT {
     ToolCalls calls;
 
     @BeforeEach
-    void start() throws IOException {
-        Path script = NpmPackages.require().resolve("changing-server.mjs");
-        try (InputStream in = getClass().getResourceAsStream("/mcp/changing-server.mjs")) {
-            Files.copy(in, script, StandardCopyOption.REPLACE_EXISTING);
-        }
+    void start() {
+        Path script = NpmPackages.testScript("changing-server.mjs");
         String node = NpmPackages.node();
         McpSettings settings = McpSettings.parse(Yaml.parse("""
                         servers:

@@ -2,6 +2,8 @@ package dev.baton.server.app;
 
 import dev.baton.core.hook.ModuleRegistry;
 import dev.baton.core.model.ModelResolver;
+import dev.baton.core.tool.ToolSource;
+import dev.baton.mcp.client.McpClients;
 import dev.baton.notes.NotesModule;
 import dev.baton.providers.pricing.PriceSettings;
 import dev.baton.providers.pricing.PriceTable;
@@ -19,6 +21,7 @@ import dev.baton.runtime.config.ConfigException;
 import dev.baton.server.api.AuditRoutes;
 import dev.baton.server.api.CatalogRoutes;
 import dev.baton.server.api.HealthRoutes;
+import dev.baton.server.api.McpAdminRoutes;
 import dev.baton.server.api.MessageRoutes;
 import dev.baton.server.api.NoteRoutes;
 import dev.baton.server.api.SessionRoutes;
@@ -130,6 +133,7 @@ public final class BatonServer implements AutoCloseable {
                     .withDefault(defaultAgent(config));
             TaskModule tasks = TaskModule.create(db, clock);
             NotesModule notes = NotesModule.create(db, clock);
+            McpClients mcp = opened(opened, McpWiring.start(config, db, clock));
             PriceTable prices = prices(config);
             JdbcAuditStore auditStore = new JdbcAuditStore(db);
             JdbcUsageStore usage = new JdbcUsageStore(db);
@@ -148,6 +152,8 @@ public final class BatonServer implements AutoCloseable {
                     .prices(prices)
                     .agents(agents)
                     .tools(tasks.toolSource(), notes.toolSource())
+                    // after the built-in tools: a name taken by an earlier source can never be shadowed
+                    .tools(mcp.toolSources().toArray(ToolSource[]::new))
                     .toolGuard(sources -> BreakerToolSource.guard(sources, resilience.tools(), clock, breakerMeters))
                     .modules(moduleRegistry(config, agents), auditStore)
                     .refusalListener(new RefusalMeters(metrics.registry()))
@@ -164,8 +170,9 @@ public final class BatonServer implements AutoCloseable {
                     config.port(),
                     auth,
                     List.of(
-                            new HealthRoutes(() -> db.isUp(2), modelMode)::register,
-                            new CatalogRoutes(baton.agents(), baton.tools())::register,
+                            new HealthRoutes(() -> db.isUp(2), modelMode, mcp::status)::register,
+                            new CatalogRoutes(baton.agents(), baton.toolAccess())::register,
+                            new McpAdminRoutes(mcp, config.maxBodyBytes())::register,
                             new SessionRoutes(baton.sessions(), config.maxBodyBytes())::register,
                             new MessageRoutes(baton.conversations(), config.maxBodyBytes(), sseHeartbeat)::register,
                             new UsageRoutes(baton.usage())::register,

@@ -129,7 +129,7 @@ public final class ConfigLoader {
                 "sessions:read:self",
                 "sessions:write:self");
         Set<String> admin = new LinkedHashSet<>(self);
-        admin.addAll(Set.of("admin:audit", "admin:usage"));
+        admin.addAll(Set.of("admin:audit", "admin:usage", "admin:mcp"));
         return Map.of("user", self, "student", self, "teacher", self, "admin", Set.copyOf(admin));
     }
 

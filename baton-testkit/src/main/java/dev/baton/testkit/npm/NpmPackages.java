@@ -76,6 +76,22 @@ public final class NpmPackages {
         return require().resolve("node_modules").resolve(packageName).resolve(relativePath);
     }
 
+    /**
+     * A Node script shipped with the testkit (under {@code mcp/} on the class path), copied next to the installed
+     * packages so that its imports of them resolve; e.g. {@code changing-server.mjs}, a stdio MCP server on the official
+     * TypeScript SDK whose tools change on request.
+     */
+    public static Path testScript(String name) {
+        Path target = require().resolve(name);
+        try (java.io.InputStream in = NpmPackages.class.getResourceAsStream("/mcp/" + name)) {
+            if (in == null) throw new IllegalArgumentException("no test script mcp/" + name);
+            Files.copy(in, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return target;
+    }
+
     /** The absolute path of {@code node}. */
     public static String node() {
         String node = which("node");
