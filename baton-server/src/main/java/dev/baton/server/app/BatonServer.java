@@ -4,6 +4,7 @@ import dev.baton.core.hook.ModuleRegistry;
 import dev.baton.core.model.ModelResolver;
 import dev.baton.core.tool.ToolSource;
 import dev.baton.mcp.client.McpClients;
+import dev.baton.mcp.server.McpEndpoint;
 import dev.baton.notes.NotesModule;
 import dev.baton.providers.pricing.PriceSettings;
 import dev.baton.providers.pricing.PriceTable;
@@ -22,6 +23,7 @@ import dev.baton.server.api.AuditRoutes;
 import dev.baton.server.api.CatalogRoutes;
 import dev.baton.server.api.HealthRoutes;
 import dev.baton.server.api.McpAdminRoutes;
+import dev.baton.server.api.McpRoutes;
 import dev.baton.server.api.MessageRoutes;
 import dev.baton.server.api.NoteRoutes;
 import dev.baton.server.api.SessionRoutes;
@@ -173,6 +175,8 @@ public final class BatonServer implements AutoCloseable {
                             new HealthRoutes(() -> db.isUp(2), modelMode, mcp::status)::register,
                             new CatalogRoutes(baton.agents(), baton.toolAccess())::register,
                             new McpAdminRoutes(mcp, config.maxBodyBytes())::register,
+                            new McpRoutes(new McpEndpoint(baton.toolAccess(), baton.sessions()), config.maxBodyBytes())
+                                    ::register,
                             new SessionRoutes(baton.sessions(), config.maxBodyBytes())::register,
                             new MessageRoutes(baton.conversations(), config.maxBodyBytes(), sseHeartbeat)::register,
                             new UsageRoutes(baton.usage())::register,

@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 
 /**
- * The Javalin application: request ids, authentication of everything under /v1, access log, error mapping,
+ * The Javalin application: request ids, authentication of everything under /v1 and of /mcp, access log, error mapping,
  * and the routes handed in. Handlers run on virtual threads, so blocking on the model or the database is fine.
  */
 public final class HttpApi {
@@ -53,11 +53,14 @@ public final class HttpApi {
                 ctx.header(RequestIds.HEADER, requestId);
                 MDC.put("requestId", requestId);
             });
-            routes.before("/v1/*", ctx -> {
+            io.javalin.http.Handler authenticate = ctx -> {
                 var principal = auth.authenticate(ctx.header("Authorization"));
                 Caller.set(ctx, principal);
                 MDC.put("userId", principal.userId());
-            });
+            };
+            routes.before("/v1/*", authenticate);
+            // Baton's MCP endpoint: the same token, the same caller
+            routes.before("/mcp", authenticate);
             routes.after(ctx -> {
                 Long start = ctx.attribute("baton.startNanos");
                 long nanos = start == null ? -1 : System.nanoTime() - start;
