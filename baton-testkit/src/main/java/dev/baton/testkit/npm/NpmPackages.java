@@ -30,8 +30,13 @@ public final class NpmPackages {
     private NpmPackages() {}
 
     /** The folder holding {@code node_modules} with the MCP test packages, installed on first use. */
-    public static synchronized Path require() {
-        Path dir = Path.of("target", "npm").toAbsolutePath();
+    public static Path require() {
+        return require(Path.of("target", "npm"));
+    }
+
+    /** The packages installed into {@code folder} (benchmarks keep theirs elsewhere). */
+    public static synchronized Path require(Path folder) {
+        Path dir = folder.toAbsolutePath();
         Path done = INSTALLED.get(dir);
         if (done != null) return done;
         String node = which("node");
@@ -73,7 +78,12 @@ public final class NpmPackages {
 
     /** The entry point of an installed package's binary, e.g. {@code dist/index.js} of server-everything. */
     public static Path script(String packageName, String relativePath) {
-        return require().resolve("node_modules").resolve(packageName).resolve(relativePath);
+        return script(require(), packageName, relativePath);
+    }
+
+    /** {@link #script(String, String)} of the packages in {@code installed} (what {@link #require(Path)} returned). */
+    public static Path script(Path installed, String packageName, String relativePath) {
+        return installed.resolve("node_modules").resolve(packageName).resolve(relativePath);
     }
 
     /**
