@@ -57,6 +57,7 @@ final class McpConnection implements AutoCloseable {
     private volatile ServerSession session;
     private volatile Catalogue catalogue = Catalogue.EMPTY;
     private volatile List<McpSchema.Tool> lastListed = List.of();
+    /** Replaced whole on every change, under this connection's lock; read without it. */
     private volatile ServerStatus status;
     /** The HTTP wire that worked last, so a reconnection does not probe streamable HTTP again for an SSE server. */
     private volatile ServerSession.Wire httpWire;
@@ -233,7 +234,7 @@ final class McpConnection implements AutoCloseable {
             if (pause(delay)) break;
             delay = min(delay.multipliedBy(2), timing.maxRestartDelay());
             first = false;
-            status = withRestarts(status, status.restarts() + 1);
+            countRestart();
             setStatus(ServerStatus.State.CONNECTING, reason);
         }
     }
@@ -314,7 +315,7 @@ final class McpConnection implements AutoCloseable {
     /** The server restarted under a live session: count it, and list its tools again (they may have changed). */
     private void sessionRenewed(ServerSession renewed) {
         log.warn("MCP server {} no longer knew its session (it restarted); continuing on a new one", settings.name());
-        status = withRestarts(status, status.restarts() + 1);
+        countRestart();
         updates.execute(() -> {
             if (session != renewed) return;
             try {
@@ -370,7 +371,7 @@ final class McpConnection implements AutoCloseable {
         setStatus(state, lastError, null);
     }
 
-    private void setStatus(ServerStatus.State state, String lastError, ServerSession current) {
+    private synchronized void setStatus(ServerStatus.State state, String lastError, ServerSession current) {
         ServerStatus s = status;
         status = new ServerStatus(
                 s.name(),
@@ -384,6 +385,11 @@ final class McpConnection implements AutoCloseable {
                 s.heldBack(),
                 s.catalogueVersion(),
                 s.lastRefresh());
+    }
+
+    /** One more restart or reconnection, counted under the same lock as every other change of the status. */
+    private synchronized void countRestart() {
+        status = withRestarts(status, status.restarts() + 1);
     }
 
     private static ServerStatus withRestarts(ServerStatus s, int restarts) {
