@@ -21,9 +21,11 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -242,10 +244,10 @@ final class McpConnection implements AutoCloseable {
     /** Opens a session; in AUTO mode an HTTP server that rejects streamable HTTP is tried over legacy SSE. */
     private ServerSession open(long attempt) {
         Duration requestTimeout = settings.longestTimeout().plus(REQUEST_TIMEOUT_MARGIN);
-        java.util.function.Consumer<List<McpSchema.Tool>> onToolsChanged = tools -> updates.execute(() -> {
+        Consumer<List<McpSchema.Tool>> onToolsChanged = tools -> update(() -> {
             if (generation.get() == attempt) rebuild(tools, Refresh.LIST_CHANGED);
         });
-        java.util.function.Consumer<String> onLost = why -> lostSignals.offer(why);
+        Consumer<String> onLost = why -> lostSignals.offer(why);
         if (!(settings.transport() instanceof McpTransport.Http http)) {
             return ServerSession.open(settings, ServerSession.Wire.STDIO, requestTimeout, onToolsChanged, onLost);
         }
@@ -302,9 +304,18 @@ final class McpConnection implements AutoCloseable {
             } catch (RuntimeException e) {
                 return "health check failed: " + CallFailure.of(e).message();
             }
-            if (!catalogue.heldBack().isEmpty()) updates.execute(() -> rebuild(lastListed, Refresh.PIN_RECHECK));
+            if (!catalogue.heldBack().isEmpty()) update(() -> rebuild(lastListed, Refresh.PIN_RECHECK));
         }
         return "closed";
+    }
+
+    /** Queues a catalogue update; one that arrives after the connection closed has nothing left to update. */
+    private void update(Runnable change) {
+        try {
+            updates.execute(change);
+        } catch (RejectedExecutionException e) {
+            log.debug("MCP server {}: an update arrived after it was closed", settings.name());
+        }
     }
 
     /** Reports that {@code lostSession} broke; ignored when it is no longer the current one. */
@@ -316,7 +327,7 @@ final class McpConnection implements AutoCloseable {
     private void sessionRenewed(ServerSession renewed) {
         log.warn("MCP server {} no longer knew its session (it restarted); continuing on a new one", settings.name());
         countRestart();
-        updates.execute(() -> {
+        update(() -> {
             if (session != renewed) return;
             try {
                 rebuild(renewed.listTools(settings.timeout()), Refresh.RECONNECT);
