@@ -25,6 +25,8 @@ for entry in "${entries[@]}"; do
   esac
 done
 java=("$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -DBATON_LOG_LEVEL=WARN)
+# from the repository root: the MCP benchmarks install their npm peers under baton-bench/target/npm
+cd "$root"
 # JMH 1.37 reads fields through sun.misc.Unsafe; JDK 24+ warns about it unless told it is allowed
 [ "$(baton_java_major "$JAVA_HOME")" -ge 24 ] && java+=(--sun-misc-unsafe-memory-access=allow)
 java+=(-cp "$cp")

@@ -42,7 +42,13 @@ public final class BenchServer implements AutoCloseable {
 
     private static final String SECRET = "bench-secret-bench-secret-bench-secret-0123456789";
     private static final Map<String, Set<String>> ROLES = Map.of(
-            "student", Set.of("tasks:read:self", "tasks:write:self", "sessions:read:self", "sessions:write:self"));
+            "student",
+            Set.of(
+                    "tasks:read:self",
+                    "tasks:write:self",
+                    "sessions:read:self",
+                    "sessions:write:self",
+                    "mcp:everything"));
     /** The defaults, except that a long benchmark conversation must never hit the per-conversation tool cap. */
     private static final TurnLimits LIMITS = new TurnLimits(
             5,
@@ -91,6 +97,15 @@ public final class BenchServer implements AutoCloseable {
     }
 
     public static BenchServer start(SimulatorScript script) {
+        return start(script, JSON.createObjectNode(), Map.of());
+    }
+
+    /**
+     * A server with more configuration (baton.yaml sections, e.g. {@code mcp}) and more agents.
+     *
+     * @param agentYamls file name without ".yaml" → agent definition
+     */
+    public static BenchServer start(SimulatorScript script, ObjectNode sections, Map<String, String> agentYamls) {
         Path dir;
         try {
             dir = Files.createTempDirectory("baton-bench");
@@ -106,17 +121,21 @@ public final class BenchServer implements AutoCloseable {
         BatonServer server = null;
         try {
             simulator = LlmSimulator.start(script);
+            Path agents = Files.createDirectories(dir.resolve("agents"));
+            for (var agent : agentYamls.entrySet()) {
+                Files.writeString(agents.resolve(agent.getKey() + ".yaml"), agent.getValue());
+            }
             server = BatonServer.start(
-                    config(url),
+                    config(url, sections, agents),
                     new BatonServer.Options(
                             "127.0.0.1", Clock.systemUTC(), Duration.ofSeconds(1), simulator.baseUrl()));
             return new BenchServer(dir, simulator, server, seedDb);
-        } catch (RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             if (server != null) server.close();
             if (simulator != null) simulator.close();
             seedDb.close();
             deleteQuietly(dir);
-            throw e;
+            throw e instanceof IOException io ? new UncheckedIOException(io) : (RuntimeException) e;
         }
     }
 
@@ -124,8 +143,8 @@ public final class BenchServer implements AutoCloseable {
      * Defaults, except limits no benchmark reaches: the per-conversation tool-call cap and the per-user message
      * rate (the rate limiter stays in the path of every turn, as in production).
      */
-    private static BatonConfig config(String url) {
-        ObjectNode raw = JSON.createObjectNode();
+    private static BatonConfig config(String url, ObjectNode sections, Path agents) {
+        ObjectNode raw = sections.deepCopy();
         raw.putObject("rateLimits")
                 .putObject("perUser")
                 .put("perMinute", 100_000_000)
@@ -137,7 +156,7 @@ public final class BenchServer implements AutoCloseable {
                 new ModelSettings("simulator:default", null, null, Map.of()),
                 LIMITS,
                 ROLES,
-                List.of(),
+                List.of(agents),
                 BatonConfig.DEFAULT_MAX_BODY_BYTES,
                 raw,
                 Map.of());
@@ -145,7 +164,12 @@ public final class BenchServer implements AutoCloseable {
 
     /** Starts a session with the task agent over the API and returns its id. */
     public String startSession() {
-        HttpResponse<String> r = post("/v1/sessions", "{\"agentId\":\"" + AGENT + "\"}");
+        return startSession(AGENT);
+    }
+
+    /** Starts a session with the agent over the API and returns its id. */
+    public String startSession(String agentId) {
+        HttpResponse<String> r = post("/v1/sessions", "{\"agentId\":\"" + agentId + "\"}");
         if (r.statusCode() != 201)
             throw new IllegalStateException("session not created: " + r.statusCode() + " " + r.body());
         return read(r.body()).path("id").asText();

@@ -10,6 +10,7 @@ import dev.baton.runtime.conversation.Conversations;
 import dev.baton.runtime.session.SessionEventBus;
 import dev.baton.runtime.session.Sessions;
 import dev.baton.runtime.stream.TurnEventLog;
+import dev.baton.runtime.tool.ToolAccess;
 import dev.baton.runtime.turn.RunningTurns;
 import dev.baton.runtime.usage.UsageReports;
 import java.util.ArrayDeque;
@@ -47,6 +48,7 @@ public final class Baton implements AutoCloseable {
     private final AgentRegistry agents;
     private final Assignments assignments;
     private final ToolCatalog tools;
+    private final ToolAccess toolAccess;
     private final UsageReports usage;
     private final ModulePipeline modules;
     private final SessionEventBus sessionEvents;
@@ -68,6 +70,7 @@ public final class Baton implements AutoCloseable {
             AgentRegistry agents,
             Assignments assignments,
             ToolCatalog tools,
+            ToolAccess toolAccess,
             UsageReports usage,
             ModulePipeline modules,
             SessionEventBus sessionEvents,
@@ -82,6 +85,7 @@ public final class Baton implements AutoCloseable {
         this.agents = agents;
         this.assignments = assignments;
         this.tools = tools;
+        this.toolAccess = toolAccess;
         this.usage = usage;
         this.modules = modules;
         this.sessionEvents = sessionEvents;
@@ -134,6 +138,11 @@ public final class Baton implements AutoCloseable {
     /** Every tool on offer, by name. */
     public ToolCatalog tools() {
         return tools;
+    }
+
+    /** The tools a caller may use, and a call of one outside any turn (Baton's MCP endpoint). */
+    public ToolAccess toolAccess() {
+        return toolAccess;
     }
 
     /** Tokens and cost reports for administrators. */

@@ -10,6 +10,7 @@ import dev.baton.core.hook.ModuleSource;
 import dev.baton.core.model.CostCalculator;
 import dev.baton.core.model.ModelResolver;
 import dev.baton.core.tool.ToolCatalog;
+import dev.baton.core.tool.ToolExecutor;
 import dev.baton.core.tool.ToolSource;
 import dev.baton.core.turn.TokenCounter;
 import dev.baton.core.turn.TurnRunner;
@@ -43,6 +44,7 @@ import dev.baton.runtime.session.Sessions;
 import dev.baton.runtime.session.tool.StandardToolSource;
 import dev.baton.runtime.stream.TurnEventLog;
 import dev.baton.runtime.stream.TurnEventLogSettings;
+import dev.baton.runtime.tool.ToolAccess;
 import dev.baton.runtime.turn.RunningTurns;
 import dev.baton.runtime.turn.TurnDispatcher;
 import dev.baton.runtime.turn.TurnLocks;
@@ -348,6 +350,7 @@ public final class BatonBuilder {
                 agentsInOrder,
                 assignments,
                 tools,
+                new ToolAccess(agentsInOrder, tools, new ToolExecutor(tools, clock), sessions, conversationStore),
                 new UsageReports(usageStore, clock),
                 modules,
                 events,

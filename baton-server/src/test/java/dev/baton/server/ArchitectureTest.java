@@ -30,7 +30,8 @@ class ArchitectureTest {
                     "dev.baton.tasks..",
                     "dev.baton.notes..",
                     "dev.baton.learning..",
-                    "dev.baton.modules..");
+                    "dev.baton.modules..",
+                    "dev.baton.mcp..");
 
     @ArchTest
     static final ArchRule the_runtime_knows_no_http_sql_store_provider_or_redis = noClasses()
@@ -43,6 +44,8 @@ class ArchitectureTest {
                     "dev.baton.store..",
                     "dev.baton.providers..",
                     "dev.baton.redis..",
+                    "dev.baton.mcp..",
+                    "io.modelcontextprotocol..",
                     "io.javalin..",
                     "jakarta.servlet..",
                     "org.eclipse.jetty..",
@@ -82,4 +85,12 @@ class ArchitectureTest {
             .should()
             .dependOnClassesThat()
             .resideInAnyPackage("io.lettuce..", "io.github.bucket4j.redis..");
+
+    @ArchTest
+    static final ArchRule only_the_mcp_module_knows_mcp = noClasses()
+            .that()
+            .resideOutsideOfPackage("dev.baton.mcp..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage("io.modelcontextprotocol..");
 }

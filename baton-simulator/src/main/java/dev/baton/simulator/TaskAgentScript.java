@@ -40,9 +40,12 @@ public final class TaskAgentScript {
             DateTimeFormatter.ofPattern("HH:mm").withZone(ZoneOffset.UTC);
 
     private final Clock clock;
+    /** Put before every tool name: the task tools served by another process's MCP server are "tasks__add_task". */
+    private final String toolPrefix;
 
-    private TaskAgentScript(Clock clock) {
+    private TaskAgentScript(Clock clock, String toolPrefix) {
         this.clock = clock;
+        this.toolPrefix = toolPrefix;
     }
 
     /** The script with "today" and "tomorrow" taken from the system clock in UTC. */
@@ -52,7 +55,15 @@ public final class TaskAgentScript {
 
     /** The script with "today" and "tomorrow" taken from {@code clock}'s date. */
     public static SimulatorScript create(Clock clock) {
-        var agent = new TaskAgentScript(clock);
+        return create(clock, "");
+    }
+
+    /**
+     * The script calling the task tools under {@code toolPrefix} + their name, e.g. {@code tasks__} for the task
+     * tools of an MCP server named "tasks".
+     */
+    public static SimulatorScript create(Clock clock, String toolPrefix) {
+        var agent = new TaskAgentScript(clock, toolPrefix);
         return SimulatorScript.builder()
                 .responder("task-agent", request -> Optional.of(agent.respond(request)))
                 .fallback(HELP)
@@ -66,11 +77,11 @@ public final class TaskAgentScript {
             return afterTool(request, intent, toolResult.get());
         }
         return switch (intent) {
-            case TaskIntent.Add add -> call(request, "add_task", addArguments(add));
-            case TaskIntent.ListTasks list -> call(request, "list_tasks", "{}");
-            case TaskIntent.Complete complete -> call(request, "list_tasks", "{}");
-            case TaskIntent.Delete delete -> call(request, "list_tasks", "{}");
-            case TaskIntent.CurrentTime time -> call(request, "get_current_time", "{}");
+            case TaskIntent.Add add -> call(request, toolPrefix + "add_task", addArguments(add));
+            case TaskIntent.ListTasks list -> call(request, toolPrefix + "list_tasks", "{}");
+            case TaskIntent.Complete complete -> call(request, toolPrefix + "list_tasks", "{}");
+            case TaskIntent.Delete delete -> call(request, toolPrefix + "list_tasks", "{}");
+            case TaskIntent.CurrentTime time -> call(request, toolPrefix + "get_current_time", "{}");
             case TaskIntent.Unknown unknown -> Reply.text(HELP);
         };
     }
@@ -83,7 +94,10 @@ public final class TaskAgentScript {
             return Reply.text("Sorry, I couldn't do that: " + message.strip().replaceAll("[.!]+$", "") + ".");
         }
         var task = json.path("task");
-        return switch (result.toolName()) {
+        var tool = result.toolName().startsWith(toolPrefix)
+                ? result.toolName().substring(toolPrefix.length())
+                : result.toolName();
+        return switch (tool) {
             case "add_task" ->
                 Reply.text("Done — I've added “" + task.path("title").asText() + "” to your tasks"
                         + dueSuffix(task, ", due ") + ".");
@@ -135,9 +149,12 @@ public final class TaskAgentScript {
                 .createObjectNode()
                 .put("taskId", matches.getFirst().path("id").asText());
         if (completing) {
-            return call(request, "complete_task", id.toString());
+            return call(request, toolPrefix + "complete_task", id.toString());
         }
-        return call(request, "delete_task", id.put("confirmation", true).toString());
+        return call(
+                request,
+                toolPrefix + "delete_task",
+                id.put("confirmation", true).toString());
     }
 
     /** Tasks whose title contains {@code name}; an exact title match wins over partial ones. */

@@ -2,7 +2,6 @@ package dev.baton.core.tool;
 
 import dev.baton.core.agent.AgentDefinition;
 import dev.baton.core.model.ToolSpec;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,39 +32,49 @@ public final class ToolCatalog {
     /** Every tool on offer right now, by name. When two sources offer the same name the first source wins. */
     public Map<String, Tool> all() {
         Map<String, Tool> byName = new LinkedHashMap<>();
-        for (ToolSource source : sources) {
-            for (Tool tool : toolsOf(source)) {
-                String name = tool.definition().name();
-                if (byName.putIfAbsent(name, tool) != null) {
-                    log.warn("tool {} from source {} is shadowed by an earlier source", name, source.name());
-                }
-            }
-        }
+        offered().forEach((name, offer) -> byName.put(name, offer.tool()));
         return byName;
     }
 
-    /** The tools the agent may use, in the order of its allow-list; names nobody offers are left out. */
+    /** The name of the source that offers the named tool right now ("tasks", "mcp:memory"), if any does. */
+    public Optional<String> sourceOf(String toolName) {
+        return Optional.ofNullable(offered().get(toolName))
+                .map(offer -> offer.source().name());
+    }
+
+    /**
+     * The tools the agent may use, in the order of its allow-list; names nobody offers are left out. An entry is a
+     * tool's name or a selector its source understands (see {@link ToolSource#admits}), which may admit several
+     * tools, in their source's order.
+     */
     public List<Tool> visibleTo(AgentDefinition agent) {
         if (agent.tools().isEmpty()) {
             return List.of();
         }
-        Map<String, Tool> byName = all();
-        List<Tool> visible = new ArrayList<>();
-        for (String name : agent.tools()) {
-            Tool tool = byName.get(name);
-            if (tool != null) {
-                visible.add(tool);
+        Map<String, Offer> offered = offered();
+        Map<String, Tool> visible = new LinkedHashMap<>();
+        for (String entry : agent.tools()) {
+            Offer named = offered.get(entry);
+            if (named != null) {
+                visible.putIfAbsent(entry, named.tool());
+                continue;
             }
+            offered.forEach((name, offer) -> {
+                if (offer.admittedBy(entry)) visible.putIfAbsent(name, offer.tool());
+            });
         }
-        return List.copyOf(visible);
+        return List.copyOf(visible.values());
     }
 
-    /** The named tool, if it exists and the agent's allow-list names it. */
+    /** The named tool, if it exists and the agent's allow-list admits it. */
     public Optional<Tool> find(AgentDefinition agent, String name) {
-        if (!agent.tools().contains(name)) {
+        Offer offer = offered().get(name);
+        if (offer == null) {
             return Optional.empty();
         }
-        return Optional.ofNullable(all().get(name));
+        boolean admitted =
+                agent.tools().contains(name) || agent.tools().stream().anyMatch(offer::admittedBy);
+        return admitted ? Optional.of(offer.tool()) : Optional.empty();
     }
 
     /** What the model is told about the agent's tools. */
@@ -76,6 +85,31 @@ public final class ToolCatalog {
     public static ToolSpec specOf(Tool tool) {
         ToolDefinition def = tool.definition();
         return new ToolSpec(def.name(), def.description(), def.parametersSchema());
+    }
+
+    /** Every tool on offer with its source, by name; the first source to offer a name keeps it. */
+    private Map<String, Offer> offered() {
+        Map<String, Offer> byName = new LinkedHashMap<>();
+        for (ToolSource source : sources) {
+            for (Tool tool : toolsOf(source)) {
+                String name = tool.definition().name();
+                if (byName.putIfAbsent(name, new Offer(source, tool)) != null) {
+                    log.warn("tool {} from source {} is shadowed by an earlier source", name, source.name());
+                }
+            }
+        }
+        return byName;
+    }
+
+    private record Offer(ToolSource source, Tool tool) {
+        boolean admittedBy(String allowListEntry) {
+            try {
+                return source.admits(allowListEntry, tool.definition());
+            } catch (RuntimeException e) {
+                log.warn("tool source {} failed to match {}: {}", source.name(), allowListEntry, e.toString());
+                return false;
+            }
+        }
     }
 
     private static List<Tool> toolsOf(ToolSource source) {

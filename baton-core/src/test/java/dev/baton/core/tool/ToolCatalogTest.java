@@ -75,4 +75,53 @@ class ToolCatalogTest {
         assertThat(catalog.visibleTo(agent(List.of("add_task"), limits(20, 4000, 128_000))))
                 .hasSize(1);
     }
+
+    /** A source with its own selector syntax, like an MCP server's {@code mcp:<server>/<tool>}. */
+    private static ToolSource prefixed(String prefix, Tool... tools) {
+        return new ToolSource() {
+            @Override
+            public String name() {
+                return "ext:" + prefix;
+            }
+
+            @Override
+            public List<Tool> tools() {
+                return List.of(tools);
+            }
+
+            @Override
+            public boolean admits(String entry, ToolDefinition tool) {
+                return entry.equals("ext:" + prefix + "/*")
+                        || entry.equals("ext:" + prefix + "/" + tool.name().substring(prefix.length() + 2));
+            }
+        };
+    }
+
+    @Test
+    void a_source_selector_admits_its_tools_in_source_order_and_a_named_one_alone() {
+        ToolCatalog catalog = new ToolCatalog(List.of(
+                dev.baton.core.testing.TestTools.source(named("add_task")),
+                prefixed("mem", named("mem__read"), named("mem__write")),
+                prefixed("todo", named("todo__create"), named("todo__drop"))));
+        AgentDefinition agent = agent(List.of("ext:todo/create", "add_task", "ext:mem/*"), limits(20, 4000, 128_000));
+
+        assertThat(catalog.visibleTo(agent))
+                .extracting(t -> t.definition().name())
+                .containsExactly("todo__create", "add_task", "mem__read", "mem__write");
+        assertThat(catalog.find(agent, "mem__write")).isPresent();
+        assertThat(catalog.find(agent, "todo__drop")).isEmpty();
+        assertThat(catalog.sourceOf("todo__drop")).contains("ext:todo");
+        assertThat(catalog.sourceOf("add_task")).contains("test");
+        assertThat(catalog.sourceOf("nobody")).isEmpty();
+    }
+
+    @Test
+    void a_later_source_never_shadows_a_name_an_earlier_one_offers() {
+        Tool builtIn = named("add_task");
+        ToolCatalog catalog = new ToolCatalog(
+                List.of(dev.baton.core.testing.TestTools.source(builtIn), prefixed("x", named("add_task"))));
+
+        assertThat(catalog.all().get("add_task")).isSameAs(builtIn);
+        assertThat(catalog.sourceOf("add_task")).contains("test");
+    }
 }

@@ -66,6 +66,11 @@ public final class BreakerToolSource implements ToolSource {
                 : tools.stream().map(t -> (Tool) new GuardedTool(t)).toList();
     }
 
+    @Override
+    public boolean admits(String allowListEntry, ToolDefinition tool) {
+        return delegate.admits(allowListEntry, tool);
+    }
+
     public Breaker breaker() {
         return breaker;
     }

@@ -126,10 +126,23 @@ class BreakerToolSourceTest {
         assertThat(source.tools()).extracting(t -> t.definition().name()).containsExactly("lookup");
     }
 
+    @Test
+    void the_breaker_keeps_its_sources_allow_list_selectors() {
+        ToolDefinition lookup = source.tools().getFirst().definition();
+
+        assertThat(source.admits("flaky/*", lookup)).isTrue();
+        assertThat(source.admits("other/*", lookup)).isFalse();
+    }
+
     private final class FlakySource implements ToolSource {
         @Override
         public String name() {
             return "flaky";
+        }
+
+        @Override
+        public boolean admits(String entry, ToolDefinition tool) {
+            return entry.equals("flaky/*");
         }
 
         @Override

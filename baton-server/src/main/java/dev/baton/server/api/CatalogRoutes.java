@@ -4,24 +4,21 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.core.agent.AgentDefinition;
 import dev.baton.core.auth.Principal;
-import dev.baton.core.tool.Tool;
-import dev.baton.core.tool.ToolCatalog;
 import dev.baton.core.tool.ToolDefinition;
 import dev.baton.runtime.agent.AgentRegistry;
+import dev.baton.runtime.tool.ToolAccess;
 import dev.baton.server.http.Caller;
 import dev.baton.server.http.Json;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /** {@code GET /v1/agents} and {@code GET /v1/tools}: what the caller may use. */
 public final class CatalogRoutes {
 
     private final AgentRegistry agents;
-    private final ToolCatalog tools;
+    private final ToolAccess tools;
 
-    public CatalogRoutes(AgentRegistry agents, ToolCatalog tools) {
+    public CatalogRoutes(AgentRegistry agents, ToolAccess tools) {
         this.agents = agents;
         this.tools = tools;
     }
@@ -44,22 +41,19 @@ public final class CatalogRoutes {
         ctx.json(out);
     }
 
-    /** Tools of the agents the caller may use, limited to those whose permissions the caller holds. */
+    /**
+     * Tools of the agents the caller may use, limited to those whose permissions the caller holds, with where each
+     * comes from ("tasks", "mcp:memory") and whether a person should confirm its calls.
+     */
     private void tools(Context ctx) {
-        Principal p = Caller.of(ctx);
-        Map<String, ToolDefinition> visible = new LinkedHashMap<>();
-        for (AgentDefinition a : agents.usableBy(p)) {
-            for (Tool t : tools.visibleTo(a)) {
-                ToolDefinition d = t.definition();
-                if (p.hasAllPermissions(d.requiredPermissions())) visible.putIfAbsent(d.name(), d);
-            }
-        }
         ObjectNode out = Json.MAPPER.createObjectNode();
         ArrayNode arr = out.putArray("tools");
-        visible.values().forEach(d -> {
+        for (ToolAccess.Permitted permitted : tools.visibleTo(Caller.of(ctx), null)) {
+            ToolDefinition d = permitted.tool().definition();
             ObjectNode n = arr.addObject().put("name", d.name()).put("description", d.description());
             n.set("parameters", d.parametersSchema());
-        });
+            n.put("source", permitted.source()).put("destructive", d.destructive());
+        }
         ctx.json(out);
     }
 }

@@ -1,20 +1,36 @@
 package dev.baton.server.api;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.mcp.client.ServerStatus;
 import dev.baton.server.http.Json;
 import io.javalin.config.RoutesConfig;
+import java.util.List;
+import java.util.Locale;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
-/** Liveness and readiness; both need no token. */
+/**
+ * Liveness and readiness; both need no token. Readiness reports each MCP server without depending on it: a server
+ * that is down makes its tools fail fast, not the instance unready (every instance would be pulled for the same
+ * external server). What it tells an anonymous caller is the state alone — errors, commands and URLs are for
+ * {@code GET /v1/admin/mcp/servers}.
+ */
 public final class HealthRoutes {
 
     private final BooleanSupplier databaseUp;
     private final String modelMode;
+    private final Supplier<List<ServerStatus>> mcpServers;
 
     /** @param modelMode "simulator" or the real provider in use, reported by readiness */
     public HealthRoutes(BooleanSupplier databaseUp, String modelMode) {
+        this(databaseUp, modelMode, List::of);
+    }
+
+    /** @param mcpServers the configured MCP servers' states now */
+    public HealthRoutes(BooleanSupplier databaseUp, String modelMode, Supplier<List<ServerStatus>> mcpServers) {
         this.databaseUp = databaseUp;
         this.modelMode = modelMode;
+        this.mcpServers = mcpServers;
     }
 
     public void register(RoutesConfig routes) {
@@ -22,7 +38,18 @@ public final class HealthRoutes {
         routes.get("/readyz", ctx -> {
             boolean db = databaseUp.getAsBoolean();
             ObjectNode out = Json.MAPPER.createObjectNode().put("status", db ? "ready" : "not_ready");
-            out.putObject("checks").put("database", db ? "up" : "down").put("model", modelMode);
+            ObjectNode checks =
+                    out.putObject("checks").put("database", db ? "up" : "down").put("model", modelMode);
+            List<ServerStatus> servers = mcpServers.get();
+            if (!servers.isEmpty()) {
+                ObjectNode mcp = checks.putObject("mcp");
+                for (ServerStatus s : servers) {
+                    mcp.putObject(s.name())
+                            .put("state", s.state().name().toLowerCase(Locale.ROOT))
+                            .put("since", s.since().toString())
+                            .put("tools", s.tools());
+                }
+            }
             ctx.status(db ? 200 : 503).json(out);
         });
     }

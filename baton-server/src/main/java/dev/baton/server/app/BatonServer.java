@@ -2,7 +2,10 @@ package dev.baton.server.app;
 
 import dev.baton.core.hook.ModuleRegistry;
 import dev.baton.core.model.ModelResolver;
+import dev.baton.core.tool.ToolSource;
 import dev.baton.learning.LearningModule;
+import dev.baton.mcp.client.McpClients;
+import dev.baton.mcp.server.McpEndpoint;
 import dev.baton.notes.NotesModule;
 import dev.baton.providers.pricing.PriceSettings;
 import dev.baton.providers.pricing.PriceTable;
@@ -22,6 +25,8 @@ import dev.baton.runtime.stream.TurnEventLogSettings;
 import dev.baton.server.api.AuditRoutes;
 import dev.baton.server.api.CatalogRoutes;
 import dev.baton.server.api.HealthRoutes;
+import dev.baton.server.api.McpAdminRoutes;
+import dev.baton.server.api.McpRoutes;
 import dev.baton.server.api.MessageRoutes;
 import dev.baton.server.api.NoteRoutes;
 import dev.baton.server.api.SessionRoutes;
@@ -176,6 +181,7 @@ public final class BatonServer implements AutoCloseable {
                             .withRetention(learningSettings.retention()));
             learning.seedCatalogue(learningSettings.catalogue());
             learning.seedLibrary(learningSettings.library());
+            McpClients mcp = opened(opened, McpWiring.start(config, db, clock));
             PriceTable prices = prices(config);
             JdbcAuditStore auditStore = new JdbcAuditStore(db);
             JdbcUsageStore usage = new JdbcUsageStore(db);
@@ -195,6 +201,8 @@ public final class BatonServer implements AutoCloseable {
                     .prices(prices)
                     .agents(agents)
                     .tools(tasks.toolSource(), notes.toolSource(), learning.platformTools(), learning.agentTools())
+                    // after the built-in tools: a name taken by an earlier source can never be shadowed
+                    .tools(mcp.toolSources().toArray(ToolSource[]::new))
                     .toolGuard(sources -> BreakerToolSource.guard(sources, resilience.tools(), clock, breakerMeters))
                     .modules(moduleRegistry(config, agents, List.of(learning.memoryGuidance())), auditStore)
                     .refusalListener(new RefusalMeters(metrics.registry()))
@@ -209,8 +217,11 @@ public final class BatonServer implements AutoCloseable {
             metrics.watch(baton.modules().failures());
             String modelMode = simulatorOnly ? "simulator" : defaultModel;
             List<Consumer<RoutesConfig>> routes = new ArrayList<>(List.of(
-                    new HealthRoutes(() -> db.isUp(2), modelMode)::register,
-                    new CatalogRoutes(baton.agents(), baton.tools())::register,
+                    new HealthRoutes(() -> db.isUp(2), modelMode, mcp::status)::register,
+                    new CatalogRoutes(baton.agents(), baton.toolAccess())::register,
+                    new McpAdminRoutes(mcp, config.maxBodyBytes())::register,
+                    new McpRoutes(new McpEndpoint(baton.toolAccess(), baton.sessions()), config.maxBodyBytes())
+                            ::register,
                     new SessionRoutes(baton.sessions(), baton.approvals(), baton.turnEvents(), config.maxBodyBytes())
                             ::register,
                     new MessageRoutes(

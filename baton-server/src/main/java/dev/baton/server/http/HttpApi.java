@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 
 /**
- * The Javalin application: request ids, authentication of everything under /v1, access log, error mapping,
+ * The Javalin application: request ids, authentication of everything under /v1 and of /mcp, access log, error mapping,
  * and the routes handed in. Handlers run on virtual threads, so blocking on the model or the database is fine.
  */
 public final class HttpApi {
@@ -54,7 +54,8 @@ public final class HttpApi {
                 MDC.put("requestId", requestId);
             });
             // the v1 API and the designs' own APIs (/api/..., /chat/...) are all for signed-in callers
-            for (String path : List.of("/v1/*", "/api/*", "/chat/*")) {
+            // and Baton's MCP endpoint: the same token, the same caller
+            for (String path : List.of("/v1/*", "/api/*", "/chat/*", "/mcp")) {
                 routes.before(path, ctx -> {
                     var principal = auth.authenticate(ctx.header("Authorization"));
                     Caller.set(ctx, principal);

@@ -1,0 +1,136 @@
+package dev.baton.mcp.client;
+
+import dev.baton.core.tool.ToolSource;
+import dev.baton.mcp.config.McpSettings;
+import dev.baton.mcp.pin.PinGuard;
+import dev.baton.mcp.pin.ToolPin;
+import dev.baton.mcp.pin.ToolPins;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The external MCP servers Baton is a client of: one supervised connection and one {@link ToolSource} per configured
+ * server. Connections start in the background; one server that is down never holds up the others, or the chat.
+ *
+ * <pre>{@code
+ * McpClients mcp = McpClients.start(McpSettings.parse(config.path("mcp"), System.getenv()), pins, clock);
+ * Baton.builder().tools(mcp.toolSources().toArray(ToolSource[]::new)) ...
+ * }</pre>
+ */
+public final class McpClients implements AutoCloseable {
+    private static final Duration PIN_RECHECK_WAIT = Duration.ofSeconds(5);
+
+    private final List<McpConnection> connections;
+    private final List<ToolSource> sources;
+    private final PinGuard pins;
+
+    private McpClients(List<McpConnection> connections, PinGuard pins) {
+        this.connections = List.copyOf(connections);
+        this.sources =
+                connections.stream().map(c -> (ToolSource) new McpToolSource(c)).toList();
+        this.pins = pins;
+    }
+
+    /** Starts connecting to every configured server, in the background. */
+    public static McpClients start(McpSettings settings, ToolPins pins, Clock clock) {
+        Objects.requireNonNull(settings, "settings");
+        PinGuard guard = new PinGuard(pins, clock);
+        List<McpConnection> connections = settings.servers().stream()
+                .map(s -> new McpConnection(s, settings, guard, clock))
+                .toList();
+        connections.forEach(McpConnection::start);
+        return new McpClients(connections, guard);
+    }
+
+    /** One source per server, in configuration order. */
+    public List<ToolSource> toolSources() {
+        return sources;
+    }
+
+    public boolean isEmpty() {
+        return connections.isEmpty();
+    }
+
+    /** Every server's state now, in configuration order. */
+    public List<ServerStatus> status() {
+        return connections.stream().map(McpConnection::status).toList();
+    }
+
+    /**
+     * Waits until every server has been tried once (connected or failed), at most {@code max}: a server starting with
+     * Baton then has its tools listed before the first message arrives, and one that is down costs at most this.
+     *
+     * @return whether every first attempt finished in time
+     */
+    public boolean awaitFirstAttempts(Duration max) {
+        try {
+            CompletableFuture.allOf(connections.stream()
+                            .map(McpConnection::firstAttempt)
+                            .toArray(CompletableFuture[]::new))
+                    .get(max.toMillis(), TimeUnit.MILLISECONDS);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (ExecutionException | TimeoutException e) {
+            return false;
+        }
+    }
+
+    /** Every pin, with whether its tool is on offer here now. */
+    public List<PinnedTool> pins() {
+        return pins.pins().all().stream().map(this::view).toList();
+    }
+
+    /**
+     * Accepts the change recorded for a tool, if it is still the one the operator reviewed, and offers the tool again.
+     *
+     * @param hash the changed fingerprint the operator reviewed (from {@link #pins()})
+     */
+    public PinAcceptance accept(String server, String tool, String hash) {
+        Optional<McpConnection> connection = connection(server);
+        Optional<ToolPin> pin = pins.pins().all().stream()
+                .filter(p -> p.server().equals(server) && p.tool().equals(tool))
+                .findFirst();
+        if (connection.isEmpty() || pin.isEmpty())
+            return new PinAcceptance.Unknown("no pinned tool " + tool + " of an MCP server named " + server);
+        if (!pins.accept(server, tool, hash))
+            return new PinAcceptance.Mismatch(pin.get().changedHash());
+        connection.get().recheckPins(PIN_RECHECK_WAIT);
+        return new PinAcceptance.Accepted(hash);
+    }
+
+    @Override
+    public void close() {
+        // in parallel: each may wait a few seconds for its process to exit
+        connections.parallelStream().forEach(McpConnection::close);
+    }
+
+    private PinnedTool view(ToolPin pin) {
+        String exposed = ToolNames.exposed(pin.server(), pin.tool());
+        boolean offered = connection(pin.server())
+                .map(c -> c.catalogue().offered().stream()
+                        .anyMatch(t -> t.definition().name().equals(exposed)))
+                .orElse(false);
+        return new PinnedTool(
+                pin.server(),
+                pin.tool(),
+                exposed,
+                pin.pinnedHash(),
+                pin.pinnedAt(),
+                pin.changedHash(),
+                pin.changedAt(),
+                offered);
+    }
+
+    Optional<McpConnection> connection(String server) {
+        return connections.stream().filter(c -> c.name().equals(server)).findFirst();
+    }
+}

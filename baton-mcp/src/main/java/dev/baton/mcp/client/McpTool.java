@@ -1,0 +1,26 @@
+package dev.baton.mcp.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.core.tool.Tool;
+import dev.baton.core.tool.ToolContext;
+import dev.baton.core.tool.ToolDefinition;
+import java.util.Objects;
+
+/**
+ * One tool of an MCP server, as Baton offers it: a thin adapter that sends the (already validated and permitted)
+ * arguments to the server as the caller and maps what comes back. See {@link McpConnection#call} for failures.
+ *
+ * @param remoteName the tool's name on the server
+ */
+record McpTool(ToolDefinition definition, String remoteName, McpConnection connection) implements Tool {
+    McpTool {
+        Objects.requireNonNull(definition, "definition");
+        Objects.requireNonNull(remoteName, "remoteName");
+        Objects.requireNonNull(connection, "connection");
+    }
+
+    @Override
+    public JsonNode execute(JsonNode arguments, ToolContext context) {
+        return connection.call(remoteName, arguments, context);
+    }
+}

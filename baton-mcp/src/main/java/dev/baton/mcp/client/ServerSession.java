@@ -1,0 +1,194 @@
+package dev.baton.mcp.client;
+
+import dev.baton.mcp.config.IdentityForwarding;
+import dev.baton.mcp.config.McpServerSettings;
+import dev.baton.mcp.config.McpTransport;
+import io.modelcontextprotocol.client.McpAsyncClient;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.transport.HttpClientSseClientTransport;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.client.transport.customizer.McpSyncHttpClientRequestCustomizer;
+import io.modelcontextprotocol.common.McpTransportContext;
+import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.spec.McpClientTransport;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import reactor.core.publisher.Mono;
+
+/**
+ * One live SDK client of a server, opened (transport and initialize handshake) and closed as a unit: after a restart
+ * or a lost HTTP session a new one is opened. Blocking calls, bounded by the caller's time.
+ */
+final class ServerSession implements AutoCloseable {
+    /** Keys of the per-call {@link McpTransportContext}: the verified caller, read by the identity headers. */
+    static final String USER_ID = "baton.userId";
+
+    static final String TENANT_ID = "baton.tenantId";
+
+    private static final McpSchema.Implementation CLIENT = new McpSchema.Implementation("baton", "Baton", "0.1.0");
+    private static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
+
+    /** Which wire the session speaks; an HTTP server in AUTO mode tries streamable HTTP first. */
+    enum Wire {
+        STDIO("stdio"),
+        STREAMABLE_HTTP("streamable-http"),
+        SSE("sse");
+
+        final String label;
+
+        Wire(String label) {
+            this.label = label;
+        }
+    }
+
+    private final McpAsyncClient client;
+    private final McpClientTransport transport;
+    private final Wire wire;
+
+    private ServerSession(McpAsyncClient client, McpClientTransport transport, Wire wire) {
+        this.client = client;
+        this.transport = transport;
+        this.wire = wire;
+    }
+
+    /**
+     * Starts the transport and completes the initialize handshake within the server's timeout.
+     *
+     * @param onToolsChanged the server's tool list after each {@code notifications/tools/list_changed}
+     * @param onLost told when the transport knows the server is gone (a stdio process exited)
+     */
+    static ServerSession open(
+            McpServerSettings settings,
+            Wire wire,
+            Duration requestTimeout,
+            Consumer<List<McpSchema.Tool>> onToolsChanged,
+            Consumer<String> onLost) {
+        McpClientTransport transport = transport(settings, wire, onLost);
+        McpAsyncClient client = McpClient.async(transport)
+                .clientInfo(CLIENT)
+                .requestTimeout(requestTimeout)
+                .initializationTimeout(settings.timeout())
+                // no roots, sampling or elicitation: Baton only calls tools
+                .capabilities(McpSchema.ClientCapabilities.builder().build())
+                .toolsChangeConsumer(tools -> {
+                    onToolsChanged.accept(tools);
+                    return Mono.empty();
+                })
+                .build();
+        ServerSession session = new ServerSession(client, transport, wire);
+        try {
+            client.initialize().block(settings.timeout().plusSeconds(1));
+            return session;
+        } catch (RuntimeException e) {
+            session.close();
+            throw e;
+        }
+    }
+
+    Wire wire() {
+        return wire;
+    }
+
+    /** The server's process id, for a stdio server; -1 otherwise. */
+    long pid() {
+        return transport instanceof StdioProcessTransport stdio ? stdio.pid() : -1;
+    }
+
+    /** How often the HTTP server has said it no longer knows the session (the SDK then opened a new one). */
+    long sessionLosses() {
+        return transport instanceof SessionLossWatch watch ? watch.losses() : 0;
+    }
+
+    List<McpSchema.Tool> listTools(Duration timeout) {
+        McpSchema.ListToolsResult result = client.listTools().block(timeout);
+        return result == null || result.tools() == null ? List.of() : result.tools();
+    }
+
+    McpSchema.CallToolResult call(McpSchema.CallToolRequest request, McpTransportContext context, Duration timeout) {
+        return client.callTool(request)
+                .contextWrite(c -> c.put(McpTransportContext.KEY, context))
+                .block(timeout);
+    }
+
+    void ping(Duration timeout) {
+        client.ping().block(timeout);
+    }
+
+    @Override
+    public void close() {
+        try {
+            client.closeGracefully().block(CLOSE_WAIT);
+        } catch (RuntimeException e) {
+            client.close();
+        }
+        // the stdio transport's own close is idempotent and makes sure the process is gone
+        if (transport instanceof StdioProcessTransport stdio) stdio.close();
+    }
+
+    private static McpClientTransport transport(McpServerSettings settings, Wire wire, Consumer<String> onLost) {
+        return switch (settings.transport()) {
+            case McpTransport.Stdio stdio ->
+                new StdioProcessTransport(settings.name(), stdio, McpJsonDefaults.getMapper(), onLost);
+            case McpTransport.Http http -> new SessionLossWatch(http(http, settings, wire));
+        };
+    }
+
+    private static McpClientTransport http(McpTransport.Http http, McpServerSettings settings, Wire wire) {
+        URI url = http.url();
+        String base = url.getScheme() + "://" + url.getRawAuthority();
+        String endpoint = (url.getRawPath() == null || url.getRawPath().isEmpty() ? "/" : url.getRawPath())
+                + (url.getRawQuery() == null ? "" : "?" + url.getRawQuery());
+        HttpRequest.Builder requests = HttpRequest.newBuilder();
+        http.headers().forEach(requests::header);
+        // redirects are never followed: a server's URL is the operator's choice, and a redirect must not move the
+        // calls (and the headers configured for this server) to another host
+        HttpClient.Builder clients =
+                HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).followRedirects(HttpClient.Redirect.NEVER);
+        Duration connectTimeout = min(settings.timeout(), Duration.ofSeconds(10));
+        McpSyncHttpClientRequestCustomizer identity = identityHeaders(settings.identity());
+        return switch (wire) {
+            case SSE ->
+                HttpClientSseClientTransport.builder(base)
+                        .sseEndpoint(endpoint)
+                        .clientBuilder(clients)
+                        .requestBuilder(requests)
+                        .httpRequestCustomizer(identity)
+                        .connectTimeout(connectTimeout)
+                        .build();
+            default ->
+                HttpClientStreamableHttpTransport.builder(base)
+                        .endpoint(endpoint)
+                        .clientBuilder(clients)
+                        .requestBuilder(requests)
+                        .httpRequestCustomizer(identity)
+                        .connectTimeout(connectTimeout)
+                        .build();
+        };
+    }
+
+    /** Adds the configured identity headers to the requests of a {@code tools/call}, whose context carries them. */
+    private static McpSyncHttpClientRequestCustomizer identityHeaders(IdentityForwarding identity) {
+        return (builder, method, uri, body, context) -> {
+            if (!identity.headers() || context == null) return;
+            Object user = context.get(USER_ID);
+            Object tenant = context.get(TENANT_ID);
+            if (identity.userHeader() != null && user != null) builder.header(identity.userHeader(), user.toString());
+            if (identity.tenantHeader() != null && tenant != null)
+                builder.header(identity.tenantHeader(), tenant.toString());
+        };
+    }
+
+    static Map<String, Object> contextFor(String userId, String tenantId) {
+        return Map.of(USER_ID, userId, TENANT_ID, tenantId);
+    }
+
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
+    }
+}

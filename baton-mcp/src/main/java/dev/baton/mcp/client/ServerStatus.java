@@ -1,0 +1,51 @@
+package dev.baton.mcp.client;
+
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * How one configured MCP server is doing, for {@code /readyz} and the logs.
+ *
+ * @param wire {@code stdio}, {@code streamable-http} or {@code sse} (the last one that connected); null before any did
+ * @param since when the server entered its state
+ * @param lastError why it is (or last was) down; null when it never failed
+ * @param pid the process of a stdio server while it runs, else -1
+ * @param restarts how many times it was restarted or reconnected after being up or failing
+ * @param tools how many of its tools are offered
+ * @param heldBack how many it lists that are not offered (changed since pinned)
+ * @param catalogueVersion grows with every rebuild of its catalogue
+ * @param lastRefresh why the catalogue was last rebuilt
+ */
+public record ServerStatus(
+        String name,
+        State state,
+        String wire,
+        Instant since,
+        String lastError,
+        long pid,
+        int restarts,
+        int tools,
+        int heldBack,
+        long catalogueVersion,
+        Refresh lastRefresh) {
+
+    public enum State {
+        /** Starting or restarting; not up yet. */
+        CONNECTING,
+        UP,
+        /** Failed; a new attempt follows after a backoff. Calls fail fast meanwhile. */
+        DOWN,
+        /** Closed with Baton. */
+        STOPPED
+    }
+
+    public ServerStatus {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(state, "state");
+        Objects.requireNonNull(since, "since");
+    }
+
+    public boolean up() {
+        return state == State.UP;
+    }
+}

@@ -1,0 +1,66 @@
+package dev.baton.mcp.config;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * One configured MCP server.
+ *
+ * @param name letters, digits and dashes (no underscores: {@code __} separates it from a tool's name in what the
+ *     model sees)
+ * @param timeout for each call of its tools, and for connecting to it
+ * @param permissions what a caller must hold to use its tools; by default {@code mcp:<name>}
+ * @param tools per-tool overrides, by the tool's name on the server
+ */
+public record McpServerSettings(
+        String name,
+        McpTransport transport,
+        Duration timeout,
+        Set<String> permissions,
+        Map<String, ToolSettings> tools,
+        IdentityForwarding identity) {
+
+    public static final String NAME_PATTERN = "[A-Za-z0-9][A-Za-z0-9-]{0,31}";
+
+    public McpServerSettings {
+        Objects.requireNonNull(name, "name");
+        if (!name.matches(NAME_PATTERN))
+            throw new IllegalArgumentException("MCP server name '" + name
+                    + "' must be 1-32 letters, digits or dashes, starting with a letter or digit (no underscores)");
+        Objects.requireNonNull(transport, "transport");
+        Objects.requireNonNull(timeout, "timeout");
+        if (!timeout.isPositive()) throw new IllegalArgumentException("timeout must be positive");
+        permissions = Set.copyOf(permissions == null ? defaultPermissions(name) : permissions);
+        tools = Map.copyOf(tools == null ? Map.of() : tools);
+        identity = identity == null ? IdentityForwarding.NONE : identity;
+        if (identity.headers() && !(transport instanceof McpTransport.Http))
+            throw new IllegalArgumentException("identity headers need an HTTP server; use identity.meta for " + name);
+    }
+
+    /** The permission a caller needs for a server's tools unless configured otherwise: {@code mcp:<name>}. */
+    public static Set<String> defaultPermissions(String serverName) {
+        return Set.of("mcp:" + serverName);
+    }
+
+    /** What a caller must hold to use the named tool. */
+    public Set<String> permissionsFor(String toolName) {
+        ToolSettings own = tools.get(toolName);
+        return own != null && own.permissions() != null ? own.permissions() : permissions;
+    }
+
+    /** How long a call of the named tool may take. */
+    public Duration timeoutFor(String toolName) {
+        ToolSettings own = tools.get(toolName);
+        return own != null && own.timeout() != null ? own.timeout() : timeout;
+    }
+
+    /** The longest any of its tools may take. */
+    public Duration longestTimeout() {
+        return tools.values().stream()
+                .map(ToolSettings::timeout)
+                .filter(Objects::nonNull)
+                .reduce(timeout, (a, b) -> a.compareTo(b) >= 0 ? a : b);
+    }
+}

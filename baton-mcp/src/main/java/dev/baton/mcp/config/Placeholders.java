@@ -1,0 +1,35 @@
+package dev.baton.mcp.config;
+
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Replaces {@code ${NAME}} in configuration values with the environment variable {@code NAME}, so that secrets (an
+ * MCP server's API key) stay out of baton.yaml. A variable that is not set is an error rather than an empty string:
+ * a server called without its key fails in ways that are much harder to trace.
+ */
+final class Placeholders {
+    private static final Pattern VARIABLE = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)}");
+
+    private final Map<String, String> env;
+
+    Placeholders(Map<String, String> env) {
+        this.env = Map.copyOf(env);
+    }
+
+    /** @param where names the setting in the error, e.g. "mcp.servers.todo.headers.X-Api-Key" */
+    String expand(String value, String where) {
+        Matcher m = VARIABLE.matcher(value);
+        StringBuilder out = new StringBuilder();
+        while (m.find()) {
+            String replacement = env.get(m.group(1));
+            if (replacement == null)
+                throw new IllegalArgumentException(
+                        where + " names ${" + m.group(1) + "}, but that environment variable is not set");
+            m.appendReplacement(out, Matcher.quoteReplacement(replacement));
+        }
+        m.appendTail(out);
+        return out.toString();
+    }
+}

@@ -1,0 +1,109 @@
+package dev.baton.server.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.mcp.client.McpClients;
+import dev.baton.mcp.client.PinAcceptance;
+import dev.baton.mcp.client.PinnedTool;
+import dev.baton.mcp.client.ServerStatus;
+import dev.baton.runtime.Refusal;
+import dev.baton.runtime.RefusalException;
+import dev.baton.server.http.Caller;
+import dev.baton.server.http.Json;
+import dev.baton.server.http.RequestBody;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import java.util.Locale;
+
+/**
+ * The operator's view of the external MCP servers, for callers with {@code admin:mcp}:
+ *
+ * <ul>
+ *   <li>{@code GET /v1/admin/mcp/servers}: each server's state, transport, pid, restarts and last error;
+ *   <li>{@code GET /v1/admin/mcp/pins}: every pinned tool, with the changed fingerprint of one that is disabled;
+ *   <li>{@code POST /v1/admin/mcp/pins/{server}/{tool}/accept} with {@code {"hash": "<changedHash>"}}: accepts the
+ *       change that was reviewed (422 if the tool changed again since, or has no change), and the tool is offered
+ *       again.
+ * </ul>
+ */
+public final class McpAdminRoutes {
+    public static final String ADMIN_MCP = "admin:mcp";
+
+    private final McpClients mcp;
+    private final int maxBodyBytes;
+
+    public McpAdminRoutes(McpClients mcp, int maxBodyBytes) {
+        this.mcp = mcp;
+        this.maxBodyBytes = maxBodyBytes;
+    }
+
+    public void register(RoutesConfig routes) {
+        routes.get("/v1/admin/mcp/servers", this::servers);
+        routes.get("/v1/admin/mcp/pins", this::pins);
+        routes.post("/v1/admin/mcp/pins/{server}/{tool}/accept", this::accept);
+    }
+
+    private void servers(Context ctx) {
+        Caller.with(ctx, ADMIN_MCP);
+        ObjectNode body = Json.MAPPER.createObjectNode();
+        ArrayNode list = body.putArray("servers");
+        for (ServerStatus s : mcp.status()) {
+            ObjectNode n = list.addObject()
+                    .put("name", s.name())
+                    .put("state", s.state().name().toLowerCase(Locale.ROOT))
+                    .put("transport", s.wire())
+                    .put("since", s.since().toString())
+                    .put("tools", s.tools())
+                    .put("heldBack", s.heldBack())
+                    .put("restarts", s.restarts())
+                    .put("lastError", s.lastError());
+            if (s.pid() > 0) n.put("pid", s.pid());
+        }
+        ctx.json(body);
+    }
+
+    private void pins(Context ctx) {
+        Caller.with(ctx, ADMIN_MCP);
+        ObjectNode body = Json.MAPPER.createObjectNode();
+        ArrayNode list = body.putArray("pins");
+        for (PinnedTool pin : mcp.pins()) {
+            list.addObject()
+                    .put("server", pin.server())
+                    .put("tool", pin.tool())
+                    .put("name", pin.exposedName())
+                    .put("pinnedHash", pin.pinnedHash())
+                    .put("pinnedAt", pin.pinnedAt().toString())
+                    .put("changedHash", pin.changedHash())
+                    .put(
+                            "changedAt",
+                            pin.changedAt() == null ? null : pin.changedAt().toString())
+                    .put("offered", pin.offered());
+        }
+        ctx.json(body);
+    }
+
+    private void accept(Context ctx) {
+        Caller.with(ctx, ADMIN_MCP);
+        JsonNode request = RequestBody.jsonObject(ctx, maxBodyBytes);
+        JsonNode hash = request.path("hash");
+        if (!hash.isTextual() || hash.asText().isBlank())
+            throw RefusalException.invalidInput("field 'hash' is required: the changedHash you reviewed");
+        PinAcceptance outcome = mcp.accept(ctx.pathParam("server"), ctx.pathParam("tool"), hash.asText());
+        switch (outcome) {
+            case PinAcceptance.Accepted accepted ->
+                ctx.json(Json.MAPPER
+                        .createObjectNode()
+                        .put("server", ctx.pathParam("server"))
+                        .put("tool", ctx.pathParam("tool"))
+                        .put("pinnedHash", accepted.hash()));
+            case PinAcceptance.Unknown unknown -> throw RefusalException.notFound("pinned MCP tool");
+            case PinAcceptance.Mismatch mismatch ->
+                throw new RefusalException(new Refusal.InvalidValue(
+                        mismatch.recorded() == null
+                                ? "this tool has no change to accept: it matches its pin"
+                                : "the hash is not the change recorded now (" + mismatch.recorded()
+                                        + "); review the tool again"));
+        }
+    }
+}

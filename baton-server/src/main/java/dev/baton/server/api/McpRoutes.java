@@ -1,0 +1,87 @@
+package dev.baton.server.api;
+
+import dev.baton.core.auth.Principal;
+import dev.baton.mcp.server.McpEndpoint;
+import dev.baton.server.http.ApiException;
+import dev.baton.server.http.Caller;
+import dev.baton.server.http.RequestBody;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import java.io.IOException;
+import java.util.Locale;
+
+/**
+ * {@code /mcp}: Baton's tools for MCP clients (Claude Desktop, the MCP Inspector, another orchestrator) over the
+ * streamable HTTP transport, behind the same {@code Authorization: Bearer <JWT>} as the API. The wire is a Javalin
+ * route here and the protocol is the MCP SDK's server in baton-mcp ({@link McpEndpoint}): the SDK's servlet transport
+ * would sit outside Javalin's filters, so it would neither authenticate nor map its errors the way every other route
+ * does.
+ *
+ * <ul>
+ *   <li>{@code POST /mcp[?agent=<id>]}: one JSON-RPC message; a request is answered with {@code application/json}, a
+ *       notification with 202. {@code initialize} answers with the {@code Mcp-Session-Id} later requests must send.
+ *   <li>{@code DELETE /mcp}: ends the session.
+ *   <li>{@code GET /mcp}: 405 — this endpoint sends nothing unasked, so it offers no event stream.
+ * </ul>
+ *
+ * HTTP-level refusals (no token 401, a body that is not JSON-RPC 400, too large 413, wrong media types 415 and 406, a
+ * session that is unknown or not the caller's 404) are the API's {@code {"error": …}} bodies; errors of the protocol
+ * itself (an unknown method, a tool the caller may not use) are JSON-RPC errors, as MCP clients expect.
+ */
+public final class McpRoutes {
+    static final String SESSION_HEADER = "Mcp-Session-Id";
+    static final String PROTOCOL_HEADER = "MCP-Protocol-Version";
+
+    private final McpEndpoint endpoint;
+    private final int maxBodyBytes;
+
+    public McpRoutes(McpEndpoint endpoint, int maxBodyBytes) {
+        this.endpoint = endpoint;
+        this.maxBodyBytes = maxBodyBytes;
+    }
+
+    public void register(RoutesConfig routes) {
+        routes.post("/mcp", this::post);
+        routes.delete("/mcp", this::delete);
+        routes.get("/mcp", ctx -> {
+            ctx.header("Allow", "POST, DELETE");
+            throw new ApiException(
+                    405, "method_not_allowed", "this endpoint offers no event stream; POST JSON-RPC messages to it");
+        });
+    }
+
+    private void post(Context ctx) throws IOException {
+        Principal caller = Caller.of(ctx);
+        String contentType = ctx.contentType() == null ? "" : ctx.contentType().toLowerCase(Locale.ROOT);
+        if (!contentType.startsWith("application/json"))
+            throw new ApiException(415, "unsupported_media_type", "send the JSON-RPC message as application/json");
+        String accept = ctx.header("Accept");
+        if (accept != null && !accepts(accept))
+            throw new ApiException(406, "not_acceptable", "this endpoint answers with application/json");
+        String version = ctx.header(PROTOCOL_HEADER);
+        if (version != null && !endpoint.protocolVersions().contains(version))
+            throw new ApiException(
+                    400,
+                    "unsupported_protocol_version",
+                    "MCP protocol version " + version + " is not supported; supported: "
+                            + String.join(", ", endpoint.protocolVersions()));
+        String body = RequestBody.readUtf8(ctx.req().getInputStream(), ctx.req().getContentLengthLong(), maxBodyBytes);
+        switch (endpoint.post(caller, ctx.queryParam("agent"), ctx.header(SESSION_HEADER), body)) {
+            case McpEndpoint.Reply.Json json -> {
+                if (json.sessionId() != null) ctx.header(SESSION_HEADER, json.sessionId());
+                ctx.status(200).contentType("application/json").result(json.body());
+            }
+            case McpEndpoint.Reply.Accepted accepted -> ctx.status(202);
+        }
+    }
+
+    private void delete(Context ctx) {
+        endpoint.delete(Caller.of(ctx), ctx.header(SESSION_HEADER));
+        ctx.status(204);
+    }
+
+    private static boolean accepts(String accept) {
+        String a = accept.toLowerCase(Locale.ROOT);
+        return a.contains("application/json") || a.contains("*/*") || a.contains("application/*");
+    }
+}

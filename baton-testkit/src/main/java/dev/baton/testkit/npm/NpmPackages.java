@@ -1,0 +1,126 @@
+package dev.baton.testkit.npm;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * Real npm packages for tests that need a peer nobody here wrote (the MCP reference servers, the TypeScript MCP SDK),
+ * installed by the tests themselves into a folder under the module's {@code target/}. When Node or npm is missing, or
+ * the registry cannot be reached, the test is skipped with the reason — unless {@code CI=true}, where that is a
+ * failure, as for {@link dev.baton.testkit.db.PostgresTestDatabase}.
+ *
+ * <p>Versions are pinned here, so every test runs against the same servers.
+ */
+public final class NpmPackages {
+    public static final String SERVER_EVERYTHING = "@modelcontextprotocol/server-everything@2026.8.31";
+    public static final String SERVER_MEMORY = "@modelcontextprotocol/server-memory@2026.8.31";
+    public static final String TYPESCRIPT_SDK = "@modelcontextprotocol/sdk@1.32.2";
+
+    private static final Map<Path, Path> INSTALLED = new ConcurrentHashMap<>();
+
+    private NpmPackages() {}
+
+    /** The folder holding {@code node_modules} with the MCP test packages, installed on first use. */
+    public static Path require() {
+        return require(Path.of("target", "npm"));
+    }
+
+    /** The packages installed into {@code folder} (benchmarks keep theirs elsewhere). */
+    public static synchronized Path require(Path folder) {
+        Path dir = folder.toAbsolutePath();
+        Path done = INSTALLED.get(dir);
+        if (done != null) return done;
+        String node = which("node");
+        String npm = which("npm");
+        if (node == null || npm == null) unavailable("node and npm are not on the PATH");
+        try {
+            Files.createDirectories(dir);
+            Path marker = dir.resolve("installed.txt");
+            String wanted = String.join("\n", SERVER_EVERYTHING, SERVER_MEMORY, TYPESCRIPT_SDK);
+            if (!Files.isRegularFile(marker) || !Files.readString(marker).equals(wanted)) {
+                if (!Files.exists(dir.resolve("package.json")))
+                    Files.writeString(dir.resolve("package.json"), "{\"name\":\"baton-test-peers\",\"private\":true}");
+                List<String> command = new ArrayList<>(
+                        List.of(npm, "install", "--no-audit", "--no-fund", "--loglevel=error", "--no-save"));
+                command.addAll(List.of(SERVER_EVERYTHING, SERVER_MEMORY, TYPESCRIPT_SDK));
+                Process p = new ProcessBuilder(command)
+                        .directory(dir.toFile())
+                        .redirectErrorStream(true)
+                        .redirectOutput(dir.resolve("npm-install.log").toFile())
+                        .start();
+                if (!p.waitFor(5, TimeUnit.MINUTES)) {
+                    p.destroyForcibly();
+                    unavailable("npm install did not finish within 5 minutes");
+                }
+                if (p.exitValue() != 0)
+                    unavailable("npm install failed (exit " + p.exitValue() + "): "
+                            + Files.readString(dir.resolve("npm-install.log")).strip());
+                Files.writeString(marker, wanted);
+            }
+        } catch (IOException e) {
+            unavailable("cannot install the npm packages: " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            unavailable("interrupted installing the npm packages");
+        }
+        INSTALLED.put(dir, dir);
+        return dir;
+    }
+
+    /** The entry point of an installed package's binary, e.g. {@code dist/index.js} of server-everything. */
+    public static Path script(String packageName, String relativePath) {
+        return script(require(), packageName, relativePath);
+    }
+
+    /** {@link #script(String, String)} of the packages in {@code installed} (what {@link #require(Path)} returned). */
+    public static Path script(Path installed, String packageName, String relativePath) {
+        return installed.resolve("node_modules").resolve(packageName).resolve(relativePath);
+    }
+
+    /**
+     * A Node script shipped with the testkit (under {@code mcp/} on the class path), copied next to the installed
+     * packages so that its imports of them resolve; e.g. {@code changing-server.mjs}, a stdio MCP server on the official
+     * TypeScript SDK whose tools change on request.
+     */
+    public static Path testScript(String name) {
+        Path target = require().resolve(name);
+        try (java.io.InputStream in = NpmPackages.class.getResourceAsStream("/mcp/" + name)) {
+            if (in == null) throw new IllegalArgumentException("no test script mcp/" + name);
+            Files.copy(in, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return target;
+    }
+
+    /** The absolute path of {@code node}. */
+    public static String node() {
+        String node = which("node");
+        if (node == null) unavailable("node is not on the PATH");
+        return node;
+    }
+
+    private static String which(String program) {
+        String path = System.getenv("PATH");
+        if (path == null) return null;
+        for (String dir : path.split(java.io.File.pathSeparator)) {
+            Path candidate = Path.of(dir, program);
+            if (Files.isExecutable(candidate)) return candidate.toString();
+        }
+        return null;
+    }
+
+    private static void unavailable(String why) {
+        if ("true".equalsIgnoreCase(System.getenv("CI"))) fail(why + "; CI=true requires the npm test peers");
+        Assumptions.abort(why + "; skipping this test (set CI=true to make it a failure)");
+    }
+}
