@@ -149,6 +149,16 @@ public final class ConfigFile {
         return root;
     }
 
+    /** The line of the key at {@code path} ({@code "server", "port"}), when the file has it. */
+    public OptionalInt line(String... path) {
+        if (path.length == 0) return OptionalInt.empty();
+        JsonNode parent = root;
+        for (int i = 0; i < path.length - 1; i++) parent = parent.path(path[i]);
+        Map<String, Integer> own = lines.get(parent);
+        Integer line = own == null ? null : own.get(path[path.length - 1]);
+        return line == null ? OptionalInt.empty() : OptionalInt.of(line);
+    }
+
     /** The line of the problem's key (or item, or value), when the problem is about a value of this file. */
     public OptionalInt line(ConfigProblem problem) {
         if (problem.parent() != null) {

@@ -1,21 +1,17 @@
 package dev.baton.server.app;
 
-import dev.baton.core.hook.ModuleRegistry;
 import dev.baton.core.model.ModelResolver;
 import dev.baton.notes.NotesModule;
-import dev.baton.providers.pricing.PriceSettings;
 import dev.baton.providers.pricing.PriceTable;
 import dev.baton.providers.resilience.BreakerToolSource;
 import dev.baton.providers.resilience.ResilienceConfig;
 import dev.baton.providers.resilience.ResilientModelResolver;
 import dev.baton.providers.token.JtokkitTokenCounter;
 import dev.baton.redis.SharedRedis;
-import dev.baton.redis.SharedTurnSettings;
 import dev.baton.redis.SharedTurns;
 import dev.baton.runtime.Baton;
 import dev.baton.runtime.BatonBuilder;
 import dev.baton.runtime.agent.AgentRegistry;
-import dev.baton.runtime.config.ConfigException;
 import dev.baton.server.api.AuditRoutes;
 import dev.baton.server.api.CatalogRoutes;
 import dev.baton.server.api.HealthRoutes;
@@ -24,16 +20,13 @@ import dev.baton.server.api.NoteRoutes;
 import dev.baton.server.api.SessionRoutes;
 import dev.baton.server.api.TaskRoutes;
 import dev.baton.server.auth.JwtAuthenticator;
-import dev.baton.server.auth.JwtSettings;
 import dev.baton.server.config.BatonConfig;
-import dev.baton.server.config.ProviderSettings;
 import dev.baton.server.http.HttpApi;
 import dev.baton.server.metrics.BatonMetrics;
 import dev.baton.server.metrics.BreakerMeters;
 import dev.baton.server.metrics.HttpMetrics;
 import dev.baton.server.metrics.MeteredModelResolver;
 import dev.baton.server.metrics.MetricsRoutes;
-import dev.baton.server.metrics.MetricsSettings;
 import dev.baton.server.metrics.RefusalMeters;
 import dev.baton.server.metrics.TurnMetrics;
 import dev.baton.server.usage.UsageRoutes;
@@ -63,8 +56,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class BatonServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(BatonServer.class);
-    /** The agents shipped on the class path, in the order they are offered (the domains' jars bring their own). */
-    static final List<String> BUILT_IN_AGENTS = List.of("agents/tasks.yaml", "agents/study.yaml");
 
     private final Javalin http;
     private final Baton baton;
@@ -94,23 +85,33 @@ public final class BatonServer implements AutoCloseable {
 
     /** Starts on {@code config.port()} (0 picks a free port). */
     public static BatonServer start(BatonConfig config, Options options) {
+        return start(ServerSettings.read(config), options);
+    }
+
+    /** Starts with settings already read and checked (see {@link ServerSettings#read}). */
+    public static BatonServer start(ServerSettings settings, Options options) {
+        BatonConfig config = settings.config();
         String host = options.host();
         Clock clock = options.clock();
         Duration sseHeartbeat = options.sseHeartbeat();
-        JwtAuthenticator auth = JwtAuthenticator.create(
-                JwtSettings.parse(config.section("jwt"), config.env(), config.jwtSecret()), config.rolePermissions());
+        settings.checkModels(options.simulatorBaseUrl() != null).forEach(w -> log.warn("configuration: {}", w));
+        JwtAuthenticator auth = JwtAuthenticator.create(settings.jwt(), config.rolePermissions());
 
-        Database db = Database.open(config.databaseUrl(), List.of(TaskModule.MIGRATIONS, NotesModule.MIGRATIONS));
+        Database db;
+        try {
+            db = Database.open(config.databaseUrl(), List.of(TaskModule.MIGRATIONS, NotesModule.MIGRATIONS));
+        } catch (RuntimeException e) {
+            throw DatabaseUnavailableException.of(config.databaseUrl(), e);
+        }
         Deque<AutoCloseable> opened = new ArrayDeque<>();
         opened.push(db);
         try {
-            BatonMetrics metrics = opened(opened, BatonMetrics.create(metricsSettings(config)));
+            BatonMetrics metrics = opened(opened, BatonMetrics.create(settings.metrics()));
             LlmSimulator simulator = null;
             BreakerMeters breakerMeters = new BreakerMeters(metrics.registry());
             String simulatorUrl = options.simulatorBaseUrl();
-            ProviderSettings providers = ProviderSettings.from(config);
-            boolean simulatorOnly = config.models().simulatorOnly() && !providers.any();
-            String defaultModel = providers.defaultModel(config.models());
+            boolean simulatorOnly = settings.simulatorOnly();
+            String defaultModel = settings.defaultModel();
             if (simulatorUrl == null && simulatorOnly) {
                 simulator = opened(opened, LlmSimulator.start(TaskAgentScript.create()));
                 log.warn(
@@ -120,20 +121,23 @@ public final class BatonServer implements AutoCloseable {
                         simulator.baseUrl());
                 simulatorUrl = simulator.baseUrl();
             }
-            ResilienceConfig resilience = resilience(config);
+            ResilienceConfig resilience = settings.resilience();
             // retries, first-token limits, per-provider breakers and agents' fallback models
-            ModelResolver models = new ResilientModelResolver(
-                            Models.resolver(config.models(), providers, simulatorUrl), resilience.models(), clock)
+            ResilientModelResolver resilient = new ResilientModelResolver(
+                            Models.resolver(config.models(), settings.providers(), simulatorUrl),
+                            resilience.models(),
+                            clock)
                     .withBreakerListener(breakerMeters);
-            AgentRegistry agents = AgentRegistry.load(
-                            BUILT_IN_AGENTS, config.agentDirs(), config.limits(), defaultModel)
-                    .withDefault(defaultAgent(config));
+            ModelResolver models = resilient;
+            // every model an agent uses, resolved now (they were checked): /readyz shows each provider's breaker
+            settings.agents().all().forEach(a -> resilient.resolve(a.model()));
+            AgentRegistry agents = settings.agents();
             TaskModule tasks = TaskModule.create(db, clock);
             NotesModule notes = NotesModule.create(db, clock);
-            PriceTable prices = prices(config);
+            PriceTable prices = settings.prices();
             JdbcAuditStore auditStore = new JdbcAuditStore(db);
             JdbcUsageStore usage = new JdbcUsageStore(db);
-            SharedRedis redis = sharedRedis(config, opened);
+            SharedRedis redis = sharedRedis(settings, opened);
             TurnMetrics turnMetrics = new TurnMetrics(metrics.registry());
             BatonBuilder builder = Baton.builder()
                     .clock(clock)
@@ -149,12 +153,11 @@ public final class BatonServer implements AutoCloseable {
                     .agents(agents)
                     .tools(tasks.toolSource(), notes.toolSource())
                     .toolGuard(sources -> BreakerToolSource.guard(sources, resilience.tools(), clock, breakerMeters))
-                    .modules(moduleRegistry(config, agents), auditStore)
+                    .modules(settings.modules(), auditStore)
                     .refusalListener(new RefusalMeters(metrics.registry()))
                     .observer(turnMetrics);
-            Admission.configure(builder, config, clock, redis, opened);
-            if (redis != null)
-                builder.turnLocks(onCancel -> SharedTurns.connect(redis, sharedTurnSettings(config), onCancel));
+            Admission.configure(builder, settings, clock, redis, opened);
+            if (redis != null) builder.turnLocks(onCancel -> SharedTurns.connect(redis, settings.turns(), onCancel));
             Baton baton = opened(opened, builder.build());
             turnMetrics.watching(baton.runningTurns());
             metrics.watch(baton.modules().failures());
@@ -164,7 +167,7 @@ public final class BatonServer implements AutoCloseable {
                     config.port(),
                     auth,
                     List.of(
-                            new HealthRoutes(() -> db.isUp(2), modelMode)::register,
+                            new HealthRoutes(() -> db.isUp(2), modelMode, resilient::breakerStates)::register,
                             new CatalogRoutes(baton.agents(), baton.tools())::register,
                             new SessionRoutes(baton.sessions(), config.maxBodyBytes())::register,
                             new MessageRoutes(baton.conversations(), config.maxBodyBytes(), sseHeartbeat)::register,
@@ -209,64 +212,10 @@ public final class BatonServer implements AutoCloseable {
         }
     }
 
-    /** The modules on the class path, with baton.yaml's org defaults; every agent's module list checked now. */
-    private static ModuleRegistry moduleRegistry(BatonConfig config, AgentRegistry agents) {
-        try {
-            ModuleRegistry registry =
-                    ModuleRegistry.load(config.section("modules"), BatonServer.class.getClassLoader(), List.of());
-            registry.validate(agents.all());
-            return registry;
-        } catch (IllegalArgumentException | IllegalStateException e) {
-            throw new ConfigException("modules: " + e.getMessage());
-        }
-    }
-
     /** The Redis that instances share (rate limits, budgets, turn locks), or null when none is configured. */
-    private static SharedRedis sharedRedis(BatonConfig config, Deque<AutoCloseable> opened) {
-        String url = Admission.redisUrl(config);
+    private static SharedRedis sharedRedis(ServerSettings settings, Deque<AutoCloseable> opened) {
+        String url = settings.rateLimits().redisUrl();
         return url == null ? null : opened(opened, SharedRedis.create(url));
-    }
-
-    private static SharedTurnSettings sharedTurnSettings(BatonConfig config) {
-        try {
-            return SharedTurnSettings.parse(config.section("turns"));
-        } catch (IllegalArgumentException e) {
-            throw new ConfigException(e.getMessage());
-        }
-    }
-
-    private static ResilienceConfig resilience(BatonConfig config) {
-        try {
-            return ResilienceConfig.from(config.section("resilience"));
-        } catch (IllegalArgumentException e) {
-            throw new ConfigException(e.getMessage());
-        }
-    }
-
-    /** {@code BATON_DEFAULT_AGENT}, else baton.yaml's {@code defaultAgent}; null for the first usable agent. */
-    private static String defaultAgent(BatonConfig config) {
-        String env = config.env().get("BATON_DEFAULT_AGENT");
-        if (env != null && !env.isBlank()) return env;
-        var node = config.section("defaultAgent");
-        if (node.isMissingNode() || node.isNull()) return null;
-        if (!node.isTextual()) throw new ConfigException("defaultAgent must be an agent id");
-        return node.asText();
-    }
-
-    private static MetricsSettings metricsSettings(BatonConfig config) {
-        try {
-            return MetricsSettings.parse(config.section("metrics"), config.env());
-        } catch (IllegalArgumentException e) {
-            throw new ConfigException("metrics: " + e.getMessage());
-        }
-    }
-
-    private static PriceTable prices(BatonConfig config) {
-        try {
-            return PriceSettings.parse(config.section("prices"));
-        } catch (IllegalArgumentException e) {
-            throw new ConfigException(e.getMessage());
-        }
     }
 
     public int port() {

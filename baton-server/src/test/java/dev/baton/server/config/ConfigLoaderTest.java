@@ -18,8 +18,7 @@ class ConfigLoaderTest {
 
     @Test
     void with_nothing_configured_it_runs_on_sqlite_and_the_simulator() {
-        BatonConfig c = ConfigLoader.load(
-                null, Map.of("BATON_CONFIG", dir.resolve("none.yaml").toString()));
+        BatonConfig c = ConfigLoader.load(null, Map.of("BATON_CONFIG", empty("none.yaml")));
         assertThat(c.port()).isEqualTo(8080);
         assertThat(c.databaseUrl()).isEqualTo("jdbc:sqlite:data/baton.db");
         assertThat(c.jwtSecret()).isNull();
@@ -76,34 +75,18 @@ class ConfigLoaderTest {
 
     @Test
     void a_key_or_a_base_url_alone_turns_the_simulator_off() {
-        BatonConfig withKey = ConfigLoader.load(
-                null,
-                Map.of(
-                        "OPENAI_API_KEY",
-                        "k",
-                        "BATON_CONFIG",
-                        dir.resolve("n.yaml").toString()));
+        BatonConfig withKey = ConfigLoader.load(null, Map.of("OPENAI_API_KEY", "k", "BATON_CONFIG", empty("n.yaml")));
         assertThat(withKey.models().simulatorOnly()).isFalse();
         assertThat(withKey.models().defaultModel()).isEqualTo("openai:gpt-4o-mini");
         BatonConfig withUrl = ConfigLoader.load(
-                null,
-                Map.of(
-                        "OPENAI_BASE_URL",
-                        "http://localhost:11434/v1",
-                        "BATON_CONFIG",
-                        dir.resolve("n.yaml").toString()));
+                null, Map.of("OPENAI_BASE_URL", "http://localhost:11434/v1", "BATON_CONFIG", empty("n.yaml")));
         assertThat(withUrl.models().simulatorOnly()).isFalse();
     }
 
     @Test
     void a_port_that_is_not_a_number_is_a_clear_error() {
-        assertThatThrownBy(() -> ConfigLoader.load(
-                        null,
-                        Map.of(
-                                "BATON_PORT",
-                                "eighty",
-                                "BATON_CONFIG",
-                                dir.resolve("n.yaml").toString())))
+        assertThatThrownBy(
+                        () -> ConfigLoader.load(null, Map.of("BATON_PORT", "eighty", "BATON_CONFIG", empty("n.yaml"))))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("BATON_PORT");
     }
@@ -119,5 +102,14 @@ class ConfigLoaderTest {
                 .hasMessageContaining("needs a unit");
         assertThatThrownBy(() -> ConfigLoader.duration(f.textNode("soon"), null))
                 .isInstanceOf(ConfigException.class);
+    }
+
+    /** An empty configuration file: "no settings" (a BATON_CONFIG naming a missing file is an error). */
+    private String empty(String name) {
+        try {
+            return java.nio.file.Files.writeString(dir.resolve(name), "").toString();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 }
