@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import dev.baton.core.config.ConfigProblem;
 import java.io.IOException;
 import java.io.InputStream;
@@ -33,8 +34,13 @@ import java.util.OptionalInt;
  */
 public final class ConfigFile {
 
+    /**
+     * A key written twice is an error, not "the last one wins"; {@code key:} with nothing after it is null, as YAML
+     * says (not an empty text, which a section reader would refuse as "not a mapping").
+     */
     private static final ObjectMapper MAPPER = new ObjectMapper(YAMLFactory.builder()
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .enable(YAMLParser.Feature.EMPTY_STRING_AS_NULL)
             .build());
 
     private final String source;

@@ -99,4 +99,13 @@ class ConfigFileTest {
                 ConfigProblem.class, () -> ConfigSection.of(other.root(), "", "server"));
         assertThat(file.explain(problem)).isEmpty();
     }
+
+    @Test
+    void a_key_with_nothing_after_it_is_null_as_yaml_says() {
+        ConfigFile file = ConfigFile.parse("auth:\n  # jwtSecret: later\nserver:\n  port: 1\n", "baton.yaml");
+        assertThat(file.root().get("auth").isNull()).isTrue();
+        assertThat(ConfigSection.of(file.root().path("auth"), "auth", "jwtSecret")
+                        .isEmpty())
+                .isTrue();
+    }
 }

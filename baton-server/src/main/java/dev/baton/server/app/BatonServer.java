@@ -6,6 +6,7 @@ import dev.baton.providers.pricing.PriceTable;
 import dev.baton.providers.resilience.BreakerToolSource;
 import dev.baton.providers.resilience.ResilienceConfig;
 import dev.baton.providers.resilience.ResilientModelResolver;
+import dev.baton.providers.resolver.ConfiguredModelResolver;
 import dev.baton.providers.token.JtokkitTokenCounter;
 import dev.baton.redis.SharedRedis;
 import dev.baton.redis.SharedTurns;
@@ -94,21 +95,10 @@ public final class BatonServer implements AutoCloseable {
         String host = options.host();
         Clock clock = options.clock();
         Duration sseHeartbeat = options.sseHeartbeat();
-        settings.checkModels(options.simulatorBaseUrl() != null).forEach(w -> log.warn("configuration: {}", w));
         JwtAuthenticator auth = JwtAuthenticator.create(settings.jwt(), config.rolePermissions());
-
-        Database db;
-        try {
-            db = Database.open(config.databaseUrl(), List.of(TaskModule.MIGRATIONS, NotesModule.MIGRATIONS));
-        } catch (RuntimeException e) {
-            throw DatabaseUnavailableException.of(config.databaseUrl(), e);
-        }
         Deque<AutoCloseable> opened = new ArrayDeque<>();
-        opened.push(db);
         try {
-            BatonMetrics metrics = opened(opened, BatonMetrics.create(settings.metrics()));
             LlmSimulator simulator = null;
-            BreakerMeters breakerMeters = new BreakerMeters(metrics.registry());
             String simulatorUrl = options.simulatorBaseUrl();
             boolean simulatorOnly = settings.simulatorOnly();
             String defaultModel = settings.defaultModel();
@@ -121,12 +111,23 @@ public final class BatonServer implements AutoCloseable {
                         simulator.baseUrl());
                 simulatorUrl = simulator.baseUrl();
             }
+            ConfiguredModelResolver configured =
+                    opened(opened, Models.resolver(config.models(), settings.providers(), simulatorUrl));
+            // before the database opens: a model no provider serves is a configuration error, found first
+            settings.checkModels(configured).forEach(w -> log.warn("configuration: {}", w));
+
+            Database db;
+            try {
+                db = Database.open(config.databaseUrl(), List.of(TaskModule.MIGRATIONS, NotesModule.MIGRATIONS));
+            } catch (RuntimeException e) {
+                throw DatabaseUnavailableException.of(config.databaseUrl(), e);
+            }
+            opened.push(db);
+            BatonMetrics metrics = opened(opened, BatonMetrics.create(settings.metrics()));
+            BreakerMeters breakerMeters = new BreakerMeters(metrics.registry());
             ResilienceConfig resilience = settings.resilience();
             // retries, first-token limits, per-provider breakers and agents' fallback models
-            ResilientModelResolver resilient = new ResilientModelResolver(
-                            Models.resolver(config.models(), settings.providers(), simulatorUrl),
-                            resilience.models(),
-                            clock)
+            ResilientModelResolver resilient = new ResilientModelResolver(configured, resilience.models(), clock)
                     .withBreakerListener(breakerMeters);
             ModelResolver models = resilient;
             // every model an agent uses, resolved now (they were checked): /readyz shows each provider's breaker

@@ -3,6 +3,7 @@ package dev.baton.server.app;
 import dev.baton.core.agent.AgentDefinition;
 import dev.baton.core.hook.ModuleRegistry;
 import dev.baton.core.model.ModelBinding;
+import dev.baton.core.model.ModelResolver;
 import dev.baton.providers.pricing.PriceSettings;
 import dev.baton.providers.pricing.PriceTable;
 import dev.baton.providers.resilience.ResilienceConfig;
@@ -115,47 +116,53 @@ public record ServerSettings(
     }
 
     /**
+     * {@link #checkModels(ModelResolver)} with a resolver of its own ({@code baton config check}): {@code simulator:*}
+     * models count as served when no provider is configured, as the bundled simulator then runs.
+     */
+    public List<String> checkModels() {
+        try (ConfiguredModelResolver resolver =
+                Models.resolver(config.models(), providers, simulatorOnly ? SIMULATOR_PLACEHOLDER : null)) {
+            return checkModels(resolver);
+        }
+    }
+
+    /**
      * Checks that the default model and every agent's model name a provider that is configured (its key, base URL or
-     * endpoint given): otherwise every turn of that agent would fail.
+     * endpoint given): otherwise every turn of that agent would fail. Nothing is called: models are only resolved.
      *
-     * @param simulatorRuns whether {@code simulator:*} models are answered (the bundled simulator runs when no
-     *     provider is configured; tests bring their own)
+     * @param resolver the providers the server has
      * @return what is not wrong enough to refuse to start but should be fixed: a model without a price, a fallback
      *     model that cannot be reached
      * @throws ConfigException naming the agent, the model and what to set
      */
-    public List<String> checkModels(boolean simulatorRuns) {
+    public List<String> checkModels(ModelResolver resolver) {
         List<String> warnings = new ArrayList<>();
-        try (ConfiguredModelResolver resolver = Models.resolver(
-                config.models(), providers, simulatorRuns || simulatorOnly ? SIMULATOR_PLACEHOLDER : null)) {
-            Map<String, String> used = new LinkedHashMap<>();
-            used.put(defaultModel, defaultModelSource(config));
-            for (AgentDefinition agent : agents.all()) used.putIfAbsent(agent.model(), "agent '" + agent.id() + "'");
-            used.forEach((model, who) -> {
-                ModelBinding binding;
+        Map<String, String> used = new LinkedHashMap<>();
+        used.put(defaultModel, defaultModelSource(config));
+        for (AgentDefinition agent : agents.all()) used.putIfAbsent(agent.model(), "agent '" + agent.id() + "'");
+        used.forEach((model, who) -> {
+            ModelBinding binding;
+            try {
+                binding = resolver.resolve(model);
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException(
+                        "the model of " + who + ", '" + model + "', cannot be used: " + e.getMessage() + advice(model),
+                        e);
+            }
+            String provider = binding.gateway().provider();
+            if (!provider.equals("simulator")
+                    && prices.priceOf(provider, binding.model()).isEmpty())
+                warnings.add("no price for " + provider + ":" + binding.model() + " (the model of " + who
+                        + "): its calls count as 0 USD, so budgets do not limit them; add it under prices.models"
+                        + " in baton.yaml");
+        });
+        for (AgentDefinition agent : agents.all()) {
+            for (String fallback : agent.fallbackModels()) {
                 try {
-                    binding = resolver.resolve(model);
+                    resolver.resolve(fallback);
                 } catch (IllegalArgumentException e) {
-                    throw new ConfigException(
-                            "the model of " + who + ", '" + model + "', cannot be used: " + e.getMessage()
-                                    + advice(model),
-                            e);
-                }
-                String provider = binding.gateway().provider();
-                if (!provider.equals("simulator")
-                        && prices.priceOf(provider, binding.model()).isEmpty())
-                    warnings.add("no price for " + provider + ":" + binding.model() + " (the model of " + who
-                            + "): its calls count as 0 USD, so budgets do not limit them; add it under prices.models"
-                            + " in baton.yaml");
-            });
-            for (AgentDefinition agent : agents.all()) {
-                for (String fallback : agent.fallbackModels()) {
-                    try {
-                        resolver.resolve(fallback);
-                    } catch (IllegalArgumentException e) {
-                        warnings.add("agent '" + agent.id() + "': fallback model '" + fallback + "' is left out: "
-                                + e.getMessage());
-                    }
+                    warnings.add("agent '" + agent.id() + "': fallback model '" + fallback + "' is left out: "
+                            + e.getMessage());
                 }
             }
         }

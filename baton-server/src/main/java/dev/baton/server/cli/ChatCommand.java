@@ -142,7 +142,8 @@ final class ChatCommand implements Callable<Integer> {
         for (JsonNode m : last) {
             String who = m.path("role").asText().equals("user") ? "you> " : "baton> ";
             String content = m.path("content").asText();
-            out.println("  " + who + (content.length() > 300 ? content.substring(0, 297) + "..." : content));
+            String shown = content.length() > 300 ? content.substring(0, 297) + "..." : content;
+            out.println("  " + who + shown.replace("\n", "\n  " + " ".repeat(who.length())));
         }
     }
 
@@ -154,7 +155,7 @@ final class ChatCommand implements Callable<Integer> {
             case "/quit", "/exit" -> {
                 return false;
             }
-            case "/help" -> out.println(HELP);
+            case "/help" -> HELP.lines().forEach(l -> out.println("  " + l));
             case "/new" -> open(agent, true);
             case "/agent" -> {
                 List<String> agents = client.agents();

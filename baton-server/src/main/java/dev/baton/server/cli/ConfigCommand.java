@@ -1,5 +1,7 @@
 package dev.baton.server.cli;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
 import dev.baton.runtime.config.ConfigFile;
 import dev.baton.server.app.ServerSettings;
 import dev.baton.server.auth.JwtSecret;
@@ -10,6 +12,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -44,6 +47,9 @@ final class ConfigCommand implements Runnable {
 
         @Override
         public Integer call() {
+            // the server's INFO lines (JSON) would bury the report; warnings and errors still show
+            Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+            if (System.getenv("BATON_LOG_LEVEL") == null) root.setLevel(Level.WARN);
             Map<String, String> env = System.getenv();
             ConfigFile file = ConfigLoader.read(config, env);
             BatonConfig cfg = ConfigLoader.from(file, env);
@@ -52,7 +58,7 @@ final class ConfigCommand implements Runnable {
             if (cfg.jwtSecret() == null && !JwtSettings.jwksConfigured(cfg.section(JwtSettings.SECTION), cfg.env()))
                 checked = cfg.withJwtSecret(JwtSecret.generate());
             ServerSettings settings = ServerSettings.read(checked, file);
-            new EffectiveConfig(file, cfg, settings, settings.checkModels(false)).print(out);
+            new EffectiveConfig(file, cfg, settings, settings.checkModels()).print(out);
             out.println();
             out.println(
                     file.root().isMissingNode()

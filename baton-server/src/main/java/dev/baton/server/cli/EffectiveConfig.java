@@ -93,7 +93,7 @@ final class EffectiveConfig {
                 jwt.jwksUrl() == null ? "(none)" : jwt.jwksUrl().toString());
         setting("jwt.issuer", "BATON_JWT_ISSUER", jwt.issuer() == null ? "(not checked)" : jwt.issuer());
         setting("jwt.audience", "BATON_JWT_AUDIENCE", jwt.audience() == null ? "(not checked)" : jwt.audience());
-        setting("jwt.clockSkew", "BATON_JWT_CLOCK_SKEW", jwt.clockSkew().toString());
+        setting("jwt.clockSkew", "BATON_JWT_CLOCK_SKEW", duration(jwt.clockSkew()));
 
         setting(
                 "models.default",
@@ -168,8 +168,8 @@ final class EffectiveConfig {
         setting("limits.maxIterations", null, Integer.toString(l.maxIterations()));
         setting("limits.maxToolCallsPerTurn", null, Integer.toString(l.maxToolCallsPerTurn()));
         setting("limits.historyMessages", null, Integer.toString(l.historyMessages()));
-        setting("limits.llmTimeout", null, l.llmTimeout().toString());
-        setting("limits.requestTimeout", null, l.requestTimeout().toString());
+        setting("limits.llmTimeout", null, duration(l.llmTimeout()));
+        setting("limits.requestTimeout", null, duration(l.requestTimeout()));
 
         // everything else the file sets, as written
         leaves(file.root(), "", new ArrayList<>());
@@ -217,6 +217,17 @@ final class EffectiveConfig {
 
     private void row(String key, String value, String origin) {
         rows.add(new String[] {key, value, origin});
+    }
+
+    /** As the configuration writes it: 30s, 5m, 250ms. */
+    static String duration(java.time.Duration d) {
+        if (d.isZero()) return "0s";
+        if (d.toMillisPart() != 0 || d.toNanosPart() % 1_000_000 != 0) return d.toMillis() + "ms";
+        long s = d.toSeconds();
+        if (s % 86_400 == 0) return s / 86_400 + "d";
+        if (s % 3600 == 0) return s / 3600 + "h";
+        if (s % 60 == 0) return s / 60 + "m";
+        return s + "s";
     }
 
     private static String pad(String s, int width) {
