@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.runtime.config.ConfigException;
+import dev.baton.server.app.ServerSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -102,6 +103,52 @@ class ConfigLoaderTest {
                 .hasMessageContaining("needs a unit");
         assertThatThrownBy(() -> ConfigLoader.duration(f.textNode("soon"), null))
                 .isInstanceOf(ConfigException.class);
+    }
+
+    @Test
+    void an_unknown_section_stops_the_start_with_its_line_and_the_section_meant() throws Exception {
+        Path file = java.nio.file.Files.writeString(dir.resolve("baton.yaml"), "server:\n  port: 1\nlimts:\n  x: 1\n");
+        assertThatThrownBy(() -> ConfigLoader.load(file, Map.of()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage(file + ":3: unknown key 'limts' (did you mean 'limits'?)");
+    }
+
+    @Test
+    void every_declared_section_is_accepted_and_nothing_else_can_be_read() throws Exception {
+        StringBuilder yaml = new StringBuilder();
+        ConfigLoader.SECTIONS.forEach(section -> yaml.append(section).append(":\n"));
+        Path file = java.nio.file.Files.writeString(dir.resolve("all.yaml"), yaml);
+
+        BatonConfig config = ConfigLoader.load(file, Map.of());
+
+        assertThat(config.port()).isEqualTo(8080);
+        // and every reader of a section takes an empty one
+        assertThat(ServerSettings.read(config.withJwtSecret("s".repeat(32)))
+                        .agents()
+                        .all())
+                .isNotEmpty();
+        assertThatThrownBy(() -> config.section("nonsense")).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void a_config_file_named_by_baton_config_must_exist() {
+        assertThatThrownBy(() -> ConfigLoader.load(
+                        null, Map.of("BATON_CONFIG", dir.resolve("gone.yaml").toString())))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("config file not found")
+                .hasMessageContaining("gone.yaml");
+    }
+
+    @Test
+    void host_and_data_directory_default_to_loopback_and_data_and_the_environment_moves_them() {
+        BatonConfig defaults = ConfigLoader.load(null, Map.of("BATON_CONFIG", empty("d.yaml")));
+        assertThat(defaults.host()).isEqualTo("127.0.0.1");
+        assertThat(defaults.dataDir()).isEqualTo(Path.of("data"));
+
+        BatonConfig moved = ConfigLoader.load(
+                null, Map.of("BATON_CONFIG", empty("e.yaml"), "BATON_HOST", "0.0.0.0", "BATON_DATA_DIR", "/var/baton"));
+        assertThat(moved.host()).isEqualTo("0.0.0.0");
+        assertThat(moved.dataDir()).isEqualTo(Path.of("/var/baton"));
     }
 
     /** An empty configuration file: "no settings" (a BATON_CONFIG naming a missing file is an error). */
