@@ -25,8 +25,8 @@ import java.util.stream.Collectors;
  */
 final class EffectiveConfig {
 
-    /** Keys whose values are secrets wherever they appear. */
-    private static final Pattern SECRET_KEY = Pattern.compile("(?i).*(key|secret|token|password).*");
+    /** Keys whose values are secrets wherever they appear ({@code historyTokens} is not one). */
+    private static final Pattern SECRET_KEY = Pattern.compile("(?i)(.*api[-_]?key|.*secret|token|.*password)");
     /** The password of a database URL ({@code user:pass@host} or {@code password=...}). */
     private static final Pattern URL_PASSWORD = Pattern.compile("(?i)(password=)[^&;]*|(//[^:/@]+:)[^@]*(@)");
 

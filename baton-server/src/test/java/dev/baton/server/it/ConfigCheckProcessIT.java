@@ -74,7 +74,10 @@ class ConfigCheckProcessIT {
 
     @Test
     void config_check_prints_each_value_with_where_it_comes_from_and_masks_secrets() throws Exception {
-        write("baton.yaml", "server:\n  port: 9090\ndatabase:\n  url: jdbc:sqlite:data/x.db\n");
+        write(
+                "baton.yaml",
+                "server:\n  port: 9090\ndatabase:\n  url: jdbc:sqlite:data/x.db\nlimits:\n  historyTokens: 3000\n"
+                        + "metrics:\n  token: scrape-secret\n");
 
         BatonProcess.Run run =
                 baton(Map.of("OPENAI_API_KEY", "sk-very-secret-key", "BATON_HOST", "0.0.0.0"), "config", "check");
@@ -87,8 +90,11 @@ class ConfigCheckProcessIT {
                 .containsPattern("models\\.openai\\.apiKey\\s+\\*\\*\\* \\(set\\)\\s+env OPENAI_API_KEY")
                 .containsPattern("models\\.default\\s+openai:gpt-4o-mini\\s+default")
                 .containsPattern("limits\\.llmTimeout\\s+30s\\s+default")
+                .containsPattern("limits\\.historyTokens\\s+3000\\s+baton\\.yaml:6")
+                .containsPattern("metrics\\.token\\s+\\*\\*\\* \\(set\\)\\s+baton\\.yaml:8")
                 .contains("baton.yaml: OK")
-                .doesNotContain("sk-very-secret-key");
+                .doesNotContain("sk-very-secret-key")
+                .doesNotContain("scrape-secret");
         assertThat(run.output()).doesNotContain("\"level\":\"INFO\"");
     }
 
