@@ -106,7 +106,7 @@ final class ChatCommand implements Callable<Integer> {
         if (token != null && !token.isBlank()) return token.strip();
         String fromEnv = env.get("BATON_TOKEN");
         if (fromEnv != null && !fromEnv.isBlank()) return fromEnv.strip();
-        Path dataDir = ConfigLoader.load(null, env).dataDir();
+        Path dataDir = dataDir(env);
         Optional<String> dev;
         try {
             dev = DevSecret.load(dataDir);
@@ -124,6 +124,16 @@ final class ChatCommand implements Callable<Integer> {
                         TokenMinter.Claims.user("demo", "student"),
                         Clock.systemUTC().instant(),
                         Duration.ofHours(12));
+    }
+
+    /** Where a server started here keeps its development secret; chat needs nothing else of baton.yaml. */
+    private static Path dataDir(Map<String, String> env) {
+        try {
+            return ConfigLoader.load(null, env).dataDir();
+        } catch (RuntimeException notUsable) {
+            String dir = env.get("BATON_DATA_DIR");
+            return Path.of(dir != null && !dir.isBlank() ? dir : "data");
+        }
     }
 
     /** Resumes the agent's newest active session (showing its last messages), or starts one. */
