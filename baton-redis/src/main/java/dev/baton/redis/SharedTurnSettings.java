@@ -1,6 +1,7 @@
 package dev.baton.redis;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.core.config.ConfigSection;
 
 /**
  * The {@code turns} section of baton.yaml: where the cross-instance turn locks and the cancel channel live in the
@@ -20,12 +21,14 @@ public record SharedTurnSettings(String redisKeyPrefix) {
 
     /** Reads the section (missing or empty = defaults). */
     public static SharedTurnSettings parse(JsonNode section) {
-        JsonNode prefix = section == null ? null : section.get("redisKeyPrefix");
-        if (prefix != null && !prefix.isNull() && !prefix.isTextual()) {
-            throw new IllegalArgumentException("turns.redisKeyPrefix must be a string");
-        }
-        return new SharedTurnSettings(prefix == null || prefix.isNull() ? null : prefix.asText());
+        ConfigSection s = ConfigSection.of(section, SECTION, "redisKeyPrefix");
+        if (s.has("redisKeyPrefix") && !s.get("redisKeyPrefix").isTextual())
+            throw s.invalid("redisKeyPrefix", "must be a string");
+        return new SharedTurnSettings(s.text("redisKeyPrefix"));
     }
+
+    /** The section of baton.yaml this reads. */
+    public static final String SECTION = "turns";
 
     String lockKey(String sessionId) {
         return redisKeyPrefix + "turn:" + sessionId;

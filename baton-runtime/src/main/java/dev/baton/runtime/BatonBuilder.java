@@ -251,6 +251,51 @@ public final class BatonBuilder {
         return this;
     }
 
+    /** The sections of a configuration tree that {@link #configure} reads: whoever owns the tree knows these keys. */
+    public static final List<String> SECTIONS = List.of(
+            ConfigCascade.SECTION,
+            Assignments.SECTION,
+            SessionSweeper.Settings.SECTION,
+            IdempotencyKeyExpiry.Settings.SECTION,
+            ApprovalSettings.SECTION,
+            TurnEventLogSettings.SECTION);
+
+    /**
+     * Reads and checks the runtime's sections of {@code root} for these agents, as {@link #build()} does, without
+     * building anything ({@code baton config check}).
+     *
+     * @throws ConfigException naming the first setting that is wrong (with its {@link dev.baton.core.config.ConfigProblem}
+     *     as the cause, for the file's owner to locate)
+     */
+    public static void check(JsonNode root, AgentRegistry agents) {
+        Configured.read(root == null ? MissingNode.getInstance() : root, agents);
+    }
+
+    /** The runtime's sections, read. */
+    private record Configured(
+            Assignments assignments,
+            ConfigCascade cascade,
+            Duration shortestInactivity,
+            SessionSweeper.Settings sweep,
+            IdempotencyKeyExpiry.Settings expiry) {
+
+        static Configured read(JsonNode root, AgentRegistry agents) {
+            try {
+                Assignments assignments = Assignments.fromConfig(root.path(Assignments.SECTION), agents);
+                ConfigCascade cascade = ConfigCascade.fromOrgLimits(root.path(ConfigCascade.SECTION));
+                return new Configured(
+                        assignments,
+                        cascade,
+                        // validates every level now, so a bad limit fails at start rather than when a session starts
+                        cascade.shortestInactivityTimeout(agents.all(), assignments.all()),
+                        SessionSweeper.Settings.from(root.path(SessionSweeper.Settings.SECTION)),
+                        IdempotencyKeyExpiry.Settings.from(root.path(IdempotencyKeyExpiry.Settings.SECTION)));
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException(e.getMessage(), e);
+            }
+        }
+    }
+
     /**
      * Builds the runtime; nothing runs in the background until {@link Baton#startBackgroundJobs()}.
      *
@@ -279,27 +324,23 @@ public final class BatonBuilder {
 
     private Baton build(Deque<AutoCloseable> opened) {
         AgentRegistry agentsInOrder = agents;
-        Assignments assignments;
-        ConfigCascade cascade;
-        Duration shortest;
-        SessionSweeper.Settings sweep;
-        IdempotencyKeyExpiry.Settings expiry;
+        Configured configured = Configured.read(configuration, agentsInOrder);
+        Assignments assignments = configured.assignments();
+        ConfigCascade cascade = configured.cascade();
+        Duration shortest = configured.shortestInactivity();
+        SessionSweeper.Settings sweep = configured.sweep();
+        IdempotencyKeyExpiry.Settings expiry = configured.expiry();
         ApprovalSettings approvalSettings;
         TurnEventLog turnEvents;
         try {
-            assignments = Assignments.fromConfig(configuration.path("assignments"), agentsInOrder);
-            cascade = ConfigCascade.fromOrgLimits(configuration.path("limits"));
-            // validates every level now, so a bad limit fails at start rather than when a session starts
-            shortest = cascade.shortestInactivityTimeout(agentsInOrder.all(), assignments.all());
-            sweep = SessionSweeper.Settings.from(configuration.path("lifecycle"));
-            expiry = IdempotencyKeyExpiry.Settings.from(configuration.path("idempotency"));
-            approvalSettings = ApprovalSettings.from(configuration.path("approvals"));
+            approvalSettings = ApprovalSettings.from(configuration.path(ApprovalSettings.SECTION));
             agentsInOrder.all().forEach(ApprovalPolicy::validate);
             turnEvents = turnEventLog != null
                     ? turnEventLog
-                    : TurnEventLog.inProcess(TurnEventLogSettings.from(configuration.path("streams")));
+                    : TurnEventLog.inProcess(
+                            TurnEventLogSettings.from(configuration.path(TurnEventLogSettings.SECTION)));
         } catch (IllegalArgumentException e) {
-            throw new ConfigException(e.getMessage());
+            throw new ConfigException(e.getMessage(), e);
         }
         SessionEventBus events = new SessionEventBus();
         SessionLifecycle lifecycle = new SessionLifecycle(sessionStore, cascade, assignments, events, clock, shortest);

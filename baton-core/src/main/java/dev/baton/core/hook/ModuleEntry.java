@@ -2,7 +2,8 @@ package dev.baton.core.hook;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import dev.baton.core.config.Durations;
+import dev.baton.core.config.ConfigProblem;
+import dev.baton.core.config.ConfigSection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,11 +34,16 @@ record ModuleEntry(
         Boolean failClosed,
         String safeResponse) {
 
+    /** The keys of a module entry. */
+    static final List<String> KEYS =
+            List.of("id", "enabled", "config", "priority", "timeout", "failClosed", "safeResponse");
+
     ModuleEntry {
         Objects.requireNonNull(id, "id");
+        // not copied: a problem the module's factory finds in it must still point into the file it came from
         config = config == null || config.isMissingNode() || config.isNull()
                 ? JsonNodeFactory.instance.objectNode()
-                : config.deepCopy();
+                : config;
     }
 
     /** The entries of a {@code modules:} list; a missing node is no entries. */
@@ -46,63 +52,49 @@ record ModuleEntry(
             return List.of();
         }
         if (!list.isArray()) {
-            throw new IllegalArgumentException(where + ": modules must be a list");
+            throw ConfigProblem.of(list, where + ": modules must be a list");
         }
         List<ModuleEntry> entries = new ArrayList<>();
-        for (JsonNode node : list) {
-            entries.add(parse(node, where));
+        for (int i = 0; i < list.size(); i++) {
+            entries.add(parse(list, i, where));
         }
         return entries;
     }
 
     static ModuleEntry parse(JsonNode node, String where) {
-        if (node.isTextual()) {
-            return new ModuleEntry(nonBlank(node.asText(), where), true, null, null, null, null, null);
-        }
-        if (!node.isObject() || !node.path("id").isTextual()) {
-            throw new IllegalArgumentException(where + ": a module entry needs an id");
-        }
-        String id = nonBlank(node.path("id").asText(), where);
-        Duration timeout = timeout(node, where + ": module " + id);
-        JsonNode priority = node.path("priority");
-        if (!priority.isMissingNode() && (!priority.isInt() || priority.asInt() < 1 || priority.asInt() > 99)) {
-            throw new IllegalArgumentException(where + ": module " + id + ": priority must be 1..99");
-        }
-        return new ModuleEntry(
-                id,
-                node.path("enabled").asBoolean(true),
-                node.path("config"),
-                priority.isMissingNode() ? null : priority.asInt(),
-                timeout,
-                node.has("failClosed") ? node.path("failClosed").asBoolean() : null,
-                node.path("safeResponse").isTextual()
-                        ? node.path("safeResponse").asText()
-                        : null);
+        return parse(JsonNodeFactory.instance.arrayNode().add(node), 0, where);
     }
 
-    private static Duration timeout(JsonNode entry, String where) {
-        if (entry.has("timeoutMs")) {
+    private static ModuleEntry parse(JsonNode list, int index, String where) {
+        JsonNode node = list.get(index);
+        if (node.isTextual()) {
+            return new ModuleEntry(nonBlank(node.asText(), list, index, where), true, null, null, null, null, null);
+        }
+        if (!node.isObject() || !node.path("id").isTextual()) {
+            throw ConfigProblem.at(list, Integer.toString(index), where + ": a module entry needs an id");
+        }
+        String id = nonBlank(node.path("id").asText(), list, index, where);
+        if (node.has("timeoutMs")) {
             // ignoring it would silently fall back to the module's default timeout
-            throw new IllegalArgumentException(where + ": timeoutMs is now timeout, with a unit: timeout: "
-                    + entry.path("timeoutMs").asText() + "ms");
+            throw ConfigProblem.at(
+                    node,
+                    "timeoutMs",
+                    where + ": module " + id + ": timeoutMs is now timeout, with a unit: timeout: "
+                            + node.path("timeoutMs").asText() + "ms");
         }
-        JsonNode value = entry.path("timeout");
-        if (value.isMissingNode()) {
-            return null;
-        }
-        if (!value.isValueNode()) {
-            throw new IllegalArgumentException(where + ": timeout must be a duration such as 500ms or 2s");
-        }
-        Duration timeout;
-        try {
-            timeout = Durations.parse(value.asText(), "timeout");
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(where + ": " + e.getMessage());
-        }
-        if (timeout.isZero()) {
-            throw new IllegalArgumentException(where + ": timeout must be longer than zero");
-        }
-        return timeout;
+        ConfigSection s = ConfigSection.of(node, where + ": module " + id, KEYS);
+        Duration timeout = s.duration("timeout", null);
+        if (timeout != null && timeout.isZero()) throw s.invalid("timeout", "must be longer than zero");
+        Integer priority = s.optionalInteger("priority", 1);
+        if (priority != null && priority > 99) throw s.invalid("priority", "must be 1..99");
+        return new ModuleEntry(
+                id,
+                s.bool("enabled", true),
+                s.get("config"),
+                priority,
+                timeout,
+                s.has("failClosed") ? s.bool("failClosed", false) : null,
+                s.text("safeResponse"));
     }
 
     /** The module's own descriptor with this entry's overrides. */
@@ -120,9 +112,9 @@ record ModuleEntry(
         return priority != null || timeout != null || failClosed != null || safeResponse != null;
     }
 
-    private static String nonBlank(String id, String where) {
+    private static String nonBlank(String id, JsonNode list, int index, String where) {
         if (id.isBlank()) {
-            throw new IllegalArgumentException(where + ": a module id is blank");
+            throw ConfigProblem.at(list, Integer.toString(index), where + ": a module id is blank");
         }
         return id.trim();
     }

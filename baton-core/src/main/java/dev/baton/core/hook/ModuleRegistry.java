@@ -2,6 +2,7 @@ package dev.baton.core.hook;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.core.agent.AgentDefinition;
+import dev.baton.core.config.ConfigSection;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -23,6 +24,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class ModuleRegistry implements ModuleSource {
     private static final Logger log = LoggerFactory.getLogger(ModuleRegistry.class);
+
+    /** The section of baton.yaml that lists the org defaults. */
+    public static final String SECTION = "modules";
 
     private final Map<String, ModuleFactory> factories;
     private final List<ModuleEntry> orgDefaults;
@@ -60,8 +64,11 @@ public final class ModuleRegistry implements ModuleSource {
 
     /** A registry of exactly these factories. */
     public static ModuleRegistry of(List<ModuleFactory> factories, JsonNode orgSection) {
-        JsonNode list = orgSection != null && orgSection.isObject() ? orgSection.path("defaults") : orgSection;
-        return new ModuleRegistry(factories, ModuleEntry.parseList(list, "baton.yaml modules"));
+        JsonNode list = orgSection;
+        if (orgSection != null && orgSection.isObject()) {
+            list = ConfigSection.of(orgSection, SECTION, "defaults").get("defaults");
+        }
+        return new ModuleRegistry(factories, ModuleEntry.parseList(list, SECTION));
     }
 
     /** The ids of every registered module. */

@@ -6,6 +6,7 @@ import dev.baton.core.model.ModelFailure;
 final class TurnFailures {
     static final String CANCELLED = "cancelled";
     static final String INTERNAL = "internal";
+    static final String MODEL_NOT_CONFIGURED = "model_not_configured";
 
     private TurnFailures() {}
 
@@ -32,6 +33,12 @@ final class TurnFailures {
 
     static TurnEvent.Failed cancelled() {
         return new TurnEvent.Failed(CANCELLED, "The turn was cancelled.", false);
+    }
+
+    /** The agent's model names a provider this deployment has not configured: an operator's fix, not a retry. */
+    static TurnEvent.Failed modelNotConfigured() {
+        return new TurnEvent.Failed(
+                MODEL_NOT_CONFIGURED, "This agent's model is not configured on the server; tell its operator.", false);
     }
 
     static TurnEvent.Failed internal() {

@@ -234,8 +234,26 @@ public final class TurnRunner {
                     modules.outputFilters(turnContext),
                     modules.rewritesAnswers(request.agent()),
                     sink);
-            ModelBinding binding =
-                    models.resolve(request.agent().model(), request.agent().fallbackModels());
+            ModelBinding binding;
+            try {
+                binding =
+                        models.resolve(request.agent().model(), request.agent().fallbackModels());
+            } catch (IllegalArgumentException e) {
+                // the server checks every agent's model at start; an embedding that did not gets a clear code
+                log.error(
+                        "request {}: agent {} has no usable model: {}",
+                        request.requestId(),
+                        request.agent().id(),
+                        e.getMessage());
+                return fail(
+                        request,
+                        user,
+                        progress,
+                        out,
+                        MessageStatus.INCOMPLETE,
+                        TurnFailures.modelNotConfigured(),
+                        sink);
+            }
             List<ToolSpec> specs = tools.specsFor(request.agent());
             PromptSections promptSections = sectionsFor(request).withGuidance(proceed.guidance());
             BuiltContext context = contexts.build(

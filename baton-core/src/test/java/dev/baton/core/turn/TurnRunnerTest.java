@@ -369,6 +369,29 @@ class TurnRunnerTest {
     }
 
     @Test
+    void a_model_that_cannot_be_resolved_ends_the_turn_as_not_configured_not_as_an_internal_error() {
+        TurnRunner runner = new TurnRunner(
+                store,
+                reference -> {
+                    throw new IllegalArgumentException("cannot resolve '" + reference + "': no key");
+                },
+                new ToolCatalog(List.of(source(addTask))),
+                WORDS,
+                COSTS,
+                CLOCK,
+                ModulePipeline.none(CLOCK));
+
+        TurnOutcome outcome =
+                runner.run(request("hi", LIMITS, principal("tasks:write:self"), new Cancellation()), events::add);
+
+        assertThat(outcome.failure()).get().satisfies(f -> {
+            assertThat(f.code()).isEqualTo("model_not_configured");
+            assertThat(f.retryable()).isFalse();
+        });
+        assertThat(eventNames()).containsExactly("Started", "Failed");
+    }
+
+    @Test
     void a_model_failure_after_output_keeps_what_the_client_saw_and_the_earlier_tool_calls() {
         ScriptedModel model = ScriptedModel.of(
                 toolCalls(call("c1", "list_tasks", "{}")), failing("You have no ", ModelFailure.Kind.UNAVAILABLE));

@@ -1,6 +1,7 @@
 package dev.baton.modules.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.core.config.ConfigProblem;
 import dev.baton.core.config.Durations;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -37,12 +38,12 @@ public final class ModuleConfig {
                 ? com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()
                 : node;
         if (!n.isObject()) {
-            throw new IllegalArgumentException(module + ": config must be an object");
+            throw ConfigProblem.of(n, module + ": config must be an object");
         }
         for (Iterator<String> names = n.fieldNames(); names.hasNext(); ) {
             String key = names.next();
             if (!ownKeys.contains(key)) {
-                throw new IllegalArgumentException(module + ": unknown config key '" + key + "'");
+                throw ConfigProblem.unknownKey(n, module + " config", key, ownKeys);
             }
         }
         return new ModuleConfig(module, n);
@@ -114,7 +115,7 @@ public final class ModuleConfig {
         try {
             d = Durations.parse(v.asText(), key);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(module + ": config " + e.getMessage());
+            throw ConfigProblem.at(node, key, module + ": config " + e.getMessage());
         }
         if (d.isZero()) {
             throw invalid(key, "must be longer than zero");
@@ -145,7 +146,8 @@ public final class ModuleConfig {
         return out;
     }
 
-    public IllegalArgumentException invalid(String key, String problem) {
-        return new IllegalArgumentException(module + ": config '" + key + "' " + problem);
+    /** A problem with the value of {@code key}, pointing at it in the file it came from. */
+    public ConfigProblem invalid(String key, String problem) {
+        return ConfigProblem.at(node, key, module + ": config '" + key + "' " + problem);
     }
 }

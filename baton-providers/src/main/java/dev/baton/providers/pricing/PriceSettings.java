@@ -1,6 +1,8 @@
 package dev.baton.providers.pricing;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.core.config.ConfigProblem;
+import dev.baton.core.config.ConfigSection;
 import java.math.BigDecimal;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -21,36 +23,30 @@ import java.util.Map;
 public final class PriceSettings {
     private PriceSettings() {}
 
+    /** The section of baton.yaml this reads. */
+    public static final String SECTION = "prices";
+
     /** The table the section describes; a missing section gives the built-in defaults. */
     public static PriceTable parse(JsonNode section) {
+        ConfigSection s = ConfigSection.of(section, SECTION, "builtInDefaults", "models");
+        JsonNode table = s.get("models");
+        if (!table.isMissingNode() && !table.isNull() && !table.isObject())
+            throw s.invalid("models", "must map model patterns to {input, output, cachedInput?}");
         Map<String, ModelPrice> models = new LinkedHashMap<>();
-        section.path("models").properties().forEach(e -> models.put(e.getKey(), price(e.getKey(), e.getValue())));
-        boolean defaults = section.path("builtInDefaults").asBoolean(true);
-        return defaults ? PriceTable.defaultsWith(models) : PriceTable.of(models);
+        table.properties().forEach(e -> models.put(e.getKey(), price(table, e.getKey(), e.getValue())));
+        return s.bool("builtInDefaults", true) ? PriceTable.defaultsWith(models) : PriceTable.of(models);
     }
 
-    private static ModelPrice price(String key, JsonNode node) {
-        if (!node.isObject())
-            throw new IllegalArgumentException("prices.models." + key + " must be {input, output, cachedInput?}");
-        return new ModelPrice(
-                number(node, "input", key), number(node, "output", key), optionalNumber(node, "cachedInput", key));
+    private static ModelPrice price(JsonNode table, String key, JsonNode node) {
+        String path = SECTION + ".models." + key;
+        if (!node.isObject()) throw ConfigProblem.at(table, key, path + " must be {input, output, cachedInput?}");
+        ConfigSection s = ConfigSection.of(node, path, "input", "output", "cachedInput");
+        return new ModelPrice(required(s, "input"), required(s, "output"), s.decimal("cachedInput"));
     }
 
-    private static BigDecimal number(JsonNode node, String field, String key) {
-        BigDecimal value = optionalNumber(node, field, key);
-        if (value == null) throw new IllegalArgumentException("prices.models." + key + "." + field + " is required");
+    private static BigDecimal required(ConfigSection s, String field) {
+        BigDecimal value = s.decimal(field);
+        if (value == null) throw ConfigProblem.of(s.node(), s.qualified(field) + " is required");
         return value;
-    }
-
-    private static BigDecimal optionalNumber(JsonNode node, String field, String key) {
-        JsonNode n = node.path(field);
-        if (n.isMissingNode() || n.isNull()) return null;
-        try {
-            // through the text, so 0.15 stays exactly 0.15 rather than the nearest double
-            return new BigDecimal(n.asText().trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(
-                    "prices.models." + key + "." + field + " is not a number: " + n.asText());
-        }
     }
 }

@@ -1,7 +1,8 @@
 package dev.baton.providers.resilience;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.baton.core.config.ConfigNodes;
+import dev.baton.core.config.ConfigProblem;
+import dev.baton.core.config.ConfigSection;
 import java.util.Objects;
 
 /**
@@ -28,35 +29,43 @@ public record ResilienceConfig(ResilienceSettings models, BreakerSettings tools)
         Objects.requireNonNull(tools, "tools");
     }
 
+    /** The section of baton.yaml this reads. */
+    public static final String SECTION = "resilience";
+
     /** Reads the section; a missing section means the defaults. */
     public static ResilienceConfig from(JsonNode section) {
-        if (section == null || section.isMissingNode() || section.isNull()) {
-            return DEFAULTS;
-        }
-        if (!section.isObject()) {
-            throw new IllegalArgumentException("resilience must be a mapping");
-        }
+        ConfigSection s = ConfigSection.of(
+                section,
+                SECTION,
+                "timeToFirstToken",
+                "timeoutRetryFactor",
+                "retryDelay",
+                "retryJitter",
+                "modelBreaker",
+                "toolBreaker");
+        if (s.isEmpty()) return DEFAULTS;
         ResilienceSettings d = ResilienceSettings.DEFAULTS;
         try {
             ResilienceSettings models = new ResilienceSettings(
-                    ConfigNodes.duration(section.path("timeToFirstToken"), d.timeToFirstToken()),
-                    section.path("timeoutRetryFactor").asDouble(d.timeoutRetryFactor()),
-                    ConfigNodes.duration(section.path("retryDelay"), d.retryDelay()),
-                    section.path("retryJitter").asDouble(d.retryJitter()),
-                    breaker(section.path("modelBreaker"), d.breaker()));
-            return new ResilienceConfig(models, breaker(section.path("toolBreaker"), BreakerSettings.TOOL_DEFAULTS));
+                    s.duration("timeToFirstToken", d.timeToFirstToken()),
+                    s.number("timeoutRetryFactor", d.timeoutRetryFactor()),
+                    s.duration("retryDelay", d.retryDelay()),
+                    s.number("retryJitter", d.retryJitter()),
+                    breaker(s, "modelBreaker", d.breaker()));
+            return new ResilienceConfig(models, breaker(s, "toolBreaker", BreakerSettings.TOOL_DEFAULTS));
+        } catch (ConfigProblem e) {
+            throw e;
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("resilience: " + e.getMessage());
+            throw ConfigProblem.of(section, "resilience: " + e.getMessage());
         }
     }
 
-    private static BreakerSettings breaker(JsonNode node, BreakerSettings defaults) {
-        if (node.isMissingNode() || node.isNull()) {
-            return defaults;
-        }
+    private static BreakerSettings breaker(ConfigSection section, String key, BreakerSettings defaults) {
+        ConfigSection s = section.section(key, "failures", "openFor", "halfOpenProbes");
+        if (s.isEmpty()) return defaults;
         return new BreakerSettings(
-                node.path("failures").asInt(defaults.failureThreshold()),
-                ConfigNodes.duration(node.path("openFor"), defaults.openDuration()),
-                node.path("halfOpenProbes").asInt(defaults.halfOpenProbes()));
+                s.integer("failures", defaults.failureThreshold(), 1),
+                s.duration("openFor", defaults.openDuration()),
+                s.integer("halfOpenProbes", defaults.halfOpenProbes(), 1));
     }
 }

@@ -121,6 +121,18 @@ public final class ResilientModelResolver implements ModelResolver, AutoCloseabl
                         random));
     }
 
+    /**
+     * The state of each provider endpoint's breaker ({@code closed}, {@code open}, {@code half_open}), by provider,
+     * for the endpoints resolved so far; in provider order.
+     */
+    public Map<String, String> breakerStates() {
+        Map<String, String> states = new java.util.TreeMap<>();
+        gateways.values()
+                .forEach(
+                        g -> states.put(g.provider(), g.breaker().state().name().toLowerCase(java.util.Locale.ROOT)));
+        return states;
+    }
+
     @Override
     public void close() {
         if (delegate instanceof AutoCloseable closeable) {

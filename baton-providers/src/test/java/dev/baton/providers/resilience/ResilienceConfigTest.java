@@ -52,7 +52,7 @@ class ResilienceConfigTest {
         assertThatThrownBy(() -> ResilienceConfig.from(yaml("resilience: {modelBreaker: {failures: 0}}")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("resilience")
-                .hasMessageContaining("failureThreshold");
+                .hasMessageContaining("resilience.modelBreaker.failures");
         assertThatThrownBy(() -> ResilienceConfig.from(yaml("resilience: {timeoutRetryFactor: 0.5}")))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> ResilienceConfig.from(yaml("resilience: {retryDelay: soon}")))

@@ -1,7 +1,7 @@
 package dev.baton.runtime.admission;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.baton.core.config.ConfigNodes;
+import dev.baton.core.config.ConfigSection;
 import java.math.BigDecimal;
 import java.time.DateTimeException;
 import java.time.Duration;
@@ -39,6 +39,9 @@ public record BudgetSettings(
         Duration reservationMargin,
         String redisKeyPrefix) {
 
+    /** The section of baton.yaml this reads. */
+    public static final String SECTION = "budgets";
+
     public static final int DEFAULT_MAX_OUTPUT_TOKENS_PER_CALL = 4096;
     public static final Duration DEFAULT_RESERVATION_MARGIN = Duration.ofSeconds(60);
     public static final String DEFAULT_REDIS_KEY_PREFIX = "baton:budget:";
@@ -67,33 +70,40 @@ public record BudgetSettings(
     }
 
     public static BudgetSettings parse(JsonNode section) {
-        String zone = section.path("timeZone").asText("UTC");
+        ConfigSection s = ConfigSection.of(
+                section,
+                SECTION,
+                "perUser",
+                "perTenant",
+                "maxCostPerTurnUsd",
+                "maxOutputTokensPerCall",
+                "timeZone",
+                "reservationMargin",
+                "redisKeyPrefix");
+        String zone = s.text("timeZone", "UTC");
         ZoneId timeZone;
         try {
             timeZone = ZoneId.of(zone);
         } catch (DateTimeException e) {
-            throw new IllegalArgumentException("budgets.timeZone is not a time zone: " + zone);
+            throw s.invalid("timeZone", "is not a time zone: " + zone + " (e.g. UTC or Europe/Paris)");
         }
+        ConfigSection user = s.section("perUser", "dailyUsd", "monthlyUsd");
+        ConfigSection tenant = s.section("perTenant", "dailyUsd", "monthlyUsd");
         return new BudgetSettings(
-                usd(section.path("perUser").path("dailyUsd"), "perUser.dailyUsd"),
-                usd(section.path("perUser").path("monthlyUsd"), "perUser.monthlyUsd"),
-                usd(section.path("perTenant").path("dailyUsd"), "perTenant.dailyUsd"),
-                usd(section.path("perTenant").path("monthlyUsd"), "perTenant.monthlyUsd"),
-                usd(section.path("maxCostPerTurnUsd"), "maxCostPerTurnUsd"),
-                section.path("maxOutputTokensPerCall").asInt(DEFAULT_MAX_OUTPUT_TOKENS_PER_CALL),
+                usd(user, "dailyUsd"),
+                usd(user, "monthlyUsd"),
+                usd(tenant, "dailyUsd"),
+                usd(tenant, "monthlyUsd"),
+                usd(s, "maxCostPerTurnUsd"),
+                s.integer("maxOutputTokensPerCall", DEFAULT_MAX_OUTPUT_TOKENS_PER_CALL, 1),
                 timeZone,
-                ConfigNodes.duration(section.path("reservationMargin"), DEFAULT_RESERVATION_MARGIN),
-                section.path("redisKeyPrefix").isTextual()
-                        ? section.path("redisKeyPrefix").asText()
-                        : null);
+                s.duration("reservationMargin", DEFAULT_RESERVATION_MARGIN),
+                s.text("redisKeyPrefix"));
     }
 
-    private static BigDecimal usd(JsonNode n, String name) {
-        if (n.isMissingNode() || n.isNull()) return null;
-        try {
-            return new BigDecimal(n.asText().trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("budgets." + name + " is not a number: " + n.asText());
-        }
+    private static BigDecimal usd(ConfigSection s, String key) {
+        BigDecimal v = s.decimal(key);
+        if (v != null && v.signum() < 0) throw s.invalid(key, "must not be negative");
+        return v;
     }
 }

@@ -1,7 +1,7 @@
 package dev.baton.runtime.admission;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.baton.core.config.ConfigNodes;
+import dev.baton.core.config.ConfigSection;
 import dev.baton.core.conversation.IdempotencyStore;
 import java.time.Clock;
 import java.time.Duration;
@@ -35,10 +35,14 @@ public final class IdempotencyKeyExpiry implements AutoCloseable {
                 throw new IllegalArgumentException("idempotency.interval must be >= 0");
         }
 
+        /** The section of baton.yaml this reads. */
+        public static final String SECTION = "idempotency";
+
         public static Settings from(JsonNode section) {
-            return new Settings(
-                    ConfigNodes.duration(section.path("retention"), DEFAULTS.retention()),
-                    ConfigNodes.duration(section.path("interval"), DEFAULTS.interval()));
+            ConfigSection s = ConfigSection.of(section, SECTION, "retention", "interval");
+            Duration retention = s.duration("retention", DEFAULTS.retention());
+            if (retention.isZero()) throw s.invalid("retention", "must be longer than zero");
+            return new Settings(retention, s.duration("interval", DEFAULTS.interval()));
         }
     }
 

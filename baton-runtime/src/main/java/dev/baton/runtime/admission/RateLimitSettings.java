@@ -1,6 +1,7 @@
 package dev.baton.runtime.admission;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.core.config.ConfigSection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,6 +25,9 @@ import java.util.Map;
 public record RateLimitSettings(
         boolean enabled, List<RatePolicy> perUser, List<RatePolicy> perTenant, String redisUrl, String redisKeyPrefix) {
 
+    /** The section of baton.yaml this reads. */
+    public static final String SECTION = "rateLimits";
+
     public static final int DEFAULT_PER_USER_PER_MINUTE = 20;
     public static final int DEFAULT_PER_USER_PER_HOUR = 100;
     /** No rate limits. */
@@ -38,34 +42,26 @@ public record RateLimitSettings(
 
     /** Reads the section; {@code BATON_REDIS_URL} in the environment overrides {@code redisUrl}. */
     public static RateLimitSettings parse(JsonNode section, Map<String, String> env) {
+        ConfigSection s =
+                ConfigSection.of(section, SECTION, "enabled", "perUser", "perTenant", "redisUrl", "redisKeyPrefix");
         String redis = env.get("BATON_REDIS_URL");
-        if (redis == null || redis.isBlank()) redis = text(section.path("redisUrl"));
+        if (redis == null || redis.isBlank()) redis = s.text("redisUrl");
         return new RateLimitSettings(
-                section.path("enabled").asBoolean(true),
-                policies(section.path("perUser"), "", DEFAULT_PER_USER_PER_MINUTE, DEFAULT_PER_USER_PER_HOUR),
-                policies(section.path("perTenant"), "tenant-", 0, 0),
+                s.bool("enabled", true),
+                policies(s, "perUser", "", DEFAULT_PER_USER_PER_MINUTE, DEFAULT_PER_USER_PER_HOUR),
+                policies(s, "perTenant", "tenant-", 0, 0),
                 redis,
-                text(section.path("redisKeyPrefix")));
+                s.text("redisKeyPrefix"));
     }
 
-    private static List<RatePolicy> policies(JsonNode node, String prefix, int perMinute, int perHour) {
+    private static List<RatePolicy> policies(
+            ConfigSection section, String key, String prefix, int perMinute, int perHour) {
+        ConfigSection s = section.section(key, "perMinute", "perHour");
         List<RatePolicy> policies = new ArrayList<>();
-        int minute = count(node, "perMinute", perMinute);
-        int hour = count(node, "perHour", perHour);
+        int minute = s.integer("perMinute", perMinute, 0);
+        int hour = s.integer("perHour", perHour, 0);
         if (minute > 0) policies.add(new RatePolicy(prefix + "per-minute", minute, Duration.ofMinutes(1)));
         if (hour > 0) policies.add(new RatePolicy(prefix + "per-hour", hour, Duration.ofHours(1)));
         return policies;
-    }
-
-    private static int count(JsonNode node, String field, int fallback) {
-        JsonNode n = node.path(field);
-        if (n.isMissingNode() || n.isNull()) return fallback;
-        if (!n.canConvertToInt() || n.asInt() < 0)
-            throw new IllegalArgumentException("rateLimits." + field + " must be a whole number >= 0");
-        return n.asInt();
-    }
-
-    private static String text(JsonNode n) {
-        return n.isMissingNode() || n.isNull() ? null : n.asText();
     }
 }

@@ -5,10 +5,13 @@ import dev.baton.core.agent.AgentDefinition;
 import dev.baton.core.agent.TurnLimits;
 import dev.baton.core.auth.Principal;
 import dev.baton.core.config.ConfigNodes;
+import dev.baton.core.config.ConfigProblem;
+import dev.baton.core.config.ConfigSection;
 import dev.baton.runtime.Refusal;
 import dev.baton.runtime.RefusalException;
 import dev.baton.runtime.config.ConfigException;
-import dev.baton.runtime.config.Yaml;
+import dev.baton.runtime.config.ConfigFile;
+import dev.baton.runtime.session.SessionLimits;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -29,13 +32,34 @@ import java.util.stream.Stream;
  */
 public final class AgentRegistry {
 
+    /**
+     * The keys of an agent file. {@code constraints} is read by the modules and the prompt (its shape is theirs to
+     * check); {@code modules} by the module registry when the server starts.
+     */
+    public static final List<String> KEYS = List.of(
+            "id",
+            "name",
+            "description",
+            "systemPrompt",
+            "model",
+            "fallbackModels",
+            "tools",
+            "roles",
+            "limits",
+            "modules",
+            "constraints");
+
     /** In configuration order: never a hash map's order, which would differ between JVMs. */
     private final Map<String, AgentDefinition> agents;
     /** The configured default agent's id; null to use the first agent the caller may use. */
     private final String defaultAgentId;
 
-    private AgentRegistry(Map<String, AgentDefinition> agents, String defaultAgentId) {
+    /** The files the agents were read from, to say where a problem found later (a module entry) is. */
+    private final List<ConfigFile> files;
+
+    private AgentRegistry(Map<String, AgentDefinition> agents, String defaultAgentId, List<ConfigFile> files) {
         this.agents = Collections.unmodifiableMap(new LinkedHashMap<>(agents));
+        this.files = List.copyOf(files);
         if (defaultAgentId != null && !this.agents.containsKey(defaultAgentId))
             throw new ConfigException("default agent '" + defaultAgentId + "' is not configured (agents: "
                     + String.join(", ", this.agents.keySet()) + ")");
@@ -48,7 +72,7 @@ public final class AgentRegistry {
         for (AgentDefinition a : agents) {
             if (byId.put(a.id(), a) != null) throw new ConfigException("agent '" + a.id() + "' is defined twice");
         }
-        return new AgentRegistry(byId, null);
+        return new AgentRegistry(byId, null, List.of());
     }
 
     /**
@@ -57,7 +81,7 @@ public final class AgentRegistry {
      * @throws ConfigException when no such agent is configured
      */
     public AgentRegistry withDefault(String agentId) {
-        return new AgentRegistry(agents, agentId == null || agentId.isBlank() ? null : agentId.trim());
+        return new AgentRegistry(agents, agentId == null || agentId.isBlank() ? null : agentId.trim(), files);
     }
 
     /**
@@ -86,15 +110,19 @@ public final class AgentRegistry {
      * there), then every *.yaml / *.yml of each folder in {@code dirs}, by file name.
      *
      * @param defaultModel the model of agents that name none (or {@code default})
-     * @throws ConfigException for a folder that does not exist or an agent without an id or system prompt
+     * @throws ConfigException for a folder that does not exist, a file that is not YAML, or an agent with an unknown
+     *     key, a value of the wrong type or without an id or system prompt: "{@code agents/tutor.yaml:4: ...}"
      */
     public static AgentRegistry load(
             List<String> resources, List<Path> dirs, TurnLimits orgLimits, String defaultModel) {
         Map<String, AgentDefinition> found = new LinkedHashMap<>();
+        List<ConfigFile> files = new ArrayList<>();
         for (String resource : resources) {
             try (InputStream in = AgentRegistry.class.getClassLoader().getResourceAsStream(resource)) {
                 if (in == null) continue;
-                AgentDefinition a = parse(Yaml.read(in, resource), orgLimits, defaultModel, resource);
+                ConfigFile file = ConfigFile.read(in, resource);
+                files.add(file);
+                AgentDefinition a = parse(file, orgLimits, defaultModel);
                 found.put(a.id(), a);
             } catch (IOException e) {
                 throw new ConfigException("cannot read built-in agent " + resource + ": " + e.getMessage());
@@ -102,47 +130,72 @@ public final class AgentRegistry {
         }
         for (Path dir : dirs) {
             if (!Files.isDirectory(dir)) throw new ConfigException("agents folder not found: " + dir);
-            try (Stream<Path> files = Files.list(dir)) {
-                for (Path f : files.filter(p ->
+            try (Stream<Path> paths = Files.list(dir)) {
+                for (Path f : paths.filter(p ->
                                 p.toString().endsWith(".yaml") || p.toString().endsWith(".yml"))
                         .sorted()
                         .toList()) {
-                    AgentDefinition a = parse(Yaml.read(f), orgLimits, defaultModel, f.toString());
+                    ConfigFile file = ConfigFile.read(f);
+                    files.add(file);
+                    AgentDefinition a = parse(file, orgLimits, defaultModel);
                     found.put(a.id(), a);
                 }
             } catch (IOException e) {
                 throw new ConfigException("cannot list " + dir + ": " + e.getMessage());
             }
         }
-        return new AgentRegistry(found, null);
+        return new AgentRegistry(found, null, files);
+    }
+
+    private static AgentDefinition parse(ConfigFile file, TurnLimits orgLimits, String defaultModel) {
+        try {
+            return parse(file.root(), orgLimits, defaultModel, file.source());
+        } catch (IllegalArgumentException e) {
+            throw file.explain(e).orElseGet(() -> new ConfigException(file.source() + ": " + e.getMessage(), e));
+        }
+    }
+
+    /**
+     * The configuration error {@code failure} stands for, located in the agent file it is about (a module entry an
+     * agent lists, found wrong when the modules are resolved); empty when it is about none of them.
+     */
+    public Optional<ConfigException> explain(Throwable failure) {
+        for (ConfigFile file : files) {
+            Optional<ConfigException> located = file.explain(failure);
+            if (located.isPresent()) return located;
+        }
+        return Optional.empty();
     }
 
     static AgentDefinition parse(JsonNode node, TurnLimits orgLimits, String defaultModel, String source) {
-        String id = required(node, "id", source);
-        String model = node.path("model").asText("default");
+        if (node.isMissingNode())
+            throw new ConfigException(source + ": the file is empty; an agent needs an id and a systemPrompt");
+        ConfigSection s = ConfigSection.of(node, "", KEYS);
+        String id = required(s, "id", source);
+        String model = s.text("model", "default");
         if (model.isBlank() || model.equals("default")) model = defaultModel;
-        List<String> tools = new ArrayList<>();
-        node.path("tools").forEach(t -> tools.add(t.asText()));
-        List<String> roles = new ArrayList<>();
-        node.path("roles").forEach(r -> roles.add(r.asText()));
-        List<String> fallbacks = new ArrayList<>();
-        node.path("fallbackModels").forEach(f -> fallbacks.add(f.asText()));
+        JsonNode limits = s.get("limits");
+        if (!limits.isMissingNode() && !limits.isNull() && !limits.isObject())
+            throw s.invalid("limits", "must be a mapping of limit names to values");
+        SessionLimits.checkLimitKeys(limits, "limits");
+        // the session limits are applied when a session starts; read them now so that a bad one fails the start
+        SessionLimits.overlay(limits, "limits", SessionLimits.DEFAULTS);
         return new AgentDefinition(
                 id,
-                node.path("name").asText(id),
-                node.path("description").asText(""),
-                required(node, "systemPrompt", source),
+                s.text("name", id),
+                s.text("description", ""),
+                required(s, "systemPrompt", source),
                 model,
-                tools,
-                roles,
-                ConfigNodes.limits(node.path("limits"), orgLimits),
-                fallbacks,
+                s.strings("tools"),
+                s.strings("roles"),
+                ConfigNodes.limits(limits, "limits", orgLimits),
+                s.strings("fallbackModels"),
                 node);
     }
 
-    private static String required(JsonNode node, String field, String source) {
-        String v = node.path(field).asText("");
-        if (v.isBlank()) throw new ConfigException(source + ": agent needs '" + field + "'");
+    private static String required(ConfigSection s, String field, String source) {
+        String v = s.text(field, "");
+        if (v.isBlank()) throw ConfigProblem.of(s.node(), "agent needs '" + field + "'");
         return v;
     }
 

@@ -16,6 +16,9 @@ import java.util.Objects;
  * </pre>
  */
 public record ApprovalSettings(Duration expiresAfter, ApprovalPolicy defaultPolicy, int expiryBatch) {
+    /** The section of baton.yaml this reads. */
+    public static final String SECTION = "approvals";
+
     public static final ApprovalSettings DEFAULTS =
             new ApprovalSettings(Duration.ofHours(24), ApprovalPolicy.WHEN_DESTRUCTIVE, 100);
 

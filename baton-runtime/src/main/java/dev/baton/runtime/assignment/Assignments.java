@@ -4,10 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.core.agent.Assignment;
 import dev.baton.core.auth.Principal;
+import dev.baton.core.config.ConfigProblem;
+import dev.baton.core.config.ConfigSection;
 import dev.baton.runtime.RefusalException;
 import dev.baton.runtime.agent.AgentRegistry;
-import dev.baton.runtime.config.ConfigException;
 import dev.baton.runtime.config.Json;
+import dev.baton.runtime.session.SessionLimits;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
@@ -33,6 +35,9 @@ import java.util.Set;
  * }</pre>
  */
 public final class Assignments {
+    /** The section of baton.yaml this reads. */
+    public static final String SECTION = "assignments";
+
     private static final Set<String> FIELDS =
             Set.of("id", "agentId", "title", "instructions", "class", "classId", "availableAt", "closesAt", "limits");
 
@@ -49,52 +54,57 @@ public final class Assignments {
     /**
      * Reads the section; every assignment's agent must exist.
      *
-     * @throws ConfigException when an assignment is malformed, duplicated or names an unknown agent
+     * @throws ConfigProblem when an assignment is malformed, duplicated or names an unknown agent
      */
     public static Assignments fromConfig(JsonNode section, AgentRegistry agents) {
         if (section == null || section.isMissingNode() || section.isNull()) return none();
-        if (!section.isArray()) throw new ConfigException("assignments: must be a list");
+        if (!section.isArray()) throw ConfigProblem.of(section, SECTION + " must be a list of assignments");
         Map<String, Assignment> found = new LinkedHashMap<>();
-        for (JsonNode node : section) {
-            Assignment a = parse(node);
+        for (int i = 0; i < section.size(); i++) {
+            Assignment a = parse(section, i);
             if (agents.find(a.agentId()).isEmpty())
-                throw new ConfigException("assignment " + a.id() + ": unknown agent '" + a.agentId() + "'");
+                throw ConfigProblem.at(
+                        section.get(i),
+                        "agentId",
+                        "assignment " + a.id() + ": unknown agent '" + a.agentId() + "' (agents: "
+                                + String.join(
+                                        ", ",
+                                        agents.all().stream().map(d -> d.id()).toList()) + ")");
             if (found.putIfAbsent(a.id(), a) != null)
-                throw new ConfigException("assignment " + a.id() + " is configured twice");
+                throw ConfigProblem.at(section.get(i), "id", "assignment " + a.id() + " is configured twice");
         }
         return new Assignments(found);
     }
 
     static Assignment parse(JsonNode node) {
-        if (!node.isObject()) throw new ConfigException("assignments: each entry must be a mapping");
-        node.fieldNames().forEachRemaining(f -> {
-            if (!FIELDS.contains(f)) throw new ConfigException("assignment: unknown field '" + f + "'");
-        });
-        String id = text(node, "id");
-        if (id == null || id.isBlank()) throw new ConfigException("assignment: 'id' is required");
-        String agentId = text(node, "agentId");
+        return parse(Json.MAPPER.createArrayNode().add(node), 0);
+    }
+
+    private static Assignment parse(JsonNode list, int index) {
+        JsonNode node = list.get(index);
+        String where = SECTION + "[" + index + "]";
+        if (!node.isObject()) throw ConfigProblem.at(list, Integer.toString(index), where + " must be a mapping");
+        ConfigSection s = ConfigSection.of(node, where, FIELDS);
+        String id = s.text("id");
+        if (id == null || id.isBlank()) throw s.invalid("id", "is required");
+        String agentId = s.text("agentId");
         if (agentId == null || agentId.isBlank())
-            throw new ConfigException("assignment " + id + ": 'agentId' is required");
-        String classId = text(node, "class") != null ? text(node, "class") : text(node, "classId");
-        Instant availableAt = instant(node, "availableAt", id);
-        Instant closesAt = instant(node, "closesAt", id);
+            throw ConfigProblem.of(node, "assignment " + id + ": 'agentId' is required");
+        String classId = s.text("class") != null ? s.text("class") : s.text("classId");
+        Instant availableAt = instant(s, "availableAt", id);
+        Instant closesAt = instant(s, "closesAt", id);
         if (availableAt != null && closesAt != null && !closesAt.isAfter(availableAt))
-            throw new ConfigException("assignment " + id + ": closesAt must be after availableAt");
+            throw ConfigProblem.at(node, "closesAt", "assignment " + id + ": closesAt must be after availableAt");
         ObjectNode overrides = Json.MAPPER.createObjectNode();
-        if (node.has("limits")) {
-            if (!node.get("limits").isObject())
-                throw new ConfigException("assignment " + id + ": 'limits' must be a mapping");
-            overrides.set("limits", node.get("limits"));
+        if (s.has("limits")) {
+            JsonNode limits = s.get("limits");
+            if (!limits.isObject())
+                throw ConfigProblem.at(node, "limits", "assignment " + id + ": 'limits' must be a mapping");
+            SessionLimits.checkLimitKeys(limits, "assignment " + id + ": limits");
+            overrides.set("limits", limits);
         }
         return new Assignment(
-                id,
-                agentId,
-                text(node, "title"),
-                text(node, "instructions"),
-                classId,
-                availableAt,
-                closesAt,
-                overrides);
+                id, agentId, s.text("title"), s.text("instructions"), classId, availableAt, closesAt, overrides);
     }
 
     public Optional<Assignment> find(String id) {
@@ -121,18 +131,15 @@ public final class Assignments {
         return a;
     }
 
-    private static String text(JsonNode node, String field) {
-        JsonNode v = node.get(field);
-        return v == null || v.isNull() ? null : v.asText();
-    }
-
-    private static Instant instant(JsonNode node, String field, String id) {
-        String v = text(node, field);
+    private static Instant instant(ConfigSection s, String field, String id) {
+        String v = s.text(field);
         if (v == null || v.isBlank()) return null;
         try {
             return OffsetDateTime.parse(v).toInstant();
         } catch (DateTimeParseException e) {
-            throw new ConfigException(
+            throw ConfigProblem.at(
+                    s.node(),
+                    field,
                     "assignment " + id + ": " + field + " must be an ISO-8601 date-time with an offset, got " + v);
         }
     }

@@ -16,6 +16,9 @@ import java.util.stream.Stream;
  * levels of the per-turn limits are already merged into {@link AgentDefinition#limits()} when agents are loaded.
  */
 public final class ConfigCascade {
+    /** The section of baton.yaml that holds the org level. */
+    public static final String SECTION = "limits";
+
     private final SessionLimits org;
 
     /** @param org the session limits of baton.yaml's {@code limits:} section */
@@ -25,6 +28,7 @@ public final class ConfigCascade {
 
     /** Reads the org level from baton.yaml's {@code limits:} section. */
     public static ConfigCascade fromOrgLimits(JsonNode limitsSection) {
+        SessionLimits.checkLimitKeys(limitsSection, "limits");
         return new ConfigCascade(SessionLimits.overlay(limitsSection, SessionLimits.DEFAULTS));
     }
 

@@ -2,9 +2,10 @@ package dev.baton.runtime.session;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.core.config.ConfigNodes;
-import dev.baton.runtime.config.ConfigException;
+import dev.baton.core.config.ConfigSection;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * The limits of a session as a whole (DESIGN §8), besides the per-turn {@link dev.baton.core.agent.TurnLimits}.
@@ -17,6 +18,9 @@ import java.util.Objects;
 public record SessionLimits(Integer maxMessages, Duration maxSessionDuration, Duration inactivityTimeout) {
     /** DESIGN §8's default inactivity timeout. */
     public static final Duration DEFAULT_INACTIVITY_TIMEOUT = Duration.ofHours(24);
+
+    /** The keys of a {@code limits:} block this reads (the turn limits share the block). */
+    public static final Set<String> KEYS = Set.of("maxMessages", "maxSessionDuration", "inactivityTimeout");
 
     public static final SessionLimits DEFAULTS = new SessionLimits(null, null, DEFAULT_INACTIVITY_TIMEOUT);
 
@@ -33,18 +37,33 @@ public record SessionLimits(Integer maxMessages, Duration maxSessionDuration, Du
      * Keys the block does not set keep the base's value.
      */
     public static SessionLimits overlay(JsonNode limits, SessionLimits base) {
+        return overlay(limits, "limits", base);
+    }
+
+    /**
+     * Like {@link #overlay(JsonNode, SessionLimits)}, naming the block {@code path} in messages.
+     *
+     * @throws dev.baton.core.config.ConfigProblem for a value of the wrong type or out of range
+     */
+    public static SessionLimits overlay(JsonNode limits, String path, SessionLimits base) {
         if (limits == null || !limits.isObject()) return base;
-        try {
-            Integer maxMessages = limits.hasNonNull("maxMessages")
-                    ? Integer.valueOf(limits.get("maxMessages").asInt())
-                    : base.maxMessages();
-            return new SessionLimits(
-                    maxMessages,
-                    ConfigNodes.duration(limits.path("maxSessionDuration"), base.maxSessionDuration()),
-                    ConfigNodes.duration(limits.path("inactivityTimeout"), base.inactivityTimeout()));
-        } catch (IllegalArgumentException e) {
-            throw new ConfigException("bad session limit: " + e.getMessage());
-        }
+        ConfigSection s = ConfigSection.part(limits, path, KEYS);
+        Integer maxMessages = s.optionalInteger("maxMessages", 1);
+        Duration maxSessionDuration = s.duration("maxSessionDuration", base.maxSessionDuration());
+        Duration inactivityTimeout = s.duration("inactivityTimeout", base.inactivityTimeout());
+        if (maxSessionDuration != null && !positive(maxSessionDuration))
+            throw s.invalid("maxSessionDuration", "must be longer than zero");
+        if (!positive(inactivityTimeout)) throw s.invalid("inactivityTimeout", "must be longer than zero");
+        return new SessionLimits(
+                maxMessages != null ? maxMessages : base.maxMessages(), maxSessionDuration, inactivityTimeout);
+    }
+
+    /**
+     * Checks every key of a {@code limits:} block (org, agent or assignment): it holds these session limits and the
+     * turn limits, and nothing else.
+     */
+    public static void checkLimitKeys(JsonNode limits, String path) {
+        ConfigSection.checkKeys(limits, path, ConfigSection.union(KEYS, ConfigNodes.TURN_LIMIT_KEYS));
     }
 
     private static boolean positive(Duration d) {

@@ -1,7 +1,7 @@
 package dev.baton.runtime.session;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.baton.core.config.ConfigNodes;
+import dev.baton.core.config.ConfigSection;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -31,10 +31,14 @@ public final class SessionSweeper implements AutoCloseable {
             if (sweepBatch < 1) throw new IllegalArgumentException("sweepBatch must be >= 1");
         }
 
+        /** The section of baton.yaml this reads. */
+        public static final String SECTION = "lifecycle";
+
         public static Settings from(JsonNode section) {
+            ConfigSection s = ConfigSection.of(section, SECTION, "sweepInterval", "sweepBatch");
             return new Settings(
-                    ConfigNodes.duration(section.path("sweepInterval"), DEFAULTS.sweepInterval()),
-                    section.path("sweepBatch").asInt(DEFAULTS.sweepBatch()));
+                    s.duration("sweepInterval", DEFAULTS.sweepInterval()),
+                    s.integer("sweepBatch", DEFAULTS.sweepBatch(), 1));
         }
     }
 

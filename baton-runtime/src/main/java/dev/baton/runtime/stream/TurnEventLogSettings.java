@@ -15,6 +15,9 @@ import java.time.Duration;
  * </pre>
  */
 public record TurnEventLogSettings(int maxEvents, Duration retention, String redisKeyPrefix) {
+    /** The section of baton.yaml this reads. */
+    public static final String SECTION = "streams";
+
     public static final TurnEventLogSettings DEFAULTS =
             new TurnEventLogSettings(10_000, Duration.ofMinutes(10), "baton:");
 

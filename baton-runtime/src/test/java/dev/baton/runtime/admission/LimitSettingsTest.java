@@ -70,7 +70,7 @@ class LimitSettingsTest {
         assertThatThrownBy(() -> BudgetSettings.parse(yaml("perUser: {dailyUsd: -1}")))
                 .hasMessageContaining("negative");
         assertThatThrownBy(() -> BudgetSettings.parse(yaml("perUser: {dailyUsd: lots}")))
-                .hasMessageContaining("not a number");
+                .hasMessageContaining("budgets.perUser.dailyUsd must be a number");
         assertThatThrownBy(() -> BudgetSettings.parse(yaml("timeZone: Mars/Olympus")))
                 .hasMessageContaining("time zone");
         assertThatThrownBy(() -> RateLimitSettings.parse(yaml("perUser: {perMinute: -5}"), Map.of()))

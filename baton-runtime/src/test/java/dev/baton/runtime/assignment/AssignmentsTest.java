@@ -8,10 +8,10 @@ import dev.baton.core.agent.AgentDefinition;
 import dev.baton.core.agent.Assignment;
 import dev.baton.core.agent.TurnLimits;
 import dev.baton.core.auth.Principal;
+import dev.baton.core.config.ConfigProblem;
 import dev.baton.runtime.Refusal;
 import dev.baton.runtime.RefusalException;
 import dev.baton.runtime.agent.AgentRegistry;
-import dev.baton.runtime.config.ConfigException;
 import dev.baton.runtime.config.Yaml;
 import java.time.Instant;
 import java.util.List;
@@ -87,17 +87,17 @@ class AssignmentsTest {
     @Test
     void bad_assignments_fail_at_startup() {
         assertThatThrownBy(() -> Assignments.fromConfig(yaml("- {id: x, agentId: ghost}"), AGENTS))
-                .isInstanceOf(ConfigException.class)
+                .isInstanceOf(ConfigProblem.class)
                 .hasMessageContaining("unknown agent");
         assertThatThrownBy(() ->
                         Assignments.fromConfig(yaml("- {id: x, agentId: study}\n- {id: x, agentId: study}"), AGENTS))
-                .isInstanceOf(ConfigException.class)
+                .isInstanceOf(ConfigProblem.class)
                 .hasMessageContaining("twice");
         assertThatThrownBy(() -> Assignments.fromConfig(yaml("- {id: x, agentId: study, closesAt: soon}"), AGENTS))
-                .isInstanceOf(ConfigException.class)
+                .isInstanceOf(ConfigProblem.class)
                 .hasMessageContaining("closesAt");
         assertThatThrownBy(() -> Assignments.fromConfig(yaml("- {id: x, agentId: study, colour: red}"), AGENTS))
-                .isInstanceOf(ConfigException.class)
+                .isInstanceOf(ConfigProblem.class)
                 .hasMessageContaining("colour");
     }
 

@@ -6,6 +6,7 @@ import dev.baton.server.http.Json;
 import io.javalin.config.RoutesConfig;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
@@ -19,17 +20,27 @@ public final class HealthRoutes {
 
     private final BooleanSupplier databaseUp;
     private final String modelMode;
+    private final Supplier<Map<String, String>> breakers;
     private final Supplier<List<ServerStatus>> mcpServers;
 
     /** @param modelMode "simulator" or the real provider in use, reported by readiness */
     public HealthRoutes(BooleanSupplier databaseUp, String modelMode) {
-        this(databaseUp, modelMode, List::of);
+        this(databaseUp, modelMode, Map::of, List::of);
     }
 
-    /** @param mcpServers the configured MCP servers' states now */
-    public HealthRoutes(BooleanSupplier databaseUp, String modelMode, Supplier<List<ServerStatus>> mcpServers) {
+    /**
+     * @param modelMode "simulator" or the default model, reported by readiness
+     * @param breakers each model provider's circuit breaker state ({@code closed}, {@code open}, {@code half_open})
+     * @param mcpServers the configured MCP servers' states now
+     */
+    public HealthRoutes(
+            BooleanSupplier databaseUp,
+            String modelMode,
+            Supplier<Map<String, String>> breakers,
+            Supplier<List<ServerStatus>> mcpServers) {
         this.databaseUp = databaseUp;
         this.modelMode = modelMode;
+        this.breakers = breakers;
         this.mcpServers = mcpServers;
     }
 
@@ -40,6 +51,9 @@ public final class HealthRoutes {
             ObjectNode out = Json.MAPPER.createObjectNode().put("status", db ? "ready" : "not_ready");
             ObjectNode checks =
                     out.putObject("checks").put("database", db ? "up" : "down").put("model", modelMode);
+            // an open breaker is not "not ready": the instance still serves, and other models may answer
+            ObjectNode providers = checks.putObject("providers");
+            breakers.get().forEach(providers::put);
             List<ServerStatus> servers = mcpServers.get();
             if (!servers.isEmpty()) {
                 ObjectNode mcp = checks.putObject("mcp");

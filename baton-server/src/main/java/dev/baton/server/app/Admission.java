@@ -6,8 +6,6 @@ import dev.baton.redis.SharedRedis;
 import dev.baton.runtime.BatonBuilder;
 import dev.baton.runtime.admission.BudgetSettings;
 import dev.baton.runtime.admission.RateLimitSettings;
-import dev.baton.runtime.config.ConfigException;
-import dev.baton.server.config.BatonConfig;
 import java.time.Clock;
 import java.util.Deque;
 
@@ -19,11 +17,6 @@ import java.util.Deque;
 final class Admission {
     private Admission() {}
 
-    /** The Redis URL instances share, or null. */
-    static String redisUrl(BatonConfig config) {
-        return rateSettings(config).redisUrl();
-    }
-
     /**
      * Gives the builder the configured limits, and the shared stores when a Redis is configured.
      *
@@ -31,14 +24,13 @@ final class Admission {
      * @param opened where what this opens and the runtime does not close is registered, to close with the server
      */
     static void configure(
-            BatonBuilder builder, BatonConfig config, Clock clock, SharedRedis redis, Deque<AutoCloseable> opened) {
-        RateLimitSettings rates = rateSettings(config);
-        BudgetSettings budgets;
-        try {
-            budgets = BudgetSettings.parse(config.section("budgets"));
-        } catch (IllegalArgumentException e) {
-            throw new ConfigException(e.getMessage());
-        }
+            BatonBuilder builder,
+            ServerSettings settings,
+            Clock clock,
+            SharedRedis redis,
+            Deque<AutoCloseable> opened) {
+        RateLimitSettings rates = settings.rateLimits();
+        BudgetSettings budgets = settings.budgets();
         builder.limits(rates, budgets);
         if (redis == null) return;
         RedisReservations reservations = null;
@@ -47,13 +39,5 @@ final class Admission {
             opened.push(reservations);
         }
         builder.sharedLimits(RedisBucketStore.connect(redis, rates.redisKeyPrefix(), clock), reservations);
-    }
-
-    private static RateLimitSettings rateSettings(BatonConfig config) {
-        try {
-            return RateLimitSettings.parse(config.section("rateLimits"), config.env());
-        } catch (IllegalArgumentException e) {
-            throw new ConfigException(e.getMessage());
-        }
     }
 }

@@ -1,21 +1,19 @@
 package dev.baton.server.app;
 
-import dev.baton.core.hook.ModuleRegistry;
 import dev.baton.core.model.ModelResolver;
 import dev.baton.core.tool.ToolSource;
 import dev.baton.learning.LearningModule;
 import dev.baton.mcp.client.McpClients;
 import dev.baton.mcp.server.McpEndpoint;
 import dev.baton.notes.NotesModule;
-import dev.baton.providers.pricing.PriceSettings;
 import dev.baton.providers.pricing.PriceTable;
 import dev.baton.providers.resilience.BreakerToolSource;
 import dev.baton.providers.resilience.ResilienceConfig;
 import dev.baton.providers.resilience.ResilientModelResolver;
+import dev.baton.providers.resolver.ConfiguredModelResolver;
 import dev.baton.providers.token.JtokkitTokenCounter;
 import dev.baton.redis.RedisTurnEventLog;
 import dev.baton.redis.SharedRedis;
-import dev.baton.redis.SharedTurnSettings;
 import dev.baton.redis.SharedTurns;
 import dev.baton.runtime.Baton;
 import dev.baton.runtime.BatonBuilder;
@@ -41,14 +39,12 @@ import dev.baton.server.auth.JwtSettings;
 import dev.baton.server.compat.CompatRoutes;
 import dev.baton.server.compat.CompatSettings;
 import dev.baton.server.config.BatonConfig;
-import dev.baton.server.config.ProviderSettings;
 import dev.baton.server.http.HttpApi;
 import dev.baton.server.metrics.BatonMetrics;
 import dev.baton.server.metrics.BreakerMeters;
 import dev.baton.server.metrics.HttpMetrics;
 import dev.baton.server.metrics.MeteredModelResolver;
 import dev.baton.server.metrics.MetricsRoutes;
-import dev.baton.server.metrics.MetricsSettings;
 import dev.baton.server.metrics.RefusalMeters;
 import dev.baton.server.metrics.TurnMetrics;
 import dev.baton.server.usage.UsageRoutes;
@@ -84,9 +80,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class BatonServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(BatonServer.class);
-    /** The agents shipped on the class path, in the order they are offered (the domains' jars bring their own). */
-    static final List<String> BUILT_IN_AGENTS = List.of(
-            "agents/tasks.yaml", "agents/study.yaml", LearningModule.LEARNING_AGENT, LearningModule.PLATFORM_AGENT);
 
     private final Javalin http;
     private final Baton baton;
@@ -130,27 +123,24 @@ public final class BatonServer implements AutoCloseable {
 
     /** Starts on {@code config.port()} (0 picks a free port). */
     public static BatonServer start(BatonConfig config, Options options) {
+        return start(ServerSettings.read(config), options);
+    }
+
+    /** Starts with settings already read and checked (see {@link ServerSettings#read}). */
+    public static BatonServer start(ServerSettings settings, Options options) {
+        BatonConfig config = settings.config();
         String host = options.host();
         Clock clock = options.clock();
         Duration sseHeartbeat = options.sseHeartbeat();
-        JwtAuthenticator auth = JwtAuthenticator.create(
-                JwtSettings.parse(config.section("jwt"), config.env(), config.jwtSecret()), config.rolePermissions());
-
+        JwtAuthenticator auth = JwtAuthenticator.create(settings.jwt(), config.rolePermissions());
         LearningSettings learningSettings = LearningSettings.parse(config.section("learning"));
         CompatSettings compat = CompatSettings.parse(config.section("compat"));
-        Database db = Database.open(
-                config.databaseUrl(),
-                List.of(TaskModule.MIGRATIONS, NotesModule.MIGRATIONS, LearningModule.MIGRATIONS));
         Deque<AutoCloseable> opened = new ArrayDeque<>();
-        opened.push(db);
         try {
-            BatonMetrics metrics = opened(opened, BatonMetrics.create(metricsSettings(config)));
             LlmSimulator simulator = null;
-            BreakerMeters breakerMeters = new BreakerMeters(metrics.registry());
             String simulatorUrl = options.simulatorBaseUrl();
-            ProviderSettings providers = ProviderSettings.from(config);
-            boolean simulatorOnly = config.models().simulatorOnly() && !providers.any();
-            String defaultModel = providers.defaultModel(config.models());
+            boolean simulatorOnly = settings.simulatorOnly();
+            String defaultModel = settings.defaultModel();
             if (simulatorUrl == null && simulatorOnly) {
                 simulator = opened(opened, LlmSimulator.start(BundledScript.create(clock)));
                 log.warn(
@@ -160,14 +150,30 @@ public final class BatonServer implements AutoCloseable {
                         simulator.baseUrl());
                 simulatorUrl = simulator.baseUrl();
             }
-            ResilienceConfig resilience = resilience(config);
+            ConfiguredModelResolver configured =
+                    opened(opened, Models.resolver(config.models(), settings.providers(), simulatorUrl));
+            // before the database opens: a model no provider serves is a configuration error, found first
+            settings.checkModels(configured).forEach(w -> log.warn("configuration: {}", w));
+
+            Database db;
+            try {
+                db = Database.open(
+                        config.databaseUrl(),
+                        List.of(TaskModule.MIGRATIONS, NotesModule.MIGRATIONS, LearningModule.MIGRATIONS));
+            } catch (RuntimeException e) {
+                throw DatabaseUnavailableException.of(config.databaseUrl(), e);
+            }
+            opened.push(db);
+            BatonMetrics metrics = opened(opened, BatonMetrics.create(settings.metrics()));
+            BreakerMeters breakerMeters = new BreakerMeters(metrics.registry());
+            ResilienceConfig resilience = settings.resilience();
             // retries, first-token limits, per-provider breakers and agents' fallback models
-            ModelResolver models = new ResilientModelResolver(
-                            Models.resolver(config.models(), providers, simulatorUrl), resilience.models(), clock)
+            ResilientModelResolver resilient = new ResilientModelResolver(configured, resilience.models(), clock)
                     .withBreakerListener(breakerMeters);
-            AgentRegistry agents = AgentRegistry.load(
-                            BUILT_IN_AGENTS, config.agentDirs(), config.limits(), defaultModel)
-                    .withDefault(defaultAgent(config));
+            ModelResolver models = resilient;
+            // every model an agent uses, resolved now (they were checked): /readyz shows each provider's breaker
+            settings.agents().all().forEach(a -> resilient.resolve(a.model()));
+            AgentRegistry agents = settings.agents();
             TaskModule tasks = TaskModule.create(db, clock);
             NotesModule notes = NotesModule.create(db, clock);
             JdbcConversationStore conversationStore = new JdbcConversationStore(db);
@@ -181,11 +187,13 @@ public final class BatonServer implements AutoCloseable {
                             .withRetention(learningSettings.retention()));
             learning.seedCatalogue(learningSettings.catalogue());
             learning.seedLibrary(learningSettings.library());
+            // the learning agent's memory module was registered (and checked) before the database opened
+            settings.learningMemory().set(learning.memoryGuidance().create(null));
             McpClients mcp = opened(opened, McpWiring.start(config, db, clock));
-            PriceTable prices = prices(config);
+            PriceTable prices = settings.prices();
             JdbcAuditStore auditStore = new JdbcAuditStore(db);
             JdbcUsageStore usage = new JdbcUsageStore(db);
-            SharedRedis redis = sharedRedis(config, opened);
+            SharedRedis redis = sharedRedis(settings, opened);
             TurnMetrics turnMetrics = new TurnMetrics(metrics.registry());
             BatonBuilder builder = Baton.builder()
                     .clock(clock)
@@ -204,12 +212,12 @@ public final class BatonServer implements AutoCloseable {
                     // after the built-in tools: a name taken by an earlier source can never be shadowed
                     .tools(mcp.toolSources().toArray(ToolSource[]::new))
                     .toolGuard(sources -> BreakerToolSource.guard(sources, resilience.tools(), clock, breakerMeters))
-                    .modules(moduleRegistry(config, agents, List.of(learning.memoryGuidance())), auditStore)
+                    .modules(settings.modules(), auditStore)
                     .refusalListener(new RefusalMeters(metrics.registry()))
                     .observer(turnMetrics);
-            Admission.configure(builder, config, clock, redis, opened);
+            Admission.configure(builder, settings, clock, redis, opened);
             if (redis != null) {
-                builder.turnLocks(onCancel -> SharedTurns.connect(redis, sharedTurnSettings(config), onCancel));
+                builder.turnLocks(onCancel -> SharedTurns.connect(redis, settings.turns(), onCancel));
                 builder.turnEventLog(opened(opened, RedisTurnEventLog.connect(redis, streamSettings(config))));
             }
             Baton baton = opened(opened, builder.build());
@@ -217,7 +225,7 @@ public final class BatonServer implements AutoCloseable {
             metrics.watch(baton.modules().failures());
             String modelMode = simulatorOnly ? "simulator" : defaultModel;
             List<Consumer<RoutesConfig>> routes = new ArrayList<>(List.of(
-                    new HealthRoutes(() -> db.isUp(2), modelMode, mcp::status)::register,
+                    new HealthRoutes(() -> db.isUp(2), modelMode, resilient::breakerStates, mcp::status)::register,
                     new CatalogRoutes(baton.agents(), baton.toolAccess())::register,
                     new McpAdminRoutes(mcp, config.maxBodyBytes())::register,
                     new McpRoutes(new McpEndpoint(baton.toolAccess(), baton.sessions()), config.maxBodyBytes())
@@ -253,24 +261,11 @@ public final class BatonServer implements AutoCloseable {
             log.info("limits: {}", baton.describeLimits());
             BatonServer server = new BatonServer(app, baton, simulator != null, opened);
             baton.startBackgroundJobs();
-            opened.push(learning.startBackgroundJobs());
             return server;
         } catch (RuntimeException e) {
             closeAll(opened);
             throw e;
         }
-    }
-
-    /** The web app; development sign-in only when this run generated its secret and no identity provider is set. */
-    private static WebPageRoutes webPage(BatonConfig config, Options options) {
-        boolean devSignIn = options.generatedJwtSecret()
-                && config.jwtSecret() != null
-                && !JwtSettings.jwksConfigured(config.section("jwt"), config.env());
-        return new WebPageRoutes(
-                WebPageSettings.parse(config.section("web")),
-                devSignIn
-                        ? DevSignIn.withGeneratedSecret(JwtSecret.of(config.jwtSecret()), options.clock())
-                        : DevSignIn.off());
     }
 
     private static <T extends AutoCloseable> T opened(Deque<AutoCloseable> opened, T resource) {
@@ -290,70 +285,27 @@ public final class BatonServer implements AutoCloseable {
         }
     }
 
-    /** The modules on the class path, with baton.yaml's org defaults; every agent's module list checked now. */
-    private static ModuleRegistry moduleRegistry(
-            BatonConfig config, AgentRegistry agents, List<dev.baton.core.hook.ModuleFactory> builtIn) {
-        try {
-            ModuleRegistry registry =
-                    ModuleRegistry.load(config.section("modules"), BatonServer.class.getClassLoader(), builtIn);
-            registry.validate(agents.all());
-            return registry;
-        } catch (IllegalArgumentException | IllegalStateException e) {
-            throw new ConfigException("modules: " + e.getMessage());
-        }
-    }
-
     /** The Redis that instances share (rate limits, budgets, turn locks), or null when none is configured. */
-    private static SharedRedis sharedRedis(BatonConfig config, Deque<AutoCloseable> opened) {
-        String url = Admission.redisUrl(config);
+    private static SharedRedis sharedRedis(ServerSettings settings, Deque<AutoCloseable> opened) {
+        String url = settings.rateLimits().redisUrl();
         return url == null ? null : opened(opened, SharedRedis.create(url));
     }
 
-    private static SharedTurnSettings sharedTurnSettings(BatonConfig config) {
-        try {
-            return SharedTurnSettings.parse(config.section("turns"));
-        } catch (IllegalArgumentException e) {
-            throw new ConfigException(e.getMessage());
-        }
+    /** The web app; development sign-in only when this run generated its secret and no identity provider is set. */
+    private static WebPageRoutes webPage(BatonConfig config, Options options) {
+        boolean devSignIn = options.generatedJwtSecret()
+                && config.jwtSecret() != null
+                && !JwtSettings.jwksConfigured(config.section("jwt"), config.env());
+        return new WebPageRoutes(
+                WebPageSettings.parse(config.section("web")),
+                devSignIn
+                        ? DevSignIn.withGeneratedSecret(JwtSecret.of(config.jwtSecret()), options.clock())
+                        : DevSignIn.off());
     }
 
     private static TurnEventLogSettings streamSettings(BatonConfig config) {
         try {
             return TurnEventLogSettings.from(config.section("streams"));
-        } catch (IllegalArgumentException e) {
-            throw new ConfigException(e.getMessage());
-        }
-    }
-
-    private static ResilienceConfig resilience(BatonConfig config) {
-        try {
-            return ResilienceConfig.from(config.section("resilience"));
-        } catch (IllegalArgumentException e) {
-            throw new ConfigException(e.getMessage());
-        }
-    }
-
-    /** {@code BATON_DEFAULT_AGENT}, else baton.yaml's {@code defaultAgent}; null for the first usable agent. */
-    private static String defaultAgent(BatonConfig config) {
-        String env = config.env().get("BATON_DEFAULT_AGENT");
-        if (env != null && !env.isBlank()) return env;
-        var node = config.section("defaultAgent");
-        if (node.isMissingNode() || node.isNull()) return null;
-        if (!node.isTextual()) throw new ConfigException("defaultAgent must be an agent id");
-        return node.asText();
-    }
-
-    private static MetricsSettings metricsSettings(BatonConfig config) {
-        try {
-            return MetricsSettings.parse(config.section("metrics"), config.env());
-        } catch (IllegalArgumentException e) {
-            throw new ConfigException("metrics: " + e.getMessage());
-        }
-    }
-
-    private static PriceTable prices(BatonConfig config) {
-        try {
-            return PriceSettings.parse(config.section("prices"));
         } catch (IllegalArgumentException e) {
             throw new ConfigException(e.getMessage());
         }

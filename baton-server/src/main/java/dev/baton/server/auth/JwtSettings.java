@@ -2,11 +2,14 @@ package dev.baton.server.auth;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
+import dev.baton.core.config.ConfigProblem;
+import dev.baton.core.config.ConfigSection;
 import dev.baton.core.config.Durations;
 import dev.baton.runtime.config.ConfigException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -82,6 +85,13 @@ public record JwtSettings(
      * @param hs256Secret the configured HS256 secret, null when none is
      * @throws ConfigException when a value is malformed; the message names the key and says what to write
      */
+    /** The section of baton.yaml this reads. */
+    public static final String SECTION = "jwt";
+
+    /** Its keys. */
+    public static final List<String> KEYS =
+            List.of("jwksUrl", "issuer", "audience", "clockSkew", "tenantClaim", "jwksTimeout");
+
     /** True when a JWKS URL is configured (env or baton.yaml): tokens then come from an identity provider. */
     public static boolean jwksConfigured(JsonNode section, Map<String, String> env) {
         return text(
@@ -94,7 +104,7 @@ public record JwtSettings(
 
     public static JwtSettings parse(JsonNode section, Map<String, String> env, String hs256Secret) {
         JsonNode s = section == null || section.isNull() ? MissingNode.getInstance() : section;
-        if (!s.isMissingNode() && !s.isObject()) throw new ConfigException("jwt must be a mapping");
+        ConfigSection.of(s, SECTION, KEYS);
         Map<String, String> e = env == null ? Map.of() : env;
         String url = text(e, "BATON_JWT_JWKS_URL", s, "jwksUrl");
         return new JwtSettings(
@@ -126,7 +136,7 @@ public record JwtSettings(
         if (fromEnv != null && !fromEnv.isBlank()) return fromEnv.strip();
         JsonNode v = section.path(key);
         if (v.isMissingNode() || v.isNull()) return null;
-        if (!v.isTextual()) throw new ConfigException("jwt." + key + " must be a string");
+        if (!v.isTextual()) throw ConfigProblem.at(section, key, "jwt." + key + " must be a string");
         return v.asText().strip();
     }
 
@@ -135,7 +145,11 @@ public record JwtSettings(
         if (fromEnv != null && !fromEnv.isBlank()) return parseDuration(fromEnv, variable);
         JsonNode v = section.path(key);
         if (v.isMissingNode() || v.isNull()) return null;
-        return parseDuration(v.asText(), "jwt." + key);
+        try {
+            return Durations.parse(v.asText(), "jwt." + key);
+        } catch (IllegalArgumentException e) {
+            throw ConfigProblem.at(section, key, e.getMessage());
+        }
     }
 
     private static URI uri(String text) {

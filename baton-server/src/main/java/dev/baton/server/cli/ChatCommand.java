@@ -1,36 +1,52 @@
 package dev.baton.server.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.baton.server.http.Json;
+import dev.baton.server.auth.DevSecret;
+import dev.baton.server.auth.JwtSecret;
+import dev.baton.server.auth.TokenMinter;
+import dev.baton.server.config.ConfigLoader;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * A terminal client: resumes (or starts) a session, streams each answer and shows tool calls as they run. A tool
- * call that waits for approval is asked about (y/n) and the decision sent, which goes on with the turn.
+ * A terminal client: resumes (or starts) a session, shows its last messages, streams each answer and shows tool calls
+ * as they run. Ctrl-C stops an answer, a second one quits; slash commands switch sessions and agents. A tool call
+ * that waits for approval is asked about (y/N) and the decision sent, which goes on with the turn.
  */
-@Command(name = "chat", mixinStandardHelpOptions = true, description = "Chat with an agent in the terminal.")
+@Command(
+        name = "chat",
+        mixinStandardHelpOptions = true,
+        description = "Chat with an agent in the terminal (the server: --url, $BATON_URL, or localhost:$BATON_PORT).")
 final class ChatCommand implements Callable<Integer> {
+
+    private static final String HELP = """
+              /new            start a new session with this agent
+              /agent [ID]     list the agents, or switch to one (its newest active session, or a new one)
+              /sessions       your recent sessions
+              /edit           write the message in $EDITOR (long or pasted text)
+              /file PATH      send a file's text as the message
+              /help           this list
+              /quit           leave (or Ctrl-D)
+              A line ending in \\ goes on on the next line; \"\"\" on its own line starts and ends a block.
+              Ctrl-C stops the answer being written; a second Ctrl-C quits.""";
 
     @Option(
             names = "--url",
-            defaultValue = "http://localhost:8080",
-            description = "Server URL (default: ${DEFAULT-VALUE}).")
+            description = "Server URL (default: $BATON_URL, else http://localhost:$BATON_PORT, port 8080 by default).")
     String url;
 
     @Option(names = "--token", description = "Bearer token (default: $BATON_TOKEN).")
@@ -42,113 +58,196 @@ final class ChatCommand implements Callable<Integer> {
     @Option(names = "--new", description = "Start a new session instead of resuming the newest active one.")
     boolean fresh;
 
-    private final HttpClient http = HttpClient.newHttpClient();
-    /** Whether the next answer text starts a new "baton>" line (after a tool line, or at the start). */
-    private boolean atLineStart;
+    @Option(
+            names = "--history",
+            defaultValue = "6",
+            description = "Messages shown when resuming a session (default: ${DEFAULT-VALUE}).")
+    int history;
 
     private final PrintStream out = System.out;
-    private BufferedReader in;
+    private final Interrupts interrupts = new Interrupts(out);
+    private ChatClient client;
+    private ChatInput input;
     /** The approval_required events of the stream being read, asked about once it ends. */
     private final List<JsonNode> awaiting = new ArrayList<>();
 
+    private String sessionId;
+    /** Whether the next answer text starts a new "baton>" line (after a tool line, or at the start). */
+    private boolean atLineStart;
+
     @Override
     public Integer call() throws IOException, InterruptedException {
-        if (token == null) token = System.getenv("BATON_TOKEN");
-        if (token == null || token.isBlank()) {
-            System.err.println("baton chat: no token. Pass --token or export BATON_TOKEN (baton serve prints one).");
-            return 2;
-        }
-        String sessionId = fresh ? null : resume();
-        if (sessionId == null) sessionId = start();
-        out.println("Session " + sessionId + " with agent '" + agent + "'. Type a message; Ctrl-D to quit.");
-        in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        Map<String, String> env = System.getenv();
+        client = new ChatClient(serverUrl(env), token(env));
+        open(agent, fresh);
+        boolean ctrlC = interrupts.install();
+        out.println("Type a message and press Enter; /help lists the commands; "
+                + (ctrlC ? "Ctrl-C stops an answer, " : "") + "Ctrl-D quits.");
+        BufferedReader reader = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        input = new ChatInput(reader, out, System.console() != null);
         while (true) {
-            out.print("\nyou> ");
-            out.flush();
-            String line = in.readLine();
-            if (line == null) return 0;
-            if (line.isBlank()) continue;
-            send(sessionId, line);
-        }
-    }
-
-    private String resume() throws IOException, InterruptedException {
-        JsonNode body =
-                call(HttpRequest.newBuilder(URI.create(url + "/v1/sessions?state=active&limit=1&agentId=" + agent))
-                        .GET());
-        JsonNode first = body.path("sessions").path(0);
-        return first.isMissingNode() ? null : first.path("id").asText();
-    }
-
-    private String start() throws IOException, InterruptedException {
-        String json = Json.MAPPER.createObjectNode().put("agentId", agent).toString();
-        return call(HttpRequest.newBuilder(URI.create(url + "/v1/sessions"))
-                        .header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString(json)))
-                .path("id")
-                .asText();
-    }
-
-    private JsonNode call(HttpRequest.Builder req) throws IOException, InterruptedException {
-        HttpResponse<String> r =
-                http.send(req.header("Authorization", "Bearer " + token).build(), HttpResponse.BodyHandlers.ofString());
-        JsonNode body = Json.MAPPER.readTree(r.body());
-        if (r.statusCode() >= 400) {
-            throw new IOException("HTTP " + r.statusCode() + ": "
-                    + body.path("error").path("message").asText(r.body()));
-        }
-        return body;
-    }
-
-    private void send(String sessionId, String text) throws IOException, InterruptedException {
-        String json = Json.MAPPER.createObjectNode().put("content", text).toString();
-        stream("/v1/sessions/" + sessionId + "/messages", json);
-        // each held call is asked about; the last decision goes on with the turn, which may hold calls again
-        while (!awaiting.isEmpty()) {
-            List<JsonNode> ask = List.copyOf(awaiting);
-            awaiting.clear();
-            for (JsonNode call : ask) {
-                out.print("Allow " + call.path("name").asText() + " " + call.path("arguments") + "? [y/N] ");
-                out.flush();
-                String answer = in.readLine();
-                boolean yes =
-                        answer != null && answer.trim().toLowerCase(Locale.ROOT).startsWith("y");
-                String decision = Json.MAPPER
-                        .createObjectNode()
-                        .put("decision", yes ? "approve" : "deny")
-                        .toString();
-                stream(
-                        "/v1/sessions/" + sessionId + "/approvals/"
-                                + call.path("callId").asText(),
-                        decision);
+            String text = input.next("\nyou> ");
+            if (text == null) return ExitCodes.OK;
+            if (text.isBlank()) continue;
+            if (text.startsWith("/")) {
+                if (!command(text.strip())) return ExitCodes.OK;
+            } else {
+                send(text);
             }
         }
     }
 
-    /** POSTs {@code json} asking for SSE and renders the events (a decision that waits for others answers JSON). */
-    private void stream(String path, String json) throws IOException, InterruptedException {
-        HttpRequest req = HttpRequest.newBuilder(URI.create(url + path))
-                .header("Authorization", "Bearer " + token)
-                .header("Content-Type", "application/json")
-                .header("Accept", "text/event-stream")
-                .POST(HttpRequest.BodyPublishers.ofString(json))
-                .build();
-        HttpResponse<Stream<String>> r = http.send(req, HttpResponse.BodyHandlers.ofLines());
-        if (r.statusCode() >= 400) {
-            String body = String.join("\n", r.body().toList());
-            out.println("error: HTTP " + r.statusCode() + " " + body);
+    private String serverUrl(Map<String, String> env) {
+        if (url != null && !url.isBlank()) return url;
+        String fromEnv = env.get("BATON_URL");
+        if (fromEnv != null && !fromEnv.isBlank()) return fromEnv.strip();
+        String port = env.get("BATON_PORT");
+        return "http://localhost:" + (port != null && !port.isBlank() ? port.strip() : "8080");
+    }
+
+    /**
+     * --token, else $BATON_TOKEN, else a token for 'demo' signed with the development secret a local server keeps
+     * (so that chat works right after {@code ./baton serve} in the same folder).
+     */
+    private String token(Map<String, String> env) {
+        if (token != null && !token.isBlank()) return token.strip();
+        String fromEnv = env.get("BATON_TOKEN");
+        if (fromEnv != null && !fromEnv.isBlank()) return fromEnv.strip();
+        Path dataDir = dataDir(env);
+        Optional<String> dev;
+        try {
+            dev = DevSecret.load(dataDir);
+        } catch (IOException e) {
+            dev = Optional.empty();
+        }
+        if (dev.isEmpty())
+            throw new CliFailure(
+                    ExitCodes.UNAUTHORIZED,
+                    "no token: pass --token or export BATON_TOKEN (./baton serve prints one; ./baton token mints more)");
+        out.println("(no BATON_TOKEN: chatting as user 'demo', with the development secret in "
+                + DevSecret.file(dataDir) + ")");
+        return new TokenMinter(JwtSecret.of(dev.get()))
+                .mint(
+                        TokenMinter.Claims.user("demo", "student"),
+                        Clock.systemUTC().instant(),
+                        Duration.ofHours(12));
+    }
+
+    /** Where a server started here keeps its development secret; chat needs nothing else of baton.yaml. */
+    private static Path dataDir(Map<String, String> env) {
+        try {
+            return ConfigLoader.load(null, env).dataDir();
+        } catch (RuntimeException notUsable) {
+            String dir = env.get("BATON_DATA_DIR");
+            return Path.of(dir != null && !dir.isBlank() ? dir : "data");
+        }
+    }
+
+    /** Resumes the agent's newest active session (showing its last messages), or starts one. */
+    private void open(String agentId, boolean startNew) {
+        String resumed = startNew ? null : client.newestActiveSession(agentId);
+        agent = agentId;
+        if (resumed == null) {
+            sessionId = client.startSession(agentId);
+            out.println("New session " + sessionId + " with agent '" + agentId + "' at " + client.url() + ".");
             return;
         }
-        if (r.statusCode() == 202) {
-            r.body().close();
+        sessionId = resumed;
+        List<JsonNode> last = client.lastMessages(resumed, Math.max(1, history));
+        out.println("Resuming session " + resumed + " with agent '" + agentId + "' at " + client.url()
+                + (last.isEmpty() ? "." : "; its last messages:"));
+        for (JsonNode m : last) {
+            String who = m.path("role").asText().equals("user") ? "you> " : "baton> ";
+            String content = m.path("content").asText();
+            String shown = content.length() > 300 ? content.substring(0, 297) + "..." : content;
+            out.println("  " + who + shown.replace("\n", "\n  " + " ".repeat(who.length())));
+        }
+    }
+
+    /** Runs a slash command; false to quit. */
+    private boolean command(String line) throws IOException, InterruptedException {
+        String[] parts = line.split("\\s+", 2);
+        String arg = parts.length > 1 ? parts[1].strip() : "";
+        switch (parts[0]) {
+            case "/quit", "/exit" -> {
+                return false;
+            }
+            case "/help" -> HELP.lines().forEach(l -> out.println("  " + l));
+            case "/new" -> open(agent, true);
+            case "/agent" -> {
+                List<String> agents = client.agents();
+                if (arg.isEmpty()) {
+                    out.println("Agents: " + String.join(", ", agents) + " (now: " + agent + ")");
+                } else if (!agents.contains(arg)) {
+                    out.println("No agent '" + arg + "' for you; agents: " + String.join(", ", agents));
+                } else {
+                    open(arg, false);
+                }
+            }
+            case "/sessions" -> {
+                for (JsonNode s : client.sessions(10)) {
+                    out.println("  " + s.path("id").asText() + "  "
+                            + s.path("agentId").asText() + "  "
+                            + s.path("state").asText() + "  "
+                            + s.path("messageCount").asInt() + " messages  started "
+                            + s.path("startedAt").asText()
+                            + (s.path("id").asText().equals(sessionId) ? "  (this one)" : ""));
+                }
+            }
+            case "/file" -> {
+                if (arg.isEmpty()) out.println("Usage: /file PATH");
+                else sendIfAny(readFile(arg));
+            }
+            case "/edit" -> sendIfAny(ChatInput.fromEditor());
+            default -> out.println("Unknown command " + parts[0] + "; /help lists the commands.");
+        }
+        return true;
+    }
+
+    private String readFile(String path) {
+        try {
+            return ChatInput.fromFile(path);
+        } catch (IOException e) {
+            out.println("Cannot read " + path + ": " + e.getMessage());
+            return "";
+        }
+    }
+
+    private void sendIfAny(String text) {
+        if (text.isBlank()) {
+            out.println("(nothing to send)");
             return;
         }
+        out.println("(sending " + text.length() + " characters)");
+        send(text);
+    }
+
+    private void send(String text) {
+        String session = sessionId;
+        interrupts.answering(() -> client.cancel(session));
         atLineStart = true;
-        Iterator<String> lines = r.body().iterator();
-        while (lines.hasNext()) {
-            String line = lines.next();
-            if (!line.startsWith("data: ")) continue;
-            render(Json.MAPPER.readTree(line.substring(6)));
+        try {
+            String refused = client.stream(sessionId, text, this::render);
+            if (refused != null) toolLine("[error] " + refused);
+            // each held call is asked about; the last decision goes on with the turn, which may hold calls again
+            while (!awaiting.isEmpty()) {
+                List<JsonNode> ask = List.copyOf(awaiting);
+                awaiting.clear();
+                for (JsonNode call : ask) {
+                    String answer = input.next(
+                            "Allow " + call.path("name").asText() + " " + call.path("arguments") + "? [y/N] ");
+                    boolean yes = answer != null
+                            && answer.strip().toLowerCase(Locale.ROOT).startsWith("y");
+                    atLineStart = true;
+                    refused = client.decide(session, call.path("callId").asText(), yes, this::render);
+                    if (refused != null) toolLine("[error] " + refused);
+                }
+            }
+        } catch (IOException e) {
+            toolLine("[error] could not read your answer: " + e.getMessage());
+        } finally {
+            awaiting.clear();
+            interrupts.idle();
         }
         out.println();
     }
@@ -161,6 +260,10 @@ final class ChatCommand implements Callable<Integer> {
                 out.print(e.path(e.path("type").asText().equals("chunk") ? "content" : "response")
                         .asText());
             }
+            case "approval_required" -> {
+                awaiting.add(e);
+                toolLine("[waiting for your approval] " + e.path("name").asText() + " " + e.path("arguments"));
+            }
             case "tool_call" -> toolLine("[tool] " + e.path("name").asText() + " " + e.path("arguments"));
             case "tool_result" ->
                 toolLine("["
@@ -169,15 +272,14 @@ final class ChatCommand implements Callable<Integer> {
                                 : "failed: " + e.path("error").asText()) + "] "
                         + e.path("name").asText() + " in "
                         + e.path("durationMs").asLong() + " ms");
-            case "approval_required" -> {
-                awaiting.add(e);
-                toolLine("[needs approval] " + e.path("name").asText() + " " + e.path("arguments") + ": "
-                        + e.path("reason").asText());
-            }
-            case "error" -> toolLine("[error] " + e.path("message").asText());
+            case "error" ->
+                toolLine(
+                        e.path("code").asText().equals("cancelled")
+                                ? "(stopped; what was said so far is kept)"
+                                : "[error] " + e.path("message").asText() + " ("
+                                        + e.path("code").asText() + ")");
             case "done" ->
-                toolLine(("awaiting_approval".equals(e.path("state").asText()) ? "(waiting for your approval; " : "(")
-                        + e.path("model").asText() + ", "
+                toolLine("(" + e.path("model").asText() + ", "
                         + e.path("usage").path("inputTokens").asLong() + " in / "
                         + e.path("usage").path("outputTokens").asLong() + " out tokens)");
             default -> {}

@@ -1,8 +1,12 @@
 package dev.baton.server.cli;
 
+import dev.baton.core.config.Durations;
+import dev.baton.server.auth.DevSecret;
 import dev.baton.server.auth.JwtSecret;
 import dev.baton.server.auth.TokenMinter;
+import dev.baton.server.config.BatonConfig;
 import dev.baton.server.config.ConfigLoader;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -15,7 +19,8 @@ import picocli.CommandLine.Option;
 @Command(
         name = "token",
         mixinStandardHelpOptions = true,
-        description = "Mint a development token (HS256, signed with BATON_JWT_SECRET).")
+        description = "Mint a token (HS256) signed with BATON_JWT_SECRET, auth.jwtSecret, or the development secret "
+                + "a server without either keeps in its data directory.")
 final class TokenCommand implements Callable<Integer> {
 
     @Option(names = "--user", required = true, description = "User id (the token subject).")
@@ -47,18 +52,33 @@ final class TokenCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        String secret = ConfigLoader.load(config, System.getenv()).jwtSecret();
-        if (secret == null) {
-            System.err.println("baton token: no secret. Set BATON_JWT_SECRET to the secret the server uses "
-                    + "(at least 32 characters), e.g. export BATON_JWT_SECRET=$(openssl rand -base64 32)");
-            return 2;
+        Duration lifetime;
+        try {
+            lifetime = Durations.parse(ttl, "--ttl");
+        } catch (IllegalArgumentException e) {
+            throw new CliFailure(ExitCodes.USAGE, e.getMessage());
         }
-        Duration lifetime = ConfigLoader.duration(
-                dev.baton.server.http.Json.MAPPER.getNodeFactory().textNode(ttl), Duration.ofHours(12));
+        BatonConfig cfg = ConfigLoader.load(config, System.getenv());
+        String secret = cfg.jwtSecret() != null ? cfg.jwtSecret() : devSecret(cfg.dataDir());
         TokenMinter.Claims claims = new TokenMinter.Claims(
                 user, name, email, roles.isEmpty() ? List.of("student") : roles, tenant, classes);
         System.out.println(new TokenMinter(JwtSecret.of(secret))
                 .mint(claims, Clock.systemUTC().instant(), lifetime));
-        return 0;
+        return ExitCodes.OK;
+    }
+
+    private static String devSecret(Path dataDir) {
+        try {
+            return DevSecret.load(dataDir)
+                    .orElseThrow(() -> new CliFailure(
+                            ExitCodes.CONFIG,
+                            "no secret: set BATON_JWT_SECRET to the server's secret (32+ characters, e.g. export "
+                                    + "BATON_JWT_SECRET=$(openssl rand -base64 32)), or run ./baton serve once"
+                                    + " without one so that it keeps a development secret in "
+                                    + DevSecret.file(dataDir)));
+        } catch (IOException e) {
+            throw new CliFailure(
+                    ExitCodes.CONFIG, "cannot read the development secret " + DevSecret.file(dataDir) + ": " + e);
+        }
     }
 }

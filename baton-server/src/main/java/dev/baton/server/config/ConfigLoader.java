@@ -2,11 +2,23 @@ package dev.baton.server.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.baton.core.agent.TurnLimits;
 import dev.baton.core.config.ConfigNodes;
+import dev.baton.core.config.ConfigProblem;
+import dev.baton.core.config.ConfigSection;
+import dev.baton.core.hook.ModuleRegistry;
+import dev.baton.providers.pricing.PriceSettings;
+import dev.baton.providers.resilience.ResilienceConfig;
+import dev.baton.redis.SharedTurnSettings;
+import dev.baton.runtime.BatonBuilder;
+import dev.baton.runtime.admission.BudgetSettings;
+import dev.baton.runtime.admission.RateLimitSettings;
 import dev.baton.runtime.config.ConfigException;
+import dev.baton.runtime.config.ConfigFile;
+import dev.baton.runtime.session.SessionLimits;
+import dev.baton.server.auth.JwtSettings;
+import dev.baton.server.metrics.MetricsSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -20,8 +32,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Reads baton.yaml (when present) and applies environment overrides on top: BATON_PORT, BATON_DB_URL,
- * BATON_JWT_SECRET, OPENAI_API_KEY, OPENAI_BASE_URL, BATON_MODEL, BATON_AGENTS_DIR.
+ * Reads baton.yaml (when present) and applies environment overrides on top: BATON_HOST, BATON_PORT, BATON_DB_URL,
+ * BATON_DATA_DIR, BATON_JWT_SECRET, OPENAI_API_KEY, OPENAI_BASE_URL, BATON_MODEL, BATON_AGENTS_DIR. Every top-level key
+ * must be a section some reader owns: a typo is an error with its line, not a section silently ignored.
  */
 public final class ConfigLoader {
 
@@ -29,71 +42,121 @@ public final class ConfigLoader {
 
     static final Map<String, Set<String>> DEFAULT_ROLES = defaultRoles();
 
+    /** The sections this class reads itself. */
+    private static final List<String> OWN_SECTIONS =
+            List.of("server", "database", "auth", "models", "roles", "agents", BatonConfig.DEFAULT_AGENT);
+
+    /** The keys of {@code server:}. */
+    private static final List<String> SERVER_KEYS = List.of("host", "port", "maxBodyBytes", "dataDir");
+
+    /**
+     * Every top-level key of baton.yaml: the sections read here and each one another reader owns (the name is
+     * declared next to that reader). {@link BatonConfig#section} reads only these.
+     */
+    public static final Set<String> SECTIONS = ConfigSection.union(
+            OWN_SECTIONS,
+            BatonBuilder.SECTIONS,
+            List.of(
+                    JwtSettings.SECTION,
+                    MetricsSettings.SECTION,
+                    RateLimitSettings.SECTION,
+                    BudgetSettings.SECTION,
+                    PriceSettings.SECTION,
+                    ResilienceConfig.SECTION,
+                    SharedTurnSettings.SECTION,
+                    ModuleRegistry.SECTION,
+                    // read by the server's own wiring: MCP servers, the learning domain, the designs' APIs, the web
+                    // page
+                    "mcp",
+                    "learning",
+                    "compat",
+                    "web"));
+
     private ConfigLoader() {}
 
     /** Loads from {@code file} if it exists (null: ./baton.yaml or $BATON_CONFIG), then the environment. */
     public static BatonConfig load(Path file, Map<String, String> env) {
-        Path path = file != null ? file : Path.of(env.getOrDefault("BATON_CONFIG", "baton.yaml"));
-        JsonNode root = MissingNode.getInstance();
-        if (Files.isRegularFile(path)) {
-            try {
-                root = YAML.readTree(path.toFile());
-            } catch (IOException e) {
-                throw new ConfigException("cannot read " + path + ": " + e.getMessage());
-            }
-        } else if (file != null) {
-            throw new ConfigException("config file not found: " + file);
+        return from(read(file, env), env);
+    }
+
+    /**
+     * The configuration file as a tree with lines: {@code file}, else {@code $BATON_CONFIG}, else ./baton.yaml; an
+     * empty one when that default file does not exist.
+     *
+     * @throws ConfigException when a file named explicitly does not exist, or the file is not YAML
+     */
+    public static ConfigFile read(Path file, Map<String, String> env) {
+        String named = env.get("BATON_CONFIG");
+        Path path = file != null ? file : Path.of(named != null && !named.isBlank() ? named : "baton.yaml");
+        if (Files.isRegularFile(path)) return ConfigFile.read(path);
+        if (file != null || named != null && !named.isBlank())
+            throw new ConfigException("config file not found: " + path);
+        return ConfigFile.none(path.toString());
+    }
+
+    /**
+     * The configuration a file and the environment give.
+     *
+     * @throws ConfigException "{@code baton.yaml:12: ...}" for an unknown key, a wrong type or a bad value
+     */
+    public static BatonConfig from(ConfigFile file, Map<String, String> env) {
+        try {
+            return fromTree(file.root(), env);
+        } catch (IllegalArgumentException e) {
+            throw explain(file, e);
         }
-        return fromTree(root == null ? MissingNode.getInstance() : root, env);
+    }
+
+    /** {@code failure} as a configuration error located in {@code file} when it is about it; else as it is. */
+    public static RuntimeException explain(ConfigFile file, RuntimeException failure) {
+        return file.explain(failure).map(RuntimeException.class::cast).orElseGet(() -> {
+            if (failure instanceof ConfigProblem p) return new ConfigException(p.getMessage(), p);
+            return failure;
+        });
     }
 
     static BatonConfig fromTree(JsonNode yaml, Map<String, String> env) {
+        // the todo design's environment names, as aliases of Baton's settings where baton.yaml leaves them out
         JsonNode root = EnvAliases.apply(yaml, env);
-        int port = intValue(
-                env.get("BATON_PORT"), root.path("server").path("port"), BatonConfig.DEFAULT_PORT, "BATON_PORT");
-        int maxBody = root.path("server").path("maxBodyBytes").asInt(BatonConfig.DEFAULT_MAX_BODY_BYTES);
+        ConfigSection top = ConfigSection.of(root, "", SECTIONS);
+        ConfigSection server = top.section("server", SERVER_KEYS);
+        String host = firstNonBlank(env.get("BATON_HOST"), server.text("host"), BatonConfig.DEFAULT_HOST);
+        int port = port(env.get("BATON_PORT"), server);
+        int maxBody = server.integer("maxBodyBytes", BatonConfig.DEFAULT_MAX_BODY_BYTES, 1024);
+        Path dataDir = Path.of(firstNonBlank(env.get("BATON_DATA_DIR"), server.text("dataDir"), "data"));
         String dbUrl = firstNonBlank(
-                env.get("BATON_DB_URL"), text(root.path("database").path("url")), BatonConfig.DEFAULT_DATABASE_URL);
+                env.get("BATON_DB_URL"), top.section("database", "url").text("url"), BatonConfig.DEFAULT_DATABASE_URL);
         String secret = firstNonBlank(
-                env.get("BATON_JWT_SECRET"), text(root.path("auth").path("jwtSecret")), null);
+                env.get("BATON_JWT_SECRET"), top.section("auth", "jwtSecret").text("jwtSecret"), null);
 
-        JsonNode models = root.path("models");
-        String apiKey = firstNonBlank(
-                env.get("OPENAI_API_KEY"), text(models.path("openai").path("apiKey")), null);
-        String baseUrl = firstNonBlank(
-                env.get("OPENAI_BASE_URL"), text(models.path("openai").path("baseUrl")), null);
-        Map<String, ModelSettings.CompatibleEndpoint> compatible = new LinkedHashMap<>();
-        models.path("compatible")
-                .properties()
-                .forEach(e -> compatible.put(
-                        e.getKey(),
-                        new ModelSettings.CompatibleEndpoint(
-                                text(e.getValue().path("baseUrl")),
-                                text(e.getValue().path("apiKey")),
-                                text(e.getValue().path("model")))));
-        boolean realProvider = apiKey != null || baseUrl != null;
-        String defaultModel = firstNonBlank(
-                env.get("BATON_MODEL"),
-                text(models.path("default")),
-                realProvider ? "openai:gpt-4o-mini" : "simulator:default");
+        JsonNode models = top.get("models");
+        ConfigSection.checkKeys(models, "models", ConfigSection.union(ModelSettings.KEYS, ProviderSettings.KEYS));
+        ModelSettings modelSettings = ModelSettings.parse(models, env);
+        // the native providers are read now too, so that a mistake in them fails here with its line
+        ProviderSettings.from(models, env);
 
+        ConfigSection agents = top.section("agents", "dirs");
         List<Path> agentDirs = new ArrayList<>();
-        root.path("agents").path("dirs").forEach(n -> agentDirs.add(Path.of(n.asText())));
+        agents.strings("dirs").forEach(d -> agentDirs.add(Path.of(d)));
         String envAgents = env.get("BATON_AGENTS_DIR");
         if (envAgents != null && !envAgents.isBlank()) agentDirs.add(Path.of(envAgents));
         if (agentDirs.isEmpty() && Files.isDirectory(Path.of("agents"))) agentDirs.add(Path.of("agents"));
 
+        JsonNode limits = top.get("limits");
+        SessionLimits.checkLimitKeys(limits, "limits");
         return new BatonConfig(
                 port,
                 dbUrl,
                 secret,
-                new ModelSettings(defaultModel, apiKey, baseUrl, compatible),
-                limits(root.path("limits")),
-                roles(root.path("roles")),
+                modelSettings,
+                limits(limits),
+                roles(top),
                 agentDirs,
                 maxBody,
                 root,
-                env);
+                env,
+                host,
+                dataDir);
     }
 
     /** Reads org-level limits; anything unset keeps the DESIGN §8 default. */
@@ -105,20 +168,27 @@ public final class ConfigLoader {
     public static TurnLimits limits(JsonNode node, TurnLimits d) {
         try {
             return ConfigNodes.limits(node, d);
+        } catch (ConfigProblem e) {
+            throw e;
         } catch (IllegalArgumentException e) {
-            throw new ConfigException("limits: " + e.getMessage());
+            throw new ConfigException("limits: " + e.getMessage(), e);
         }
     }
 
-    private static Map<String, Set<String>> roles(JsonNode node) {
+    private static Map<String, Set<String>> roles(ConfigSection top) {
+        JsonNode node = top.get("roles");
         if (node.isMissingNode() || node.isNull()) return DEFAULT_ROLES;
+        if (!node.isObject()) throw top.invalid("roles", "must map each role to a list of permissions");
         Map<String, Set<String>> roles = new LinkedHashMap<>();
-        node.properties().forEach(e -> {
-            Set<String> perms = new LinkedHashSet<>();
-            e.getValue().forEach(p -> perms.add(p.asText()));
-            roles.put(e.getKey(), perms);
-        });
+        ConfigSection all = ConfigSection.part(node, "roles", iterable(node.fieldNames()));
+        for (String role : all.keys()) roles.put(role, new LinkedHashSet<>(all.strings(role)));
         return roles;
+    }
+
+    private static List<String> iterable(java.util.Iterator<String> names) {
+        List<String> out = new ArrayList<>();
+        names.forEachRemaining(out::add);
+        return out;
     }
 
     private static Map<String, Set<String>> defaultRoles() {
@@ -143,23 +213,23 @@ public final class ConfigLoader {
         try {
             return ConfigNodes.duration(node, fallback);
         } catch (IllegalArgumentException e) {
-            throw new ConfigException(e.getMessage());
+            throw new ConfigException(e.getMessage(), e);
         }
     }
 
-    private static int intValue(String envValue, JsonNode node, int fallback, String name) {
+    private static int port(String envValue, ConfigSection server) {
         if (envValue != null && !envValue.isBlank()) {
             try {
-                return Integer.parseInt(envValue.trim());
+                int port = Integer.parseInt(envValue.trim());
+                if (port >= 0 && port <= 65535) return port;
             } catch (NumberFormatException e) {
-                throw new ConfigException(name + " must be a number, got '" + envValue + "'");
+                // the message below
             }
+            throw new ConfigException("BATON_PORT must be a port number (0-65535), got '" + envValue + "'");
         }
-        return node.asInt(fallback);
-    }
-
-    private static String text(JsonNode node) {
-        return node.isMissingNode() || node.isNull() ? null : node.asText();
+        int port = server.integer("port", BatonConfig.DEFAULT_PORT, 0);
+        if (port > 65535) throw server.invalid("port", "must be a port number (0-65535), got " + port);
+        return port;
     }
 
     private static String firstNonBlank(String a, String b, String c) {

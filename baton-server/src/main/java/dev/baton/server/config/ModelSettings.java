@@ -1,5 +1,9 @@
 package dev.baton.server.config;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.core.config.ConfigSection;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -13,10 +17,46 @@ import java.util.Map;
 public record ModelSettings(
         String defaultModel, String openAiApiKey, String openAiBaseUrl, Map<String, CompatibleEndpoint> compatible) {
 
-    public record CompatibleEndpoint(String baseUrl, String apiKey, String model) {}
+    /** The keys of baton.yaml's {@code models:} section read here ({@link ProviderSettings} reads the others). */
+    public static final List<String> KEYS = List.of("default", "openai", "compatible");
+
+    public record CompatibleEndpoint(String baseUrl, String apiKey, String model) {
+        @Override
+        public String toString() {
+            return "CompatibleEndpoint[baseUrl=" + baseUrl + ", apiKey=" + (apiKey == null ? "none" : "***")
+                    + ", model=" + model + "]";
+        }
+    }
 
     public ModelSettings {
         compatible = Map.copyOf(compatible == null ? Map.of() : compatible);
+    }
+
+    /**
+     * Reads {@code models.default}, {@code models.openai} and {@code models.compatible}, with {@code BATON_MODEL},
+     * {@code OPENAI_API_KEY} and {@code OPENAI_BASE_URL} on top.
+     */
+    public static ModelSettings parse(JsonNode models, Map<String, String> env) {
+        ConfigSection s = ConfigSection.part(models, "models", KEYS);
+        ConfigSection openai = s.section("openai", "apiKey", "baseUrl");
+        String apiKey = first(env.get("OPENAI_API_KEY"), openai.text("apiKey"));
+        String baseUrl = first(env.get("OPENAI_BASE_URL"), openai.text("baseUrl"));
+        Map<String, CompatibleEndpoint> compatible = new LinkedHashMap<>();
+        JsonNode named = s.get("compatible");
+        if (!named.isMissingNode() && !named.isNull() && !named.isObject())
+            throw s.invalid("compatible", "must map endpoint names to {baseUrl, apiKey, model}");
+        named.properties().forEach(e -> {
+            ConfigSection c =
+                    ConfigSection.of(e.getValue(), "models.compatible." + e.getKey(), "baseUrl", "apiKey", "model");
+            if (c.text("baseUrl") == null)
+                throw dev.baton.core.config.ConfigProblem.at(
+                        named, e.getKey(), "models.compatible." + e.getKey() + " needs a baseUrl");
+            compatible.put(e.getKey(), new CompatibleEndpoint(c.text("baseUrl"), c.text("apiKey"), c.text("model")));
+        });
+        boolean realProvider = apiKey != null || baseUrl != null;
+        String defaultModel = first(env.get("BATON_MODEL"), s.text("default"));
+        if (defaultModel == null) defaultModel = realProvider ? "openai:gpt-4o-mini" : "simulator:default";
+        return new ModelSettings(defaultModel, apiKey, baseUrl, compatible);
     }
 
     /** True when neither a key nor a base URL for a real provider was given: the server runs on the simulator. */
@@ -24,7 +64,19 @@ public record ModelSettings(
         return isBlank(openAiApiKey) && isBlank(openAiBaseUrl) && compatible.isEmpty();
     }
 
+    @Override
+    public String toString() {
+        return "ModelSettings[defaultModel=" + defaultModel + ", openAiApiKey="
+                + (openAiApiKey == null ? "none" : "***") + ", openAiBaseUrl=" + openAiBaseUrl + ", compatible="
+                + compatible + "]";
+    }
+
     private static boolean isBlank(String s) {
         return s == null || s.isBlank();
+    }
+
+    private static String first(String a, String b) {
+        if (!isBlank(a)) return a.strip();
+        return isBlank(b) ? null : b.strip();
     }
 }

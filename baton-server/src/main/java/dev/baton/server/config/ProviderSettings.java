@@ -1,7 +1,10 @@
 package dev.baton.server.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.core.config.ConfigProblem;
+import dev.baton.core.config.ConfigSection;
 import dev.baton.runtime.config.ConfigException;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -21,6 +24,9 @@ import java.util.Map;
  * (Ollama), or endpoint and key (Azure) are present; each field is null otherwise.
  */
 public record ProviderSettings(Anthropic anthropic, Ollama ollama, Azure azure) {
+
+    /** The keys of baton.yaml's {@code models:} section read here ({@link ModelSettings} reads the others). */
+    public static final List<String> KEYS = List.of("anthropic", "ollama", "azure");
 
     /** @param model the model {@code anthropic:default} and a default agent model mean; null for the built-in one */
     public record Anthropic(String apiKey, String baseUrl, String version, Integer maxTokens, String model) {
@@ -68,31 +74,43 @@ public record ProviderSettings(Anthropic anthropic, Ollama ollama, Azure azure) 
     }
 
     public static ProviderSettings from(JsonNode models, Map<String, String> env) {
-        JsonNode a = models.path("anthropic");
-        String anthropicKey = first(env.get("ANTHROPIC_API_KEY"), text(a, "apiKey"));
+        ConfigSection s = ConfigSection.part(models, "models", KEYS);
+        ConfigSection a = s.section("anthropic", "apiKey", "baseUrl", "version", "maxTokens", "model");
+        String anthropicKey = first(env.get("ANTHROPIC_API_KEY"), a.text("apiKey"));
+        Integer maxTokens = a.optionalInteger("maxTokens", 1);
+        if (anthropicKey == null && !a.isEmpty())
+            throw ConfigProblem.at(
+                    models, "anthropic", "models.anthropic needs an apiKey (or ANTHROPIC_API_KEY in the environment)");
         Anthropic anthropic = anthropicKey == null
                 ? null
                 : new Anthropic(
                         anthropicKey,
-                        first(env.get("ANTHROPIC_BASE_URL"), text(a, "baseUrl")),
-                        text(a, "version"),
-                        a.hasNonNull("maxTokens") ? a.get("maxTokens").asInt() : null,
-                        text(a, "model"));
+                        first(env.get("ANTHROPIC_BASE_URL"), a.text("baseUrl")),
+                        blankToNull(a.text("version")),
+                        maxTokens,
+                        blankToNull(a.text("model")));
 
-        JsonNode o = models.path("ollama");
-        String ollamaUrl = first(env.get("OLLAMA_BASE_URL"), text(o, "baseUrl"));
-        Ollama ollama = ollamaUrl == null && !o.isObject() ? null : new Ollama(ollamaUrl, text(o, "model"));
+        boolean ollamaSection = s.get("ollama").isObject();
+        ConfigSection o = s.section("ollama", "baseUrl", "model");
+        String ollamaUrl = first(env.get("OLLAMA_BASE_URL"), o.text("baseUrl"));
+        Ollama ollama =
+                ollamaUrl == null && !ollamaSection ? null : new Ollama(ollamaUrl, blankToNull(o.text("model")));
 
-        JsonNode z = models.path("azure");
-        String endpoint = first(env.get("AZURE_OPENAI_ENDPOINT"), text(z, "endpoint"));
-        String azureKey = first(env.get("AZURE_OPENAI_API_KEY"), text(z, "apiKey"));
-        Azure azure = endpoint == null && azureKey == null
-                ? null
-                : new Azure(
-                        endpoint,
-                        azureKey,
-                        first(env.get("AZURE_OPENAI_DEPLOYMENT"), text(z, "deployment")),
-                        first(env.get("AZURE_OPENAI_API_VERSION"), text(z, "apiVersion")));
+        ConfigSection z = s.section("azure", "endpoint", "apiKey", "deployment", "apiVersion");
+        String endpoint = first(env.get("AZURE_OPENAI_ENDPOINT"), z.text("endpoint"));
+        String azureKey = first(env.get("AZURE_OPENAI_API_KEY"), z.text("apiKey"));
+        Azure azure;
+        try {
+            azure = endpoint == null && azureKey == null
+                    ? null
+                    : new Azure(
+                            endpoint,
+                            azureKey,
+                            first(env.get("AZURE_OPENAI_DEPLOYMENT"), z.text("deployment")),
+                            first(env.get("AZURE_OPENAI_API_VERSION"), z.text("apiVersion")));
+        } catch (ConfigException e) {
+            throw z.isEmpty() ? e : ConfigProblem.at(models, "azure", e.getMessage());
+        }
         return new ProviderSettings(anthropic, ollama, azure);
     }
 
@@ -116,9 +134,8 @@ public record ProviderSettings(Anthropic anthropic, Ollama ollama, Azure azure) 
         return models.defaultModel();
     }
 
-    private static String text(JsonNode section, String field) {
-        JsonNode node = section.path(field);
-        return node.isMissingNode() || node.isNull() || node.asText().isBlank() ? null : node.asText();
+    private static String blankToNull(String s) {
+        return s == null || s.isBlank() ? null : s;
     }
 
     private static String first(String a, String b) {

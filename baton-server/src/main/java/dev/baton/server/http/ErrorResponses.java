@@ -91,6 +91,8 @@ public final class ErrorResponses {
             // known to be down for a known time (an open circuit breaker): come back after Retry-After
             case "model_unavailable" -> failed.retryAfter() != null ? 503 : 502;
             case "model_auth", "model_bad_request" -> 502;
+            // the server cannot reach any model for this agent: nothing the client can change
+            case "model_not_configured" -> 503;
             case "cancelled" -> 409;
             default -> 500;
         };

@@ -2,6 +2,8 @@ package dev.baton.server.metrics;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
+import dev.baton.core.config.ConfigProblem;
+import dev.baton.core.config.ConfigSection;
 import java.util.Locale;
 import java.util.Map;
 
@@ -29,17 +31,18 @@ public record MetricsSettings(boolean enabled, String token) {
      *
      * @throws IllegalArgumentException when a value has the wrong type
      */
+    /** The section of baton.yaml this reads. */
+    public static final String SECTION = "metrics";
+
     public static MetricsSettings parse(JsonNode section, Map<String, String> env) {
-        if (section != null && !section.isMissingNode() && !section.isNull() && !section.isObject()) {
-            throw new IllegalArgumentException("metrics must be a mapping");
-        }
-        JsonNode s = section == null ? MissingNode.getInstance() : section;
+        ConfigSection.of(section, SECTION, "enabled", "token");
+        JsonNode s = section == null || section.isNull() ? MissingNode.getInstance() : section;
         boolean enabled = bool(env.get("BATON_METRICS_ENABLED"), s.path("enabled"));
         String token = env.get("BATON_METRICS_TOKEN");
         if (token == null || token.isBlank()) {
             JsonNode t = s.path("token");
             if (!t.isMissingNode() && !t.isNull() && !t.isTextual()) {
-                throw new IllegalArgumentException("metrics.token must be a string");
+                throw ConfigProblem.at(s, "token", "metrics.token must be a string");
             }
             token = t.isTextual() ? t.asText() : null;
         }
@@ -55,7 +58,8 @@ public record MetricsSettings(boolean enabled, String token) {
             };
         }
         if (fromYaml.isMissingNode() || fromYaml.isNull()) return DEFAULTS.enabled();
-        if (!fromYaml.isBoolean()) throw new IllegalArgumentException("metrics.enabled must be true or false");
+        if (!fromYaml.isBoolean())
+            throw ConfigProblem.of(fromYaml, "metrics.enabled must be true or false, got '" + fromYaml.asText() + "'");
         return fromYaml.asBoolean();
     }
 

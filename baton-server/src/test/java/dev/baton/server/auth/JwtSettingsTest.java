@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
+import dev.baton.core.config.ConfigProblem;
 import dev.baton.runtime.config.ConfigException;
 import dev.baton.server.config.ConfigLoader;
 import java.io.IOException;
@@ -100,7 +101,7 @@ class JwtSettingsTest {
                 .hasMessageContaining("30s");
         JsonNode number = yaml("jwt: {clockSkew: 30}");
         assertThatThrownBy(() -> JwtSettings.parse(number, Map.of(), SECRET))
-                .isInstanceOf(ConfigException.class)
+                .isInstanceOf(ConfigProblem.class)
                 .hasMessageContaining("jwt.clockSkew: 30' needs a unit");
     }
 
@@ -149,7 +150,7 @@ class JwtSettingsTest {
     void a_jwt_section_that_is_not_a_mapping_is_refused() throws IOException {
         JsonNode scalar = yaml("jwt: https://idp.example.org/jwks.json");
         assertThatThrownBy(() -> JwtSettings.parse(scalar, Map.of(), SECRET))
-                .isInstanceOf(ConfigException.class)
+                .isInstanceOf(ConfigProblem.class)
                 .hasMessageContaining("mapping");
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.runtime.config.ConfigException;
+import dev.baton.server.app.ServerSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,8 +19,7 @@ class ConfigLoaderTest {
 
     @Test
     void with_nothing_configured_it_runs_on_sqlite_and_the_simulator() {
-        BatonConfig c = ConfigLoader.load(
-                null, Map.of("BATON_CONFIG", dir.resolve("none.yaml").toString()));
+        BatonConfig c = ConfigLoader.load(null, Map.of("BATON_CONFIG", empty("none.yaml")));
         assertThat(c.port()).isEqualTo(8080);
         assertThat(c.databaseUrl()).isEqualTo("jdbc:sqlite:data/baton.db");
         assertThat(c.jwtSecret()).isNull();
@@ -76,34 +76,18 @@ class ConfigLoaderTest {
 
     @Test
     void a_key_or_a_base_url_alone_turns_the_simulator_off() {
-        BatonConfig withKey = ConfigLoader.load(
-                null,
-                Map.of(
-                        "OPENAI_API_KEY",
-                        "k",
-                        "BATON_CONFIG",
-                        dir.resolve("n.yaml").toString()));
+        BatonConfig withKey = ConfigLoader.load(null, Map.of("OPENAI_API_KEY", "k", "BATON_CONFIG", empty("n.yaml")));
         assertThat(withKey.models().simulatorOnly()).isFalse();
         assertThat(withKey.models().defaultModel()).isEqualTo("openai:gpt-4o-mini");
         BatonConfig withUrl = ConfigLoader.load(
-                null,
-                Map.of(
-                        "OPENAI_BASE_URL",
-                        "http://localhost:11434/v1",
-                        "BATON_CONFIG",
-                        dir.resolve("n.yaml").toString()));
+                null, Map.of("OPENAI_BASE_URL", "http://localhost:11434/v1", "BATON_CONFIG", empty("n.yaml")));
         assertThat(withUrl.models().simulatorOnly()).isFalse();
     }
 
     @Test
     void a_port_that_is_not_a_number_is_a_clear_error() {
-        assertThatThrownBy(() -> ConfigLoader.load(
-                        null,
-                        Map.of(
-                                "BATON_PORT",
-                                "eighty",
-                                "BATON_CONFIG",
-                                dir.resolve("n.yaml").toString())))
+        assertThatThrownBy(
+                        () -> ConfigLoader.load(null, Map.of("BATON_PORT", "eighty", "BATON_CONFIG", empty("n.yaml"))))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("BATON_PORT");
     }
@@ -119,5 +103,60 @@ class ConfigLoaderTest {
                 .hasMessageContaining("needs a unit");
         assertThatThrownBy(() -> ConfigLoader.duration(f.textNode("soon"), null))
                 .isInstanceOf(ConfigException.class);
+    }
+
+    @Test
+    void an_unknown_section_stops_the_start_with_its_line_and_the_section_meant() throws Exception {
+        Path file = java.nio.file.Files.writeString(dir.resolve("baton.yaml"), "server:\n  port: 1\nlimts:\n  x: 1\n");
+        assertThatThrownBy(() -> ConfigLoader.load(file, Map.of()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage(file + ":3: unknown key 'limts' (did you mean 'limits'?)");
+    }
+
+    @Test
+    void every_declared_section_is_accepted_and_nothing_else_can_be_read() throws Exception {
+        StringBuilder yaml = new StringBuilder();
+        ConfigLoader.SECTIONS.forEach(section -> yaml.append(section).append(":\n"));
+        Path file = java.nio.file.Files.writeString(dir.resolve("all.yaml"), yaml);
+
+        BatonConfig config = ConfigLoader.load(file, Map.of());
+
+        assertThat(config.port()).isEqualTo(8080);
+        // and every reader of a section takes an empty one
+        assertThat(ServerSettings.read(config.withJwtSecret("s".repeat(32)))
+                        .agents()
+                        .all())
+                .isNotEmpty();
+        assertThatThrownBy(() -> config.section("nonsense")).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void a_config_file_named_by_baton_config_must_exist() {
+        assertThatThrownBy(() -> ConfigLoader.load(
+                        null, Map.of("BATON_CONFIG", dir.resolve("gone.yaml").toString())))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("config file not found")
+                .hasMessageContaining("gone.yaml");
+    }
+
+    @Test
+    void host_and_data_directory_default_to_loopback_and_data_and_the_environment_moves_them() {
+        BatonConfig defaults = ConfigLoader.load(null, Map.of("BATON_CONFIG", empty("d.yaml")));
+        assertThat(defaults.host()).isEqualTo("127.0.0.1");
+        assertThat(defaults.dataDir()).isEqualTo(Path.of("data"));
+
+        BatonConfig moved = ConfigLoader.load(
+                null, Map.of("BATON_CONFIG", empty("e.yaml"), "BATON_HOST", "0.0.0.0", "BATON_DATA_DIR", "/var/baton"));
+        assertThat(moved.host()).isEqualTo("0.0.0.0");
+        assertThat(moved.dataDir()).isEqualTo(Path.of("/var/baton"));
+    }
+
+    /** An empty configuration file: "no settings" (a BATON_CONFIG naming a missing file is an error). */
+    private String empty(String name) {
+        try {
+            return java.nio.file.Files.writeString(dir.resolve(name), "").toString();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 }

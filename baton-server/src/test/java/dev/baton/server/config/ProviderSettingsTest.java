@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import dev.baton.runtime.config.ConfigException;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -80,7 +79,7 @@ class ProviderSettingsTest {
     void half_an_azure_configuration_is_refused_with_what_is_missing() throws Exception {
         assertThatThrownBy(() -> ProviderSettings.from(
                         models("models: {azure: {endpoint: \"https://r.openai.azure.com\"}}"), Map.of()))
-                .isInstanceOf(ConfigException.class)
+                .isInstanceOf(dev.baton.core.config.ConfigProblem.class)
                 .hasMessageContaining("AZURE_OPENAI_API_KEY");
     }
 }

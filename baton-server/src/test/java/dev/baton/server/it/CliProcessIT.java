@@ -2,12 +2,17 @@ package dev.baton.server.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.simulator.TaskAgentScript;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -114,5 +119,143 @@ class CliProcessIT {
         Run run = baton("", "token");
         assertThat(run.exitCode()).isNotZero();
         assertThat(run.output()).contains("--user");
+    }
+
+    private static Map<String, String> at(String token) {
+        return Map.of("BATON_PORT", Integer.toString(t.server.port()), "BATON_TOKEN", token);
+    }
+
+    private static List<JsonNode> messagesOf(String token, String agent) {
+        ApiClient.Response sessions = t.api.get("/v1/sessions?state=active&limit=1&agentId=" + agent, token);
+        String session = sessions.body().path("sessions").path(0).path("id").asText();
+        List<JsonNode> out = new ArrayList<>();
+        t.api.get("/v1/sessions/" + session + "/messages?limit=50", token)
+                .body()
+                .path("messages")
+                .forEach(out::add);
+        return out;
+    }
+
+    @Test
+    void chat_finds_the_server_from_baton_port_and_resuming_shows_the_last_messages() throws Exception {
+        String token = TestServer.token("rosa");
+        BatonProcess.Run first = BatonProcess.run(dir, at(token), "add a task to feed the cat\n", "chat");
+        assertThat(first.exitCode()).as(first.output()).isZero();
+        assertThat(first.output()).contains("New session");
+
+        BatonProcess.Run second = BatonProcess.run(dir, at(token), "", "chat");
+
+        assertThat(second.exitCode()).as(second.output()).isZero();
+        assertThat(second.output())
+                .contains("Resuming session")
+                .contains("you> add a task to feed the cat")
+                .contains("baton> ");
+    }
+
+    @Test
+    void chat_finds_the_server_from_baton_url() throws Exception {
+        String token = TestServer.token("ursula");
+        BatonProcess.Run run = BatonProcess.run(
+                dir,
+                Map.of("BATON_URL", "http://127.0.0.1:" + t.server.port(), "BATON_TOKEN", token),
+                "list my tasks\n",
+                "chat");
+        assertThat(run.exitCode()).as(run.output()).isZero();
+        assertThat(run.output()).contains("[tool] list_tasks");
+    }
+
+    @Test
+    void slash_commands_start_sessions_switch_agents_and_list_sessions() throws Exception {
+        String token = TestServer.token("sam");
+        BatonProcess.Run run = BatonProcess.run(
+                dir, at(token), "/help\n/new\n/agent\n/agent study\n/sessions\n/agent nobody\n/quit\n", "chat");
+
+        assertThat(run.exitCode()).as(run.output()).isZero();
+        assertThat(run.output())
+                .contains("/edit")
+                .contains("Agents: tasks, study (now: tasks)")
+                .contains("with agent 'study'")
+                .contains("No agent 'nobody' for you");
+        // the prompt ("you> ") begins the line each command's output goes on
+        assertThat(run.output().lines().filter(l -> l.contains("New session"))).hasSize(3);
+        assertThat(run.output().lines().filter(l -> l.matches(".*\\s(tasks|study)\\s+active\\s.*")))
+                .hasSize(3);
+    }
+
+    @Test
+    void a_line_ending_in_a_backslash_goes_on_and_a_file_longer_than_a_terminal_line_arrives_whole() throws Exception {
+        String token = TestServer.token("lena");
+        String longText = "x".repeat(10_000);
+        Files.writeString(dir.resolve("long.txt"), longText);
+
+        BatonProcess.Run run = BatonProcess.run(dir, at(token), "first line\\\nsecond line\n/file long.txt\n", "chat");
+
+        assertThat(run.exitCode()).as(run.output()).isZero();
+        assertThat(run.output()).contains("(sending 10000 characters)");
+        assertThat(messagesOf(token, "tasks"))
+                .filteredOn(m -> m.path("role").asText().equals("user"))
+                .extracting(m -> m.path("content").asText())
+                .containsExactly("first line\nsecond line", longText);
+    }
+
+    @Test
+    void a_server_that_is_not_there_is_one_line_and_exit_code_4() throws Exception {
+        try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            int port = free.getLocalPort();
+            free.close();
+            BatonProcess.Run run =
+                    BatonProcess.run(dir, Map.of("BATON_PORT", Integer.toString(port), "BATON_TOKEN", "x"), "", "chat");
+            assertThat(run.exitCode()).isEqualTo(4);
+            assertThat(run.output()).contains("cannot reach the Baton server at http://localhost:" + port);
+            assertThat(run.hasStackTrace()).isFalse();
+        }
+    }
+
+    @Test
+    void a_token_the_server_refuses_is_one_line_and_exit_code_5() throws Exception {
+        BatonProcess.Run run = BatonProcess.run(dir, at("not-a-token"), "", "chat");
+        assertThat(run.exitCode()).isEqualTo(5);
+        assertThat(run.output()).contains("the server refused the token");
+        assertThat(run.hasStackTrace()).isFalse();
+    }
+
+    @Test
+    void token_with_a_bad_lifetime_or_no_secret_says_what_to_do_without_a_stack_trace() throws Exception {
+        BatonProcess.Run ttl = BatonProcess.run(
+                dir, Map.of("BATON_JWT_SECRET", TestServer.SECRET), "", "token", "--user", "a", "--ttl", "30");
+        assertThat(ttl.exitCode()).isEqualTo(2);
+        assertThat(ttl.output()).contains("needs a unit");
+        assertThat(ttl.hasStackTrace()).isFalse();
+
+        Path empty = Files.createDirectories(dir.resolve("no-server-here"));
+        BatonProcess.Run none = BatonProcess.run(empty, Map.of(), "", "token", "--user", "a");
+        assertThat(none.exitCode()).isEqualTo(3);
+        assertThat(none.output()).contains("no secret").contains("BATON_JWT_SECRET");
+        assertThat(none.hasStackTrace()).isFalse();
+    }
+
+    @Test
+    void token_signs_with_the_development_secret_a_server_keeps() throws Exception {
+        Path home = dir.resolve("dev");
+        Files.createDirectories(home.resolve("data"));
+        Files.writeString(home.resolve("data").resolve("dev-jwt-secret"), TestServer.SECRET + "\n");
+
+        BatonProcess.Run run = BatonProcess.run(home, Map.of(), "", "token", "--user", "devi");
+
+        assertThat(run.exitCode()).as(run.output()).isZero();
+        String token = run.output().trim().lines().reduce((a, b) -> b).orElseThrow();
+        // the test server signs with the same secret: it accepts the token
+        assertThat(t.api.get("/v1/sessions", token).status()).isEqualTo(200);
+    }
+
+    @Test
+    void help_lists_the_commands_and_help_of_a_command_shows_its_options() throws Exception {
+        BatonProcess.Run all = BatonProcess.run(dir, Map.of(), "", "help");
+        assertThat(all.exitCode()).isZero();
+        assertThat(all.output()).contains("serve", "chat", "token", "config", "Exit codes");
+
+        BatonProcess.Run chat = BatonProcess.run(dir, Map.of(), "", "help", "chat");
+        assertThat(chat.exitCode()).isZero();
+        assertThat(chat.output()).contains("--agent", "--new");
     }
 }

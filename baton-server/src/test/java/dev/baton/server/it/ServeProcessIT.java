@@ -5,9 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
@@ -107,6 +111,57 @@ class ServeProcessIT {
             process.destroy();
             process.waitFor(10, TimeUnit.SECONDS);
             process.destroyForcibly();
+        }
+    }
+
+    private static final Duration START = Duration.ofSeconds(60);
+
+    @Test
+    void serve_binds_this_machine_only_by_default_and_says_so() throws Exception {
+        try (BatonProcess serve = BatonProcess.start(workDir, Map.of("BATON_PORT", "0"), "serve")) {
+            String port = serve.awaitLine("Listening on 127\\.0\\.0\\.1:(\\d+) \\(this machine only", START);
+            assertThat(new ApiClient("http://127.0.0.1:" + port)
+                            .get("/healthz", null)
+                            .status())
+                    .isEqualTo(200);
+        }
+    }
+
+    @Test
+    void the_development_secret_is_kept_owner_only_and_a_token_from_before_a_restart_still_works() throws Exception {
+        String token;
+        try (BatonProcess first = BatonProcess.start(workDir, Map.of("BATON_PORT", "0"), "serve")) {
+            first.awaitLine("development secret created in", START);
+            token = first.awaitLine("export BATON_TOKEN=(\\S+)", START);
+        }
+        Path secret = workDir.resolve("data").resolve("dev-jwt-secret");
+        assertThat(Files.getPosixFilePermissions(secret))
+                .containsExactlyInAnyOrder(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE);
+
+        try (BatonProcess second = BatonProcess.start(workDir, Map.of("BATON_PORT", "0"), "serve")) {
+            String url = second.awaitLine("Baton is running at (http://\\S+)", START);
+            second.awaitLine("development secret kept in", START);
+            assertThat(new ApiClient(url).get("/v1/sessions", token).status()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void with_a_secret_set_serve_says_how_to_mint_a_token() throws Exception {
+        try (BatonProcess serve = BatonProcess.start(
+                workDir, Map.of("BATON_PORT", "0", "BATON_JWT_SECRET", TestServer.SECRET), "serve")) {
+            serve.awaitLine("Tokens: \\./baton token --user NAME", START);
+        }
+        assertThat(workDir.resolve("data").resolve("dev-jwt-secret")).doesNotExist();
+    }
+
+    @Test
+    void a_port_in_use_ends_serve_with_one_line_and_its_own_exit_code() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            BatonProcess.Run run =
+                    BatonProcess.run(workDir, Map.of(), "", "serve", "--port", Integer.toString(taken.getLocalPort()));
+            assertThat(run.exitCode()).as(run.output()).isEqualTo(6);
+            assertThat(run.output()).contains("baton serve: the port is already in use");
+            assertThat(run.hasStackTrace()).as(run.output()).isFalse();
         }
     }
 }
