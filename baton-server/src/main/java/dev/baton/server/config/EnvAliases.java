@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.runtime.config.ConfigException;
+import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,10 +26,20 @@ import org.slf4j.LoggerFactory;
 final class EnvAliases {
     private static final Logger log = LoggerFactory.getLogger(EnvAliases.class);
 
+    /** The design's variable names this reads. */
+    private static final List<String> ALIASES = List.of(
+            "MAX_CONVERSATION_HISTORY",
+            "MAX_TOOL_CALLS_PER_REQUEST",
+            "OPENAI_TIMEOUT_SECONDS",
+            "OPENAI_MODEL",
+            "OPENAI_TEMPERATURE");
+
     private EnvAliases() {}
 
     /** {@code root} with the aliases set in {@code env} filled in where it has no value; {@code root} is not changed. */
     static JsonNode apply(JsonNode root, Map<String, String> env) {
+        // untouched when no alias is set: the file's line numbers are found by node identity, lost in a copy
+        if (ALIASES.stream().noneMatch(name -> present(env.get(name)))) return root;
         ObjectNode tree = root.isObject() ? ((ObjectNode) root).deepCopy() : JsonNodeFactory.instance.objectNode();
         ObjectNode limits = section(tree, "limits");
         ObjectNode models = section(tree, "models");
