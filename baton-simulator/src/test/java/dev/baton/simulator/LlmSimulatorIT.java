@@ -461,4 +461,35 @@ class LlmSimulatorIT {
             assertThat(again.port()).isEqualTo(sim.port());
         }
     }
+
+    @Test
+    void the_recording_keeps_the_last_requests_only_unless_a_test_asks_for_all() {
+        sim.keepRequests(3);
+        for (int i = 0; i < 5; i++) {
+            client.postJson(ChatBody.create().user("message " + i).json());
+        }
+        assertThat(sim.requests())
+                .extracting(RecordedRequest::lastUserMessage)
+                .containsExactly("message 2", "message 3", "message 4");
+        assertThat(sim.requestCount()).isEqualTo(5);
+        assertThat(sim.awaitRequest(4, WAIT).lastUserMessage()).isEqualTo("message 4");
+        assertThatThrownBy(() -> sim.awaitRequest(1, WAIT))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("no longer kept");
+
+        sim.keepAllRequests();
+        for (int i = 5; i < 10; i++) {
+            client.postJson(ChatBody.create().user("message " + i).json());
+        }
+        assertThat(sim.requests()).hasSize(8);
+    }
+
+    @Test
+    void a_simulator_keeps_a_bounded_number_of_requests_by_default() {
+        sim.clearRequests();
+        for (int i = 0; i < LlmSimulator.DEFAULT_KEPT_REQUESTS + 5; i++) {
+            client.postJson(ChatBody.create().user("m").json());
+        }
+        assertThat(sim.requests()).hasSize(LlmSimulator.DEFAULT_KEPT_REQUESTS);
+    }
 }
