@@ -184,7 +184,7 @@ public final class BenchServer implements AutoCloseable {
 
     /** Requests the simulator received since the last reset: one per model call. */
     public int modelCalls() {
-        return simulator.requests().size();
+        return (int) simulator.requestCount();
     }
 
     /** How many messages (system, history, current, tool results) the model was sent in its last call. */
