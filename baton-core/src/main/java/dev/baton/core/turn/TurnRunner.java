@@ -260,7 +260,7 @@ public final class TurnRunner {
             checkpoint(request, TurnCheckpoint.Step.MODEL_CALL, progress, out);
 
             if (!reply.wantsTools()) {
-                return finish(request, user, progress, out, turnContext, startedNanos, sink);
+                return finish(request, user, progress, out, turnContext, startedNanos, sink, TurnEvent.Done.COMPLETED);
             }
             if (progress.iteration >= limits.maxIterations()) {
                 log.info(
@@ -269,7 +269,8 @@ public final class TurnRunner {
                         progress.iteration);
                 out.text(iterationLimitNote(progress, limits.maxIterations()));
                 out.endOfCall();
-                return finish(request, user, progress, out, turnContext, startedNanos, sink);
+                return finish(
+                        request, user, progress, out, turnContext, startedNanos, sink, TurnEvent.Done.MAX_ITERATIONS);
             }
             Duration toolTimeout = bounded(limits.toolTimeout(), limits, progress);
             // caps tools whose own timeout is longer than the turn's default
@@ -300,6 +301,8 @@ public final class TurnRunner {
      * Ends a turn the model answered: output filters' and after_ai modules' results, then the answer is saved. A
      * fail-closed output filter that failed, or an after_ai block, replaces the answer and is reported as
      * {@link TurnEvent.Blocked}.
+     *
+     * @param stopReason why the loop stopped, for {@link TurnEvent.Done#stopReason()}
      */
     private TurnOutcome finish(
             TurnRequest request,
@@ -308,12 +311,15 @@ public final class TurnRunner {
             AnswerStream out,
             HookContext turnContext,
             long startedNanos,
-            Consumer<TurnEvent> sink) {
+            Consumer<TurnEvent> sink,
+            String stopReason) {
         OutputFilterChain filters = out.filters();
         List<ModuleAudit> audit = new ArrayList<>(filters.audit());
         List<ModuleExtraction> extractions = new ArrayList<>(filters.extractions());
         String answer;
+        String reason = stopReason;
         if (filters.safeResponse().isPresent()) {
+            reason = TurnEvent.Done.BLOCKED;
             answer = filters.safeResponse().get();
             log.info(
                     "request {}: answer withheld, output filter of {} failed closed",
@@ -326,6 +332,7 @@ public final class TurnRunner {
             extractions.addAll(after.extractions());
             answer = after.response();
             if (after.blocked()) {
+                reason = TurnEvent.Done.BLOCKED;
                 log.info("request {}: answer blocked after the model", request.requestId());
                 sink.accept(new TurnEvent.Blocked(answer));
             } else {
@@ -336,8 +343,8 @@ public final class TurnRunner {
                 recorder.complete(request, progress, answer, MessageStatus.COMPLETE, audit, extractions);
         TurnEvent.Usage usage = progress.totalUsage();
         long latencyMs = (System.nanoTime() - startedNanos) / 1_000_000;
-        TurnEvent.Done done =
-                new TurnEvent.Done(recorded.message().id(), progress.model, usage, latencyMs, progress.toolNames());
+        TurnEvent.Done done = new TurnEvent.Done(
+                recorded.message().id(), progress.model, usage, latencyMs, progress.toolNames(), reason);
         return end(sink, new TurnOutcome(user, recorded.message(), recorded.toolCalls(), usage, progress.model, done));
     }
 

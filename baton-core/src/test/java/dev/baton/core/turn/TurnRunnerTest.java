@@ -170,6 +170,7 @@ class TurnRunnerTest {
         assertThat(outcome.succeeded()).isTrue();
         assertThat(eventNames()).first().isEqualTo("Started");
         assertThat(eventNames()).last().isEqualTo("Done");
+        assertThat(((TurnEvent.Done) outcome.terminal()).stopReason()).isEqualTo(TurnEvent.Done.COMPLETED);
         assertThat(streamed()).isEqualTo("Hello there, Alice.");
         assertThat(messages())
                 .extracting(Message::role, Message::content, Message::status)
@@ -298,6 +299,7 @@ class TurnRunnerTest {
                 .contains("I wasn't able to finish this within 2 steps")
                 .contains("list_tasks (succeeded)");
         assertThat(outcome.toolCalls()).extracting(ToolCallRecord::toolName).containsExactly("list_tasks");
+        assertThat(((TurnEvent.Done) outcome.terminal()).stopReason()).isEqualTo(TurnEvent.Done.MAX_ITERATIONS);
     }
 
     @Test

@@ -168,6 +168,7 @@ public final class MessageRoutes {
         o.toolCalls().forEach(c -> calls.add(Views.toolCall(c)));
         n.set("usage", SseEvents.usage(o.usage()));
         n.put("model", o.model());
+        stopReason(n, o);
         return n;
     }
 
@@ -180,7 +181,13 @@ public final class MessageRoutes {
         ArrayNode calls = n.putArray("toolCalls");
         o.toolCalls().forEach(c -> calls.add(Views.toolCall(c)));
         n.set("usage", SseEvents.usage(o.usage()));
+        stopReason(n, o);
         return n;
+    }
+
+    /** Why the turn stopped, as in the SSE {@code done} event. */
+    private static void stopReason(ObjectNode n, TurnOutcome o) {
+        if (o.terminal() instanceof TurnEvent.Done done) n.put("stopReason", done.stopReason());
     }
 
     private static boolean wantsSse(Context ctx) {
