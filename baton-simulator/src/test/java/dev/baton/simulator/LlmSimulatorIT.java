@@ -492,4 +492,49 @@ class LlmSimulatorIT {
         }
         assertThat(sim.requests()).hasSize(LlmSimulator.DEFAULT_KEPT_REQUESTS);
     }
+
+    @Test
+    void hold_after_streams_some_chunks_waits_for_its_release_then_finishes() throws Exception {
+        var release = new java.util.concurrent.CountDownLatch(1);
+        sim.enqueueFault(Fault.holdAfter(2, release));
+        var response = client.http()
+                .send(
+                        client.chatRequest(
+                                ChatBody.create().user("hello").stream(true).json()),
+                        HttpResponse.BodyHandlers.ofLines());
+        var lines = response.body().iterator();
+        var content = new StringBuilder();
+        int chunks = 0;
+        while (chunks < 2 && lines.hasNext()) {
+            String line = lines.next();
+            if (line.startsWith("data: {") && line.contains("\"content\":\"")) {
+                chunks++;
+                content.append(ChatWire.JSON
+                        .readTree(line.substring(6))
+                        .path("choices")
+                        .path(0)
+                        .path("delta")
+                        .path("content")
+                        .asText());
+            }
+        }
+        assertThat(chunks).isEqualTo(2);
+        // held: nothing more comes until the release; then the stream ends normally with the whole answer
+        release.countDown();
+        boolean doneSeen = false;
+        while (lines.hasNext()) {
+            String line = lines.next();
+            if (line.equals("data: [DONE]")) doneSeen = true;
+            else if (line.startsWith("data: {"))
+                content.append(ChatWire.JSON
+                        .readTree(line.substring(6))
+                        .path("choices")
+                        .path(0)
+                        .path("delta")
+                        .path("content")
+                        .asText(""));
+        }
+        assertThat(doneSeen).isTrue();
+        assertThat(content.toString()).isEqualTo(ANSWER);
+    }
 }
