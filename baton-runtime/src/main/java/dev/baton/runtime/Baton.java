@@ -49,6 +49,7 @@ public final class Baton implements AutoCloseable {
     private final RunningTurns running;
     private final TurnAdmission admission;
     private final Runnable startBackgroundJobs;
+    private final java.util.function.IntSupplier pendingUsageRows;
     /** What this opened, closed newest first. */
     private final Deque<AutoCloseable> opened;
 
@@ -64,6 +65,7 @@ public final class Baton implements AutoCloseable {
             RunningTurns running,
             TurnAdmission admission,
             Runnable startBackgroundJobs,
+            java.util.function.IntSupplier pendingUsageRows,
             Deque<AutoCloseable> opened) {
         this.sessions = sessions;
         this.conversations = conversations;
@@ -76,6 +78,7 @@ public final class Baton implements AutoCloseable {
         this.running = running;
         this.admission = admission;
         this.startBackgroundJobs = startBackgroundJobs;
+        this.pendingUsageRows = pendingUsageRows;
         this.opened = new ArrayDeque<>(opened);
     }
 
@@ -127,6 +130,14 @@ public final class Baton implements AutoCloseable {
     /** The turns running on this instance now. */
     public RunningTurns runningTurns() {
         return running;
+    }
+
+    /**
+     * How many usage rows of finished model calls wait in memory for the database: their turn ended while it was
+     * unavailable; they are written as soon as it takes them (see docs/operations.md).
+     */
+    public int pendingUsageRows() {
+        return pendingUsageRows.getAsInt();
     }
 
     /** One line about the rate limits and budgets in force, for the startup log. */

@@ -305,6 +305,7 @@ public final class BatonBuilder {
                 running,
                 limits,
                 startJobs,
+                runner::pendingUsageRows,
                 opened);
     }
 

@@ -188,6 +188,13 @@ public final class InMemoryConversationStore implements ConversationStore, Idemp
     }
 
     @Override
+    public void recordUsage(List<UsageRecord> rows) {
+        synchronized (lock) {
+            rows.forEach(u -> usage.putIfAbsent(u.id(), truncated(u)));
+        }
+    }
+
+    @Override
     public Optional<Session> completeSession(String userId, String sessionId, Instant endedAt) {
         synchronized (lock) {
             Session s = owned(userId, sessionId);

@@ -1,11 +1,13 @@
 package dev.baton.core.turn;
 
 import dev.baton.core.model.ModelFailure;
+import dev.baton.core.store.StoreUnavailableException;
 
 /** The error codes a failed turn reports (the server maps each to an HTTP status in one place). */
 final class TurnFailures {
     static final String CANCELLED = "cancelled";
     static final String INTERNAL = "internal";
+    static final String DATABASE_UNAVAILABLE = "database_unavailable";
 
     private TurnFailures() {}
 
@@ -32,6 +34,15 @@ final class TurnFailures {
 
     static TurnEvent.Failed cancelled() {
         return new TurnEvent.Failed(CANCELLED, "The turn was cancelled.", false);
+    }
+
+    /** The store could not be reached: nothing is wrong with the request, so the client may retry it shortly. */
+    static TurnEvent.Failed databaseUnavailable(StoreUnavailableException e) {
+        return new TurnEvent.Failed(
+                DATABASE_UNAVAILABLE,
+                "The conversation could not be saved: the database is unavailable. Try again shortly.",
+                true,
+                e.retryAfter());
     }
 
     static TurnEvent.Failed internal() {

@@ -25,6 +25,7 @@ import dev.baton.core.model.ModelReply;
 import dev.baton.core.model.ModelRequest;
 import dev.baton.core.model.ModelResolver;
 import dev.baton.core.model.ToolSpec;
+import dev.baton.core.store.StoreUnavailableException;
 import dev.baton.core.tool.ToolCallOutcome;
 import dev.baton.core.tool.ToolCatalog;
 import dev.baton.core.tool.ToolExecutor;
@@ -60,6 +61,8 @@ import org.slf4j.LoggerFactory;
 public final class TurnRunner {
     private static final Logger log = LoggerFactory.getLogger(TurnRunner.class);
     private static final Consumer<TurnCheckpoint> NO_CHECKPOINTS = checkpoint -> {};
+    /** How often usage that could not be written with its turn is tried again. */
+    private static final Duration USAGE_RETRY = Duration.ofSeconds(1);
 
     private final ConversationStore store;
     private final ModelResolver models;
@@ -75,6 +78,7 @@ public final class TurnRunner {
     private final TurnRecorder recorder;
     private final Function<TurnRequest, PromptSections> sections;
     private final Consumer<TurnCheckpoint> checkpoints;
+    private final PendingUsage pendingUsage;
 
     public TurnRunner(
             ConversationStore store,
@@ -84,7 +88,17 @@ public final class TurnRunner {
             CostCalculator costs,
             Clock clock,
             ModulePipeline modules) {
-        this(store, models, tools, tokens, costs, clock, modules, request -> PromptSections.NONE, NO_CHECKPOINTS);
+        this(
+                store,
+                models,
+                tools,
+                tokens,
+                costs,
+                clock,
+                modules,
+                request -> PromptSections.NONE,
+                NO_CHECKPOINTS,
+                new PendingUsage(store, USAGE_RETRY));
     }
 
     private TurnRunner(
@@ -96,7 +110,8 @@ public final class TurnRunner {
             Clock clock,
             ModulePipeline modules,
             Function<TurnRequest, PromptSections> sections,
-            Consumer<TurnCheckpoint> checkpoints) {
+            Consumer<TurnCheckpoint> checkpoints,
+            PendingUsage pendingUsage) {
         this.store = Objects.requireNonNull(store, "store");
         this.models = Objects.requireNonNull(models, "models");
         this.tools = Objects.requireNonNull(tools, "tools");
@@ -106,6 +121,7 @@ public final class TurnRunner {
         this.modules = Objects.requireNonNull(modules, "modules");
         this.sections = Objects.requireNonNull(sections, "sections");
         this.checkpoints = Objects.requireNonNull(checkpoints, "checkpoints");
+        this.pendingUsage = Objects.requireNonNull(pendingUsage, "pendingUsage");
         this.contexts = new ContextBuilder(store, tokens, clock);
         this.dispatcher = new ToolDispatcher(new ToolExecutor(tools, clock), clock);
         this.recorder = new TurnRecorder(store, clock);
@@ -117,7 +133,8 @@ public final class TurnRunner {
      * assignment) to the system prompt of every turn.
      */
     public TurnRunner withPromptSections(Function<TurnRequest, PromptSections> sectionsForTurn) {
-        return new TurnRunner(store, models, tools, tokens, costs, clock, modules, sectionsForTurn, checkpoints);
+        return new TurnRunner(
+                store, models, tools, tokens, costs, clock, modules, sectionsForTurn, checkpoints, pendingUsage);
     }
 
     /**
@@ -126,7 +143,30 @@ public final class TurnRunner {
      * keep it short. If it throws, the failure is logged and the turn goes on.
      */
     public TurnRunner withCheckpoints(Consumer<TurnCheckpoint> listener) {
-        return new TurnRunner(store, models, tools, tokens, costs, clock, modules, sections, listener);
+        return new TurnRunner(store, models, tools, tokens, costs, clock, modules, sections, listener, pendingUsage);
+    }
+
+    /** A runner whose usage kept while the store was unavailable is retried every {@code every} (tests). */
+    TurnRunner withUsageRetry(Duration every) {
+        return new TurnRunner(
+                store,
+                models,
+                tools,
+                tokens,
+                costs,
+                clock,
+                modules,
+                sections,
+                checkpoints,
+                new PendingUsage(store, every));
+    }
+
+    /**
+     * How many usage rows of finished model calls wait to be written: their turn ended while the store was
+     * unavailable, and they are written as soon as it is back (see {@link ConversationStore#recordUsage}).
+     */
+    public int pendingUsageRows() {
+        return pendingUsage.size();
     }
 
     /** Runs the turn to its end and returns how it ended; the same end is the last event the sink receives. */
@@ -155,6 +195,11 @@ public final class TurnRunner {
                 }
                 case BeforeAiOutcome.Proceed p -> proceed = p;
             }
+        } catch (StoreUnavailableException e) {
+            log.warn("request {}: could not prepare the turn: {}", request.requestId(), e.getMessage());
+            return end(
+                    sink,
+                    new TurnOutcome(null, null, List.of(), zeroUsage(), null, TurnFailures.databaseUnavailable(e)));
         } catch (RuntimeException e) {
             log.error("request {}: could not prepare the turn", request.requestId(), e);
             return end(sink, new TurnOutcome(null, null, List.of(), zeroUsage(), null, TurnFailures.internal()));
@@ -169,6 +214,11 @@ public final class TurnRunner {
                     MessageStatus.COMPLETE,
                     proceed.audit(),
                     proceed.extractions());
+        } catch (StoreUnavailableException e) {
+            log.warn("request {}: could not save the user message: {}", request.requestId(), e.getMessage());
+            return end(
+                    sink,
+                    new TurnOutcome(null, null, List.of(), zeroUsage(), null, TurnFailures.databaseUnavailable(e)));
         } catch (RuntimeException e) {
             log.error("request {}: could not save the user message", request.requestId(), e);
             return end(sink, new TurnOutcome(null, null, List.of(), zeroUsage(), null, TurnFailures.internal()));
@@ -229,6 +279,20 @@ public final class TurnRunner {
         } catch (RuntimeException e) {
             if (request.cancellation().isCancelled()) {
                 return fail(request, user, progress, out, MessageStatus.CANCELLED, TurnFailures.cancelled(), sink);
+            }
+            if (e instanceof StoreUnavailableException unavailable) {
+                log.warn(
+                        "request {}: turn stopped, the database is unavailable: {}",
+                        request.requestId(),
+                        e.getMessage());
+                return fail(
+                        request,
+                        user,
+                        progress,
+                        out,
+                        MessageStatus.INCOMPLETE,
+                        TurnFailures.databaseUnavailable(unavailable),
+                        sink);
             }
             log.error("request {}: turn failed", request.requestId(), e);
             return fail(request, user, progress, out, MessageStatus.INCOMPLETE, TurnFailures.internal(), sink);
@@ -365,8 +429,16 @@ public final class TurnRunner {
             TurnRecorder.Recorded recorded = recorder.complete(request, progress, shown, status);
             assistant = recorded.message();
             calls = recorded.toolCalls();
+        } catch (StoreUnavailableException e) {
+            log.warn(
+                    "request {}: could not save the {} turn: {}",
+                    request.requestId(),
+                    status.wireName(),
+                    e.getMessage());
+            pendingUsage.keep(request.requestId(), progress.usage, e);
         } catch (RuntimeException e) {
             log.error("request {}: could not save the {} turn", request.requestId(), status.wireName(), e);
+            pendingUsage.keep(request.requestId(), progress.usage, e);
         }
         return end(sink, new TurnOutcome(user, assistant, calls, progress.totalUsage(), progress.model, failed));
     }

@@ -3,6 +3,7 @@ package dev.baton.runtime.conversation;
 import dev.baton.core.agent.AgentDefinition;
 import dev.baton.core.auth.Principal;
 import dev.baton.core.conversation.Session;
+import dev.baton.core.store.StoreUnavailableException;
 import dev.baton.core.turn.TurnOutcome;
 import dev.baton.core.turn.TurnRequest;
 import dev.baton.runtime.Refusal;
@@ -17,6 +18,8 @@ import dev.baton.runtime.session.Sessions;
 import dev.baton.runtime.turn.TurnDispatcher;
 import java.time.Duration;
 import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Sending a user message and running its turn: the one sequence every front door calls (DESIGN §4, §11). In order:
@@ -26,6 +29,7 @@ import java.util.Objects;
  * turn is admitted; once {@link TurnListener#admitted} was called, every outcome is a {@link SendResult}.
  */
 public final class Conversations {
+    private static final Logger log = LoggerFactory.getLogger(Conversations.class);
     private static final int OK = 200;
 
     private final Sessions sessions;
@@ -118,13 +122,25 @@ public final class Conversations {
         try {
             result = send.run();
         } catch (RuntimeException | Error e) {
-            idempotency.release(claimed);
+            try {
+                idempotency.release(claimed);
+            } catch (StoreUnavailableException unavailable) {
+                e.addSuppressed(unavailable); // the claim's lease runs out by itself
+            }
             throw e;
         }
-        if (result instanceof SendResult.Ran ran && ran.outcome().succeeded()) {
-            idempotency.complete(claimed, OK, options.replayBody().apply(ran.outcome()));
-        } else {
-            idempotency.release(claimed);
+        try {
+            if (result instanceof SendResult.Ran ran && ran.outcome().succeeded()) {
+                idempotency.complete(claimed, OK, options.replayBody().apply(ran.outcome()));
+            } else {
+                idempotency.release(claimed);
+            }
+        } catch (StoreUnavailableException e) {
+            // the turn's own result stands; the claim stays in progress until its lease runs out
+            log.warn(
+                    "idempotency key {} could not be settled, its claim expires by itself: {}",
+                    claimed.key(),
+                    e.getMessage());
         }
         return result;
     }
@@ -166,7 +182,12 @@ public final class Conversations {
                     },
                     listener::onEvent);
             // before the answer reaches the client, so a client that sends again at once sees the session completed
-            sessions.lifecycle().afterTurn(caller, session, setup);
+            try {
+                sessions.lifecycle().afterTurn(caller, session, setup);
+            } catch (StoreUnavailableException e) {
+                // the turn's own outcome (saved, or failed as database_unavailable) is what the client must see
+                log.warn("session {}: message limit not checked after the turn: {}", session.id(), e.getMessage());
+            }
             return new SendResult.Ran(session, outcome, rate);
         }
     }

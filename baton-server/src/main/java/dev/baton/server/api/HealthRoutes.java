@@ -7,6 +7,11 @@ import java.util.function.BooleanSupplier;
 
 /** Liveness and readiness; both need no token. */
 public final class HealthRoutes {
+    /**
+     * How long readiness waits for the database before it reports it down: /readyz answers within about this long
+     * whatever the database does.
+     */
+    public static final java.time.Duration DEADLINE = java.time.Duration.ofSeconds(1);
 
     private final BooleanSupplier databaseUp;
     private final String modelMode;

@@ -41,6 +41,7 @@ import dev.baton.server.web.WebPageRoutes;
 import dev.baton.simulator.LlmSimulator;
 import dev.baton.simulator.TaskAgentScript;
 import dev.baton.store.jdbc.Database;
+import dev.baton.store.jdbc.DatabaseSettings;
 import dev.baton.store.jdbc.JdbcAuditStore;
 import dev.baton.store.jdbc.JdbcConversationSearch;
 import dev.baton.store.jdbc.JdbcConversationStore;
@@ -100,7 +101,8 @@ public final class BatonServer implements AutoCloseable {
         JwtAuthenticator auth = JwtAuthenticator.create(
                 JwtSettings.parse(config.section("jwt"), config.env(), config.jwtSecret()), config.rolePermissions());
 
-        Database db = Database.open(config.databaseUrl(), List.of(TaskModule.MIGRATIONS, NotesModule.MIGRATIONS));
+        Database db = Database.open(
+                config.databaseUrl(), List.of(TaskModule.MIGRATIONS, NotesModule.MIGRATIONS), databaseSettings(config));
         Deque<AutoCloseable> opened = new ArrayDeque<>();
         opened.push(db);
         try {
@@ -157,6 +159,12 @@ public final class BatonServer implements AutoCloseable {
                 builder.turnLocks(onCancel -> SharedTurns.connect(redis, sharedTurnSettings(config), onCancel));
             Baton baton = opened(opened, builder.build());
             turnMetrics.watching(baton.runningTurns());
+            io.micrometer.core.instrument.Gauge.builder("baton_database_available", db, d -> d.available() ? 1 : 0)
+                    .description("1 while the database's circuit breaker lets calls through, 0 while it is open")
+                    .register(metrics.registry());
+            io.micrometer.core.instrument.Gauge.builder("baton_usage_pending_rows", baton, b -> b.pendingUsageRows())
+                    .description("usage rows of model calls kept in memory until the database takes them")
+                    .register(metrics.registry());
             metrics.watch(baton.modules().failures());
             String modelMode = simulatorOnly ? "simulator" : defaultModel;
             Javalin app = HttpApi.create(
@@ -164,7 +172,7 @@ public final class BatonServer implements AutoCloseable {
                     config.port(),
                     auth,
                     List.of(
-                            new HealthRoutes(() -> db.isUp(2), modelMode)::register,
+                            new HealthRoutes(() -> db.isUp(HealthRoutes.DEADLINE), modelMode)::register,
                             new CatalogRoutes(baton.agents(), baton.tools())::register,
                             new SessionRoutes(baton.sessions(), config.maxBodyBytes())::register,
                             new MessageRoutes(baton.conversations(), config.maxBodyBytes(), sseHeartbeat)::register,
@@ -225,6 +233,14 @@ public final class BatonServer implements AutoCloseable {
     private static SharedRedis sharedRedis(BatonConfig config, Deque<AutoCloseable> opened) {
         String url = Admission.redisUrl(config);
         return url == null ? null : opened(opened, SharedRedis.create(url));
+    }
+
+    private static DatabaseSettings databaseSettings(BatonConfig config) {
+        try {
+            return DatabaseSettings.from(config.section("database"));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(e.getMessage());
+        }
     }
 
     private static SharedTurnSettings sharedTurnSettings(BatonConfig config) {
