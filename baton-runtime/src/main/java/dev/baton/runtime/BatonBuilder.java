@@ -285,7 +285,12 @@ public final class BatonBuilder {
         RunningTurns running = opened(opened, turnLocks == null ? new RunningTurns() : RunningTurns.shared(turnLocks));
         TurnDispatcher dispatcher = opened(opened, new TurnDispatcher(runner, running, observer));
         Sessions sessions = new Sessions(conversationStore, agentsInOrder, assignments, lifecycle, running, clock);
-        IdempotencyKeys keys = idempotencyStore == null ? null : new IdempotencyKeys(idempotencyStore, clock);
+        IdempotencyKeys keys = idempotencyStore == null
+                ? null
+                : new IdempotencyKeys(
+                        idempotencyStore,
+                        clock,
+                        agentsInOrder.longestRequestTimeout().plus(expiry.claimMargin()));
         Conversations conversations = new Conversations(sessions, agentsInOrder, limits, dispatcher, keys);
         AtomicBoolean started = new AtomicBoolean();
         Runnable startJobs = () -> {

@@ -260,6 +260,21 @@ public final class InMemoryConversationStore implements ConversationStore, Idemp
     }
 
     @Override
+    public boolean claim(String userId, String key, String requestHash, Instant now, Instant staleBefore) {
+        if (claim(userId, key, requestHash, now)) return true;
+        synchronized (lock) {
+            String k = idempotencyKey(userId, key);
+            StoredResponse r = responses.get(k);
+            if (r == null
+                    || !r.inProgress()
+                    || !r.requestHash().equals(requestHash)
+                    || !r.createdAt().isBefore(staleBefore)) return false;
+            responses.put(k, new StoredResponse(requestHash, IN_PROGRESS, null, truncate(now)));
+            return true;
+        }
+    }
+
+    @Override
     public void complete(String userId, String key, int status, String body) {
         synchronized (lock) {
             responses.computeIfPresent(
