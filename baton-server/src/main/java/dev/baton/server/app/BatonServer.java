@@ -28,6 +28,7 @@ import dev.baton.server.auth.JwtSettings;
 import dev.baton.server.config.BatonConfig;
 import dev.baton.server.config.ProviderSettings;
 import dev.baton.server.http.HttpApi;
+import dev.baton.server.http.HttpSettings;
 import dev.baton.server.metrics.BatonMetrics;
 import dev.baton.server.metrics.BreakerMeters;
 import dev.baton.server.metrics.HttpMetrics;
@@ -167,9 +168,11 @@ public final class BatonServer implements AutoCloseable {
                     .register(metrics.registry());
             metrics.watch(baton.modules().failures());
             String modelMode = simulatorOnly ? "simulator" : defaultModel;
+            HttpSettings http = httpSettings(config);
             Javalin app = HttpApi.create(
                     host,
                     config.port(),
+                    http,
                     auth,
                     List.of(
                             new HealthRoutes(() -> db.isUp(HealthRoutes.DEADLINE), modelMode)::register,
@@ -185,9 +188,10 @@ public final class BatonServer implements AutoCloseable {
                     new HttpMetrics(metrics.registry())::record);
             app.start();
             log.info(
-                    "baton listening on http://{}:{} (database {}, model {})",
+                    "baton listening on http://{}:{} (accept queue {}, database {}, model {})",
                     host,
                     app.port(),
+                    http.acceptQueue(),
                     db.dialect(),
                     modelMode);
             log.info("limits: {}", baton.describeLimits());
@@ -233,6 +237,14 @@ public final class BatonServer implements AutoCloseable {
     private static SharedRedis sharedRedis(BatonConfig config, Deque<AutoCloseable> opened) {
         String url = Admission.redisUrl(config);
         return url == null ? null : opened(opened, SharedRedis.create(url));
+    }
+
+    private static HttpSettings httpSettings(BatonConfig config) {
+        try {
+            return HttpSettings.from(config.section("server"));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(e.getMessage());
+        }
     }
 
     private static DatabaseSettings databaseSettings(BatonConfig config) {

@@ -131,11 +131,32 @@ public final class ErrorResponses {
     }
 
     public static void write(Context ctx, int status, String code, String message) {
-        ObjectNode err = Json.MAPPER.createObjectNode();
-        err.putObject("error").put("code", code).put("message", message).put("requestId", (String)
-                ctx.attribute(RequestIds.ATTRIBUTE));
-        ctx.status(status).contentType("application/json").result(err.toString());
+        ctx.status(status)
+                .contentType("application/json")
+                .result(body(code, message, ctx.attribute(RequestIds.ATTRIBUTE)));
         ctx.attribute("baton.errorBody", Boolean.TRUE);
+    }
+
+    /** The error body every failure is answered with: {@code {"error": {code, message, requestId}}}. */
+    static String body(String code, String message, String requestId) {
+        ObjectNode err = Json.MAPPER.createObjectNode();
+        err.putObject("error").put("code", code).put("message", message).put("requestId", requestId);
+        return err.toString();
+    }
+
+    /** The code of an error the HTTP server answered by itself, by its status. */
+    static String codeOf(int status) {
+        return switch (status) {
+            case 400 -> "invalid_request";
+            case 404 -> "not_found";
+            case 405 -> "method_not_allowed";
+            case 408 -> "request_timeout";
+            case 413 -> "request_too_large";
+            case 414 -> "uri_too_long";
+            case 431 -> "headers_too_large";
+            case 503 -> "unavailable";
+            default -> status >= 500 ? "internal_error" : "http_" + status;
+        };
     }
 
     private static boolean hasErrorBody(Context ctx) {
