@@ -24,6 +24,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.function.Function;
+import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
 
 /**
  * {@code POST /v1/sessions/{id}/messages} and the one-shot {@code POST /v1/chat}: the HTTP wire around
@@ -122,6 +123,17 @@ public final class MessageRoutes {
         public void onEvent(TurnEvent event) {}
     }
 
+    /** How long a write may stay blocked after the turn was cancelled before the connection is closed under it. */
+    private static final Duration BLOCKED_WRITE_GRACE = Duration.ofSeconds(1);
+
+    /** Closes the request's connection: a write blocked on it fails at once. */
+    private static void abort(Context ctx) {
+        ServletContextRequest.getServletContextRequest(ctx.req())
+                .getServletChannel()
+                .getEndPoint()
+                .close(new java.io.IOException("the turn was cancelled while the client was not reading"));
+    }
+
     /** SSE mode: the stream starts once the turn is admitted (refusals before that are plain JSON errors). */
     private static final class StreamingListener implements TurnListener, AutoCloseable {
         private final Context ctx;
@@ -141,11 +153,15 @@ public final class MessageRoutes {
             ctx.header("Cache-Control", "no-cache");
             ctx.header("X-Accel-Buffering", "no");
             try {
-                writer = new SseWriter(ctx.res().getOutputStream(), heartbeat, turn.cancellation()::cancel);
+                writer = new SseWriter(
+                        ctx.res().getOutputStream(), heartbeat, turn.cancellation()::cancel, () -> abort(ctx));
             } catch (IOException e) {
                 turn.cancellation().cancel();
                 throw new UncheckedIOException(e);
             }
+            SseWriter w = writer;
+            // a deadline or a cancel must end the turn even while a write to a client that stopped reading blocks
+            turn.cancellation().onCancel(() -> w.abortIfBlocked(BLOCKED_WRITE_GRACE));
         }
 
         @Override
