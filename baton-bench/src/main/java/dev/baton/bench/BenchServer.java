@@ -91,6 +91,13 @@ public final class BenchServer implements AutoCloseable {
     }
 
     public static BenchServer start(SimulatorScript script) {
+        return start(script, 0);
+    }
+
+    /**
+     * @param acceptQueue the server's listen backlog ({@code server.acceptQueue}); 0 keeps Baton's default
+     */
+    public static BenchServer start(SimulatorScript script, int acceptQueue) {
         Path dir;
         try {
             dir = Files.createTempDirectory("baton-bench");
@@ -107,7 +114,7 @@ public final class BenchServer implements AutoCloseable {
         try {
             simulator = LlmSimulator.start(script);
             server = BatonServer.start(
-                    config(url),
+                    config(url, acceptQueue),
                     new BatonServer.Options(
                             "127.0.0.1", Clock.systemUTC(), Duration.ofSeconds(1), simulator.baseUrl()));
             return new BenchServer(dir, simulator, server, seedDb);
@@ -124,8 +131,9 @@ public final class BenchServer implements AutoCloseable {
      * Defaults, except limits no benchmark reaches: the per-conversation tool-call cap and the per-user message
      * rate (the rate limiter stays in the path of every turn, as in production).
      */
-    private static BatonConfig config(String url) {
+    private static BatonConfig config(String url, int acceptQueue) {
         ObjectNode raw = JSON.createObjectNode();
+        if (acceptQueue > 0) raw.putObject("server").put("acceptQueue", acceptQueue);
         raw.putObject("rateLimits")
                 .putObject("perUser")
                 .put("perMinute", 100_000_000)
@@ -180,6 +188,16 @@ public final class BenchServer implements AutoCloseable {
         List<String> states = new java.util.ArrayList<>();
         json.path("toolCalls").forEach(c -> states.add(c.path("state").asText()));
         return new TurnReply(json.path("answer").asText(), List.copyOf(states));
+    }
+
+    /** The server's port on 127.0.0.1. */
+    public int port() {
+        return server.port();
+    }
+
+    /** The runtime behind the server (its running turns, pending usage). */
+    public dev.baton.runtime.Baton runtime() {
+        return server.runtime();
     }
 
     /** Requests the simulator received since the last reset: one per model call. */
