@@ -160,10 +160,10 @@ public final class BatonServer implements AutoCloseable {
                 builder.turnLocks(onCancel -> SharedTurns.connect(redis, sharedTurnSettings(config), onCancel));
             Baton baton = opened(opened, builder.build());
             turnMetrics.watching(baton.runningTurns());
-            io.micrometer.core.instrument.Gauge.builder("baton_database_available", db, d -> d.available() ? 1 : 0)
+            io.micrometer.core.instrument.Gauge.builder("baton.database.available", db, d -> d.available() ? 1 : 0)
                     .description("1 while the database's circuit breaker lets calls through, 0 while it is open")
                     .register(metrics.registry());
-            io.micrometer.core.instrument.Gauge.builder("baton_usage_pending_rows", baton, b -> b.pendingUsageRows())
+            io.micrometer.core.instrument.Gauge.builder("baton.usage.pending.rows", baton, b -> b.pendingUsageRows())
                     .description("usage rows of model calls kept in memory until the database takes them")
                     .register(metrics.registry());
             metrics.watch(baton.modules().failures());
