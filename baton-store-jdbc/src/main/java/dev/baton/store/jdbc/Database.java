@@ -247,21 +247,28 @@ public final class Database implements AutoCloseable {
     private <T> T sqliteTransaction(SqlWork<T> work) {
         acquireWriteLock();
         try (Connection c = pool.getConnection()) {
-            // Explicit BEGIN IMMEDIATE in autocommit mode: takes the write lock up front (waiting up to
-            // busy_timeout for other processes) and leaves no transaction open when the connection returns.
-            exec(c, "BEGIN IMMEDIATE");
-            currentTransaction.set(c);
-            T result;
             try {
-                result = work.run(c);
-                exec(c, "COMMIT");
-            } catch (SQLException | RuntimeException | Error e) {
-                rollbackQuietly(c, "ROLLBACK", e);
+                // Explicit BEGIN IMMEDIATE in autocommit mode: takes the write lock up front (waiting up to
+                // busy_timeout for other processes) and leaves no transaction open when the connection returns.
+                exec(c, "BEGIN IMMEDIATE");
+                currentTransaction.set(c);
+                T result;
+                try {
+                    result = work.run(c);
+                    exec(c, "COMMIT");
+                } catch (SQLException | RuntimeException | Error e) {
+                    rollbackQuietly(c, "ROLLBACK", e);
+                    throw e;
+                } finally {
+                    currentTransaction.remove();
+                }
+                return result;
+            } catch (SQLException | StoreUnavailableException e) {
+                // SQLite opens a file it may not write read-only and stays so: a connection that found the file
+                // unwritable is replaced once the file is writable again, or the outage would outlive its cause
+                if (!(e instanceof SQLException sql) || Unavailability.of(sql)) pool.evictConnection(c);
                 throw e;
-            } finally {
-                currentTransaction.remove();
             }
-            return result;
         } catch (SQLException e) {
             throw failure("database write failed", e);
         } finally {
