@@ -190,6 +190,11 @@ public final class BenchServer implements AutoCloseable {
         return new TurnReply(json.path("answer").asText(), List.copyOf(states));
     }
 
+    /** Makes the simulator keep every request it receives, as it once did (to show what that cost in a soak). */
+    public void keepAllModelRequests() {
+        simulator.keepAllRequests();
+    }
+
     /** The server's port on 127.0.0.1. */
     public int port() {
         return server.port();

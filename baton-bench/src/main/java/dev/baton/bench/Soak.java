@@ -14,8 +14,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * GC over time (MiB per minute), skipping the first sample (warm-up).
  *
  * <pre>
- * baton-bench/run.sh soak [minutes] [sampleSeconds] [clients]   # default 30 minutes, a sample a minute, 4 clients
+ * baton-bench/run.sh soak [minutes] [sampleSeconds] [clients] [keep-all]   # default 30 min, a sample a minute, 4 clients
  * </pre>
+ *
+ * {@code keep-all} makes the simulator keep every request it receives, as it did before its recording was bounded:
+ * the slope then shows that leak.
  *
  * The 30-minute run wants a quiet machine; a few minutes with 20 s samples shows the trend on a shared one.
  */
@@ -28,11 +31,13 @@ public final class Soak {
         Duration length = Duration.ofSeconds((long) (60 * (args.length > 0 ? Double.parseDouble(args[0]) : 30)));
         Duration every = Duration.ofSeconds(args.length > 1 ? Long.parseLong(args[1]) : 60);
         int clients = args.length > 2 ? Integer.parseInt(args[2]) : 4;
+        boolean keepAll = args.length > 3 && args[3].equals("keep-all");
         MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
         AtomicLong turns = new AtomicLong();
         AtomicLong failures = new AtomicLong();
         AtomicBoolean stop = new AtomicBoolean();
         try (BenchServer server = BenchServer.start()) {
+            if (keepAll) server.keepAllModelRequests();
             List<Thread> workers = new ArrayList<>();
             for (int i = 0; i < clients; i++) {
                 workers.add(Thread.ofVirtual().start(() -> {
@@ -51,7 +56,9 @@ public final class Soak {
             }
             long started = System.nanoTime();
             List<double[]> samples = new ArrayList<>(); // {minutes, MiB}
-            System.out.printf("soak: %s, a sample every %s, %d clients%n", length, every, clients);
+            System.out.printf(
+                    "soak: %s, a sample every %s, %d clients%s%n",
+                    length, every, clients, keepAll ? ", the simulator keeping every request" : "");
             while (true) {
                 long elapsed = System.nanoTime() - started;
                 System.gc();

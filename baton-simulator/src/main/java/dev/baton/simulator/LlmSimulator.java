@@ -49,7 +49,7 @@ public final class LlmSimulator implements AutoCloseable {
     private static final Set<String> MODELS_PATHS = Set.of("/v1/models", "/models");
     private static final Map<String, String> JSON_HEADERS = Map.of("Content-Type", "application/json");
     /** How many requests the simulator keeps unless told otherwise. */
-    public static final int DEFAULT_KEPT_REQUESTS = 1_000;
+    public static final int DEFAULT_KEPT_REQUESTS = 256;
 
     private final ServerSocket serverSocket;
     private final Set<ClientConnection> connections = ConcurrentHashMap.newKeySet();
