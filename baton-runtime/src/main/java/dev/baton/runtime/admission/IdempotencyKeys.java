@@ -25,6 +25,7 @@ import java.util.Optional;
  * reused, never answered with the first target's reply.
  */
 public final class IdempotencyKeys {
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(IdempotencyKeys.class);
     /** The lease of a claim when none is given: longer than any request may run by default. */
     public static final Duration DEFAULT_LEASE = Duration.ofMinutes(10);
 
@@ -97,6 +98,31 @@ public final class IdempotencyKeys {
     /** Gives the key up: the request produced nothing worth replaying, so a retry may run. */
     public void release(Claimed claimed) {
         store.release(claimed.owner(), claimed.key());
+    }
+
+    /**
+     * Gives the key up as soon as the store takes it: for a request that failed because its store was unavailable,
+     * whose client will retry with the same key once it is back. Tried every {@code every} on a virtual thread, for at
+     * most half the claim's lease — after the lease a retry takes the claim over anyway, and a release then could
+     * remove the retry's claim.
+     */
+    public void releaseWhenPossible(Claimed claimed, Duration every) {
+        long giveUpAt = System.nanoTime() + lease.dividedBy(2).toNanos();
+        Thread.ofVirtual().name("idempotency-release").start(() -> {
+            while (System.nanoTime() < giveUpAt) {
+                try {
+                    store.release(claimed.owner(), claimed.key());
+                    return;
+                } catch (RuntimeException e) {
+                    try {
+                        Thread.sleep(every); // pacing the retries of an unavailable store
+                    } catch (InterruptedException interrupted) {
+                        return;
+                    }
+                }
+            }
+            log.warn("idempotency key {} not released; its claim expires with its lease", claimed.key());
+        });
     }
 
     /**

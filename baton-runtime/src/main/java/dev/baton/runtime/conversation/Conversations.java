@@ -31,6 +31,8 @@ import org.slf4j.LoggerFactory;
 public final class Conversations {
     private static final Logger log = LoggerFactory.getLogger(Conversations.class);
     private static final int OK = 200;
+    /** How often a key that could not be released (the database was away) is tried again. */
+    private static final Duration RELEASE_RETRY = Duration.ofSeconds(1);
 
     private final Sessions sessions;
     private final AgentRegistry agents;
@@ -125,7 +127,8 @@ public final class Conversations {
             try {
                 idempotency.release(claimed);
             } catch (StoreUnavailableException unavailable) {
-                e.addSuppressed(unavailable); // the claim's lease runs out by itself
+                // the client retries once the database is back: free the key for it then
+                idempotency.releaseWhenPossible(claimed, RELEASE_RETRY);
             }
             throw e;
         }
@@ -136,7 +139,10 @@ public final class Conversations {
                 idempotency.release(claimed);
             }
         } catch (StoreUnavailableException e) {
-            // the turn's own result stands; the claim stays in progress until its lease runs out
+            // the turn's own result stands; a failed turn's key is freed once the database is back (a completed
+            // one's claim expires with its lease: its answer was sent, and a retry after the lease runs it again)
+            if (!(result instanceof SendResult.Ran ran && ran.outcome().succeeded()))
+                idempotency.releaseWhenPossible(claimed, RELEASE_RETRY);
             log.warn(
                     "idempotency key {} could not be settled, its claim expires by itself: {}",
                     claimed.key(),

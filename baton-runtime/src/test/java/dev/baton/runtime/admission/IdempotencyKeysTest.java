@@ -57,4 +57,35 @@ class IdempotencyKeysTest {
         assertThat(keys.claim(alice, key, "session:s-1"))
                 .isEqualTo(new IdempotencyKeys.Replay(200, "{\"answer\":\"hello\"}"));
     }
+
+    @Test
+    void a_key_that_could_not_be_released_while_the_store_was_away_is_released_once_it_is_back() throws Exception {
+        var down = new java.util.concurrent.atomic.AtomicBoolean(true);
+        dev.baton.core.conversation.IdempotencyStore flaky =
+                (dev.baton.core.conversation.IdempotencyStore) java.lang.reflect.Proxy.newProxyInstance(
+                        getClass().getClassLoader(),
+                        new Class<?>[] {dev.baton.core.conversation.IdempotencyStore.class},
+                        (proxy, method, args) -> {
+                            if (down.get() && method.getName().equals("release"))
+                                throw new dev.baton.core.store.StoreUnavailableException(
+                                        "down", Duration.ofSeconds(1), null);
+                            try {
+                                return method.invoke(store, args);
+                            } catch (java.lang.reflect.InvocationTargetException e) {
+                                throw e.getCause();
+                            }
+                        });
+        IdempotencyKeys keys = new IdempotencyKeys(flaky, clock, Duration.ofSeconds(75));
+        var claimed = (IdempotencyKeys.Claimed) keys.claim(alice, key, "session:s-1");
+
+        keys.releaseWhenPossible(claimed, Duration.ofMillis(10));
+        assertThatThrownBy(() -> keys.claim(alice, key, "session:s-1")).isInstanceOf(RefusalException.class);
+        down.set(false);
+
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (store.find(IdempotencyKeys.owner(alice), "k-1").isPresent() && System.nanoTime() < deadline) {
+            Thread.sleep(10); // polling for the background release, bounded by the deadline
+        }
+        assertThat(keys.claim(alice, key, "session:s-1")).isInstanceOf(IdempotencyKeys.Claimed.class);
+    }
 }

@@ -17,6 +17,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
@@ -58,7 +59,9 @@ class DatabaseOutageIT {
             List<SseEvent> events;
             long turnEnded;
             long released;
-            try (var stream = t.api.stream(session, token, "tell me a story")) {
+            String storyBody = "{\"content\":\"tell me a story\"}";
+            Map<String, String> key = Map.of("Idempotency-Key", "outage-story");
+            try (var stream = t.api.openStream(path, token, storyBody, key)) {
                 events = new java.util.ArrayList<>(stream.until(e -> e.event().equals("chunk")));
                 pg.stop();
 
@@ -109,6 +112,14 @@ class DatabaseOutageIT {
             await().atMost(Duration.ofSeconds(30))
                     .until(() -> t.server.runtime().pendingUsageRows() == 0);
             assertThat(usageRows(pg.url(), session)).isEqualTo(1);
+            // the client retries its failed request with the same key: the key was freed once the database came
+            // back, so it runs now rather than answering 409 for the claim's whole lease (75 s)
+            await().atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(200))
+                    .until(() ->
+                            t.api.post(path, token, storyBody.getBytes(java.nio.charset.StandardCharsets.UTF_8), key)
+                                            .status()
+                                    == 200);
             // the conversation goes on: the user message is there, and the next turn works
             try (var stream = t.api.stream(session, token, "hello again")) {
                 assertThat(stream.all().getLast().event()).isEqualTo("done");
