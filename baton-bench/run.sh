@@ -2,6 +2,8 @@
 # Builds baton-bench and runs the benchmarks. Not part of the test suite (./baton test only compiles them).
 #   baton-bench/run.sh                      every JMH benchmark, then the SQL statements-per-turn count
 #   baton-bench/run.sh statements [T N...]  only the statement count: T turns (default 20) at each history N (10 10000)
+#   baton-bench/run.sh burst [N [Q]]         N connections at once (2000) against a server with accept queue Q (default)
+#   baton-bench/run.sh soak [M [S [C]]]      M minutes (30) of steady turns from C clients (4), heap after GC every S s (60)
 #   baton-bench/run.sh <JMH args>           only JMH, e.g. "TurnLatencyBench -p history=10000" or "-h"
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -36,6 +38,14 @@ statements() {
 }
 
 case "${1:-}" in
+  burst)
+    shift
+    "${java[@]}" dev.baton.bench.ConnectBurst "$@"
+    ;;
+  soak)
+    shift
+    "${java[@]}" -Xmx512m dev.baton.bench.Soak "$@"
+    ;;
   statements)
     shift
     statements "$@"

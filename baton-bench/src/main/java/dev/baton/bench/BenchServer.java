@@ -101,6 +101,15 @@ public final class BenchServer implements AutoCloseable {
     }
 
     /**
+     * @param acceptQueue the server's listen backlog ({@code server.acceptQueue}); 0 keeps Baton's default
+     */
+    public static BenchServer start(SimulatorScript script, int acceptQueue) {
+        ObjectNode sections = JSON.createObjectNode();
+        if (acceptQueue > 0) sections.putObject("server").put("acceptQueue", acceptQueue);
+        return start(script, sections, Map.of());
+    }
+
+    /**
      * A server with more configuration (baton.yaml sections, e.g. {@code mcp}) and more agents.
      *
      * @param agentYamls file name without ".yaml" → agent definition
@@ -206,9 +215,24 @@ public final class BenchServer implements AutoCloseable {
         return new TurnReply(json.path("answer").asText(), List.copyOf(states));
     }
 
+    /** Makes the simulator keep every request it receives, as it once did (to show what that cost in a soak). */
+    public void keepAllModelRequests() {
+        simulator.keepAllRequests();
+    }
+
+    /** The server's port on 127.0.0.1. */
+    public int port() {
+        return server.port();
+    }
+
+    /** The runtime behind the server (its running turns, pending usage). */
+    public dev.baton.runtime.Baton runtime() {
+        return server.runtime();
+    }
+
     /** Requests the simulator received since the last reset: one per model call. */
     public int modelCalls() {
-        return simulator.requests().size();
+        return (int) simulator.requestCount();
     }
 
     /** How many messages (system, history, current, tool results) the model was sent in its last call. */

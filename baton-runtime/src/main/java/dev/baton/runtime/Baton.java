@@ -58,6 +58,8 @@ public final class Baton implements AutoCloseable {
     private final TurnEventLog turnEvents;
     /** Each starts one background job and returns what stops it. */
     private final List<Supplier<AutoCloseable>> backgroundJobs;
+
+    private final java.util.function.IntSupplier pendingUsageRows;
     /** What this opened, closed newest first. */
     private final Deque<AutoCloseable> opened;
 
@@ -79,6 +81,7 @@ public final class Baton implements AutoCloseable {
             Approvals approvals,
             TurnEventLog turnEvents,
             List<Supplier<AutoCloseable>> backgroundJobs,
+            java.util.function.IntSupplier pendingUsageRows,
             Deque<AutoCloseable> opened) {
         this.sessions = sessions;
         this.conversations = conversations;
@@ -94,6 +97,7 @@ public final class Baton implements AutoCloseable {
         this.approvals = approvals;
         this.turnEvents = turnEvents;
         this.backgroundJobs = List.copyOf(backgroundJobs);
+        this.pendingUsageRows = pendingUsageRows;
         this.opened = new ArrayDeque<>(opened);
     }
 
@@ -163,6 +167,14 @@ public final class Baton implements AutoCloseable {
     /** The turns running on this instance now. */
     public RunningTurns runningTurns() {
         return running;
+    }
+
+    /**
+     * How many usage rows of finished model calls wait in memory for the database: their turn ended while it was
+     * unavailable; they are written as soon as it takes them (see docs/operations.md).
+     */
+    public int pendingUsageRows() {
+        return pendingUsageRows.getAsInt();
     }
 
     /** One line about the rate limits and budgets in force, for the startup log. */

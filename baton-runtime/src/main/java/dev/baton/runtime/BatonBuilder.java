@@ -368,7 +368,12 @@ public final class BatonBuilder {
         RunningTurns running = opened(opened, turnLocks == null ? new RunningTurns() : RunningTurns.shared(turnLocks));
         TurnDispatcher dispatcher = opened(opened, new TurnDispatcher(runner, running, observer));
         Sessions sessions = new Sessions(conversationStore, agentsInOrder, assignments, lifecycle, running, clock);
-        IdempotencyKeys keys = idempotencyStore == null ? null : new IdempotencyKeys(idempotencyStore, clock);
+        IdempotencyKeys keys = idempotencyStore == null
+                ? null
+                : new IdempotencyKeys(
+                        idempotencyStore,
+                        clock,
+                        agentsInOrder.longestRequestTimeout().plus(expiry.claimMargin()));
         Approvals approvals = new Approvals(
                 approvalsKept,
                 approvalSettings,
@@ -400,6 +405,7 @@ public final class BatonBuilder {
                 approvals,
                 turnEvents,
                 jobs,
+                runner::pendingUsageRows,
                 opened);
     }
 

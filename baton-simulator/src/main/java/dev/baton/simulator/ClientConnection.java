@@ -71,6 +71,20 @@ final class ClientConnection implements AutoCloseable {
         return false;
     }
 
+    /**
+     * Sends nothing until {@code release} is counted down, the client goes away or {@code closing} turns true.
+     *
+     * @return true when released
+     */
+    boolean awaitRelease(java.util.concurrent.CountDownLatch release, BooleanSupplier closing) {
+        while (release.getCount() > 0) {
+            if (closing.getAsBoolean() || !probe(PROBE_MILLIS)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Reads with a short timeout: end of stream or an error means the client is gone. */
     private boolean probe(int timeoutMillis) {
         try {

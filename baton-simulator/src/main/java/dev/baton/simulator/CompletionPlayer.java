@@ -63,8 +63,13 @@ final class CompletionPlayer {
     }
 
     /** Something that happens to a stream after a number of content chunks. */
-    private record Interruption(int dropAfter, int malformedAfter, int errorAfter, Fault.StreamError error) {
-        static final Interruption NONE = new Interruption(-1, -1, -1, null);
+    private record Interruption(
+            int dropAfter, int malformedAfter, int errorAfter, Fault.StreamError error, Fault.HoldAfter hold) {
+        static final Interruption NONE = new Interruption(-1, -1, -1, null, null);
+
+        Interruption(int dropAfter, int malformedAfter, int errorAfter, Fault.StreamError error) {
+            this(dropAfter, malformedAfter, errorAfter, error, null);
+        }
     }
 
     private Outcome playFault(Fault fault, Reply partial, Pacing pacing) throws IOException {
@@ -83,6 +88,15 @@ final class CompletionPlayer {
                 yield Outcome.ANSWERED;
             }
             case Fault.Hang hang -> connection.awaitClientGone(closing) ? Outcome.CLIENT_GONE : Outcome.DROPPED;
+            case Fault.HoldAfter hold -> {
+                if (!request.stream()) {
+                    if (!connection.awaitRelease(hold.release(), closing)) {
+                        yield closing.getAsBoolean() ? Outcome.DROPPED : Outcome.CLIENT_GONE;
+                    }
+                    yield answer(partial, pacing, Interruption.NONE);
+                }
+                yield answer(partial, pacing, new Interruption(-1, -1, -1, null, hold));
+            }
             case Fault.DisconnectAfter drop -> {
                 if (!request.stream()) {
                     yield Outcome.DROPPED;
@@ -172,6 +186,11 @@ final class CompletionPlayer {
         }
         if (sent == interruption.malformedAfter()) {
             connection.writeChunk(format.malformedFrame());
+        }
+        if (interruption.hold() != null && sent == interruption.hold().chunks()) {
+            if (!connection.awaitRelease(interruption.hold().release(), closing)) {
+                return closing.getAsBoolean() ? Outcome.DROPPED : Outcome.CLIENT_GONE;
+            }
         }
         if (sent == interruption.errorAfter()) {
             var error = interruption.error();

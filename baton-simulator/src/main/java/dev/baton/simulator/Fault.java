@@ -81,6 +81,22 @@ public sealed interface Fault {
         }
     }
 
+    /**
+     * Streams {@code chunks} content chunks of the scripted reply, then sends nothing until {@code release} is
+     * counted down (then the stream goes on and ends normally), the client goes away or the simulator closes. A
+     * test reaches "the model is streaming" deterministically with it, and holds the turn there as long as it needs;
+     * a latch never counted down is a hang after {@code chunks} chunks. On a non-streaming request the hold comes
+     * before the response.
+     */
+    record HoldAfter(int chunks, java.util.concurrent.CountDownLatch release) implements Fault {
+        public HoldAfter {
+            if (chunks < 0) {
+                throw new IllegalArgumentException("chunks must be >= 0");
+            }
+            java.util.Objects.requireNonNull(release, "release");
+        }
+    }
+
     /** Anthropic's "overloaded" answer: HTTP 529 with an {@code overloaded_error} body. */
     static Fault overloaded() {
         return new HttpError(529, "overloaded_error", null, "Overloaded");
@@ -109,6 +125,11 @@ public sealed interface Fault {
 
     static Fault disconnectAfter(int chunks) {
         return new DisconnectAfter(chunks);
+    }
+
+    /** See {@link HoldAfter}. */
+    static Fault holdAfter(int chunks, java.util.concurrent.CountDownLatch release) {
+        return new HoldAfter(chunks, release);
     }
 
     static Fault malformedChunk(int afterChunks) {

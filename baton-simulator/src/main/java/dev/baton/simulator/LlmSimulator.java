@@ -10,7 +10,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
+import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -24,8 +24,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A real HTTP server on 127.0.0.1 that speaks the OpenAI Chat Completions, Anthropic Messages and Ollama chat
- * wire protocols, answering all of them from one {@link SimulatorScript}. It records every request before answering it, so tests can assert on the exact
- * prompt, history and tool schemas they sent.
+ * wire protocols, answering all of them from one {@link SimulatorScript}. It records each request before answering it,
+ * so tests can assert on the exact prompt, history and tool schemas they sent; it keeps the last
+ * {@value #DEFAULT_KEPT_REQUESTS} (see {@link #keepRequests}), so a simulator serving a benchmark or a long-running
+ * {@code baton serve} does not grow without bound.
  *
  * <pre>{@code
  * try (var sim = LlmSimulator.start(SimulatorScript.replyingWith("Hello!"))) {
@@ -46,6 +48,8 @@ public final class LlmSimulator implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(LlmSimulator.class);
     private static final Set<String> MODELS_PATHS = Set.of("/v1/models", "/models");
     private static final Map<String, String> JSON_HEADERS = Map.of("Content-Type", "application/json");
+    /** How many requests the simulator keeps unless told otherwise. */
+    public static final int DEFAULT_KEPT_REQUESTS = 256;
 
     private final ServerSocket serverSocket;
     private final Set<ClientConnection> connections = ConcurrentHashMap.newKeySet();
@@ -53,7 +57,12 @@ public final class LlmSimulator implements AutoCloseable {
     private final AtomicLong completions = new AtomicLong();
     private final ReentrantLock lock = new ReentrantLock();
     private final java.util.concurrent.locks.Condition changed = lock.newCondition();
-    private final List<RecordedRequest> requests = new ArrayList<>();
+    /** The recorded requests, oldest first: at most {@link #keep}. */
+    private final ArrayDeque<RecordedRequest> requests = new ArrayDeque<>();
+    /** Requests recorded since the last clear that no longer fit in {@link #requests}. */
+    private long dropped;
+
+    private int keep = DEFAULT_KEPT_REQUESTS;
     private int disconnects;
     private volatile SimulatorScript script;
     private volatile boolean closing;
@@ -124,7 +133,31 @@ public final class LlmSimulator implements AutoCloseable {
         faults.add(Objects.requireNonNull(fault, "fault"));
     }
 
-    /** A snapshot of the requests received so far, in arrival order (all paths, faulted ones included). */
+    /**
+     * Keeps only the last {@code count} requests from now on (older ones are dropped as new ones arrive); the
+     * default is {@value #DEFAULT_KEPT_REQUESTS}.
+     */
+    public LlmSimulator keepRequests(int count) {
+        if (count < 0) throw new IllegalArgumentException("count must be >= 0");
+        lock.lock();
+        try {
+            keep = count;
+            trim();
+        } finally {
+            lock.unlock();
+        }
+        return this;
+    }
+
+    /** Keeps every request for as long as the simulator runs: for a test that needs all of a long run. */
+    public LlmSimulator keepAllRequests() {
+        return keepRequests(Integer.MAX_VALUE);
+    }
+
+    /**
+     * A snapshot of the requests kept so far, in arrival order (all paths, faulted ones included): the last
+     * {@link #keepRequests} of them.
+     */
     public List<RecordedRequest> requests() {
         lock.lock();
         try {
@@ -134,10 +167,21 @@ public final class LlmSimulator implements AutoCloseable {
         }
     }
 
+    /** How many requests arrived since the last {@link #clearRequests()}, kept or not. */
+    public long requestCount() {
+        lock.lock();
+        try {
+            return dropped + requests.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     public void clearRequests() {
         lock.lock();
         try {
             requests.clear();
+            dropped = 0;
         } finally {
             lock.unlock();
         }
@@ -147,21 +191,29 @@ public final class LlmSimulator implements AutoCloseable {
      * Waits until the {@code index}-th request (0-based, counted since the last {@link #clearRequests()}) has
      * arrived.
      *
-     * @throws IllegalStateException when it has not arrived within {@code timeout}
+     * @throws IllegalStateException when it has not arrived within {@code timeout}, or arrived but is no longer kept
      */
     public RecordedRequest awaitRequest(int index, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         lock.lock();
         try {
-            while (requests.size() <= index) {
+            while (dropped + requests.size() <= index) {
                 long remaining = deadline - System.nanoTime();
                 if (remaining <= 0) {
                     throw new IllegalStateException("request #" + index + " did not arrive within " + timeout
-                            + " (received " + requests.size() + ")");
+                            + " (received " + (dropped + requests.size()) + ")");
                 }
                 changed.awaitNanos(remaining);
             }
-            return requests.get(index);
+            if (index < dropped) {
+                throw new IllegalStateException("request #" + index
+                        + " is no longer kept (the simulator keeps the last " + keep + "; see keepRequests)");
+            }
+            int i = 0;
+            for (RecordedRequest r : requests) {
+                if (i++ == index - dropped) return r;
+            }
+            throw new IllegalStateException("unreachable");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting for request #" + index, e);
@@ -361,10 +413,19 @@ public final class LlmSimulator implements AutoCloseable {
     private void record(RecordedRequest request) {
         lock.lock();
         try {
-            requests.add(request);
+            requests.addLast(request);
+            trim();
             changed.signalAll();
         } finally {
             lock.unlock();
+        }
+    }
+
+    /** Called with the lock held. */
+    private void trim() {
+        while (requests.size() > keep) {
+            requests.removeFirst();
+            dropped++;
         }
     }
 

@@ -461,4 +461,80 @@ class LlmSimulatorIT {
             assertThat(again.port()).isEqualTo(sim.port());
         }
     }
+
+    @Test
+    void the_recording_keeps_the_last_requests_only_unless_a_test_asks_for_all() {
+        sim.keepRequests(3);
+        for (int i = 0; i < 5; i++) {
+            client.postJson(ChatBody.create().user("message " + i).json());
+        }
+        assertThat(sim.requests())
+                .extracting(RecordedRequest::lastUserMessage)
+                .containsExactly("message 2", "message 3", "message 4");
+        assertThat(sim.requestCount()).isEqualTo(5);
+        assertThat(sim.awaitRequest(4, WAIT).lastUserMessage()).isEqualTo("message 4");
+        assertThatThrownBy(() -> sim.awaitRequest(1, WAIT))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("no longer kept");
+
+        sim.keepAllRequests();
+        for (int i = 5; i < 10; i++) {
+            client.postJson(ChatBody.create().user("message " + i).json());
+        }
+        assertThat(sim.requests()).hasSize(8);
+    }
+
+    @Test
+    void a_simulator_keeps_a_bounded_number_of_requests_by_default() {
+        sim.clearRequests();
+        for (int i = 0; i < LlmSimulator.DEFAULT_KEPT_REQUESTS + 5; i++) {
+            client.postJson(ChatBody.create().user("m").json());
+        }
+        assertThat(sim.requests()).hasSize(LlmSimulator.DEFAULT_KEPT_REQUESTS);
+    }
+
+    @Test
+    void hold_after_streams_some_chunks_waits_for_its_release_then_finishes() throws Exception {
+        var release = new java.util.concurrent.CountDownLatch(1);
+        sim.enqueueFault(Fault.holdAfter(2, release));
+        var response = client.http()
+                .send(
+                        client.chatRequest(
+                                ChatBody.create().user("hello").stream(true).json()),
+                        HttpResponse.BodyHandlers.ofLines());
+        var lines = response.body().iterator();
+        var content = new StringBuilder();
+        int chunks = 0;
+        while (chunks < 2 && lines.hasNext()) {
+            String line = lines.next();
+            if (line.startsWith("data: {") && line.contains("\"content\":\"")) {
+                chunks++;
+                content.append(ChatWire.JSON
+                        .readTree(line.substring(6))
+                        .path("choices")
+                        .path(0)
+                        .path("delta")
+                        .path("content")
+                        .asText());
+            }
+        }
+        assertThat(chunks).isEqualTo(2);
+        // held: nothing more comes until the release; then the stream ends normally with the whole answer
+        release.countDown();
+        boolean doneSeen = false;
+        while (lines.hasNext()) {
+            String line = lines.next();
+            if (line.equals("data: [DONE]")) doneSeen = true;
+            else if (line.startsWith("data: {"))
+                content.append(ChatWire.JSON
+                        .readTree(line.substring(6))
+                        .path("choices")
+                        .path(0)
+                        .path("delta")
+                        .path("content")
+                        .asText(""));
+        }
+        assertThat(doneSeen).isTrue();
+        assertThat(content.toString()).isEqualTo(ANSWER);
+    }
 }

@@ -69,6 +69,14 @@ public interface ConversationStore {
      */
     Message completeTurn(String userId, TurnRecord turn);
 
+    /**
+     * Writes the usage rows of model calls whose turn could not be saved (the database was unavailable when the turn
+     * ended), later, once it is back: what a model call cost is never dropped. A row whose id is already stored is
+     * skipped, so writing the same rows again (after a write whose outcome was unknown) adds nothing. The rows'
+     * message may not exist.
+     */
+    void recordUsage(List<UsageRecord> usage);
+
     /** Marks an active session completed. Returns the updated session, empty if not found or not the user's. */
     Optional<Session> completeSession(String userId, String sessionId, Instant endedAt);
 

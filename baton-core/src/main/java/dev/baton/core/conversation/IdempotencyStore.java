@@ -30,6 +30,15 @@ public interface IdempotencyStore {
         return save(userId, key, new StoredResponse(requestHash, IN_PROGRESS, null, now));
     }
 
+    /**
+     * Claims the key for a request about to run, taking over a claim of the same request ({@code requestHash}) that
+     * is still in progress but was made before {@code staleBefore}: its request's lease ran out, so the instance that
+     * ran it died (a claim is settled when its request ends, and a request ends within its timeout). The claim taken
+     * over is dated {@code now}. False when the key is answered, claimed within its lease, or claimed for another
+     * request.
+     */
+    boolean claim(String userId, String key, String requestHash, Instant now, Instant staleBefore);
+
     /** Stores the response of a claimed key's request. */
     void complete(String userId, String key, int status, String body);
 

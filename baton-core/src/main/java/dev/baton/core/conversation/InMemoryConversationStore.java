@@ -188,6 +188,13 @@ public final class InMemoryConversationStore implements ConversationStore, Idemp
     }
 
     @Override
+    public void recordUsage(List<UsageRecord> rows) {
+        synchronized (lock) {
+            rows.forEach(u -> usage.putIfAbsent(u.id(), truncated(u)));
+        }
+    }
+
+    @Override
     public Optional<Session> completeSession(String userId, String sessionId, Instant endedAt) {
         synchronized (lock) {
             Session s = owned(userId, sessionId);
@@ -249,6 +256,21 @@ public final class InMemoryConversationStore implements ConversationStore, Idemp
                 response.requestHash(), response.status(), response.body(), truncate(response.createdAt()));
         synchronized (lock) {
             return responses.putIfAbsent(idempotencyKey(userId, key), stored) == null;
+        }
+    }
+
+    @Override
+    public boolean claim(String userId, String key, String requestHash, Instant now, Instant staleBefore) {
+        if (claim(userId, key, requestHash, now)) return true;
+        synchronized (lock) {
+            String k = idempotencyKey(userId, key);
+            StoredResponse r = responses.get(k);
+            if (r == null
+                    || !r.inProgress()
+                    || !r.requestHash().equals(requestHash)
+                    || !r.createdAt().isBefore(staleBefore)) return false;
+            responses.put(k, new StoredResponse(requestHash, IN_PROGRESS, null, truncate(now)));
+            return true;
         }
     }
 

@@ -45,8 +45,8 @@ final class BlockedTurn {
         // reported only once committed: a success is never reported for a write that did not commit
         sink.accept(new TurnEvent.Blocked(blocked.response()));
         long latencyMs = (System.nanoTime() - startedNanos) / 1_000_000;
-        TurnEvent.Done done =
-                new TurnEvent.Done(recorded.message().id(), null, TurnRunner.zeroUsage(), latencyMs, List.of());
+        TurnEvent.Done done = new TurnEvent.Done(
+                recorded.message().id(), null, TurnRunner.zeroUsage(), latencyMs, List.of(), TurnEvent.Done.BLOCKED);
         return new TurnOutcome(user, recorded.message(), List.of(), TurnRunner.zeroUsage(), null, done);
     }
 }

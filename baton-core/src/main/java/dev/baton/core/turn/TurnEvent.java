@@ -24,10 +24,28 @@ public sealed interface TurnEvent {
 
     record Blocked(String response) implements TurnEvent {}
 
-    record Done(String messageId, String model, Usage usage, long latencyMs, List<String> toolsCalled)
+    /**
+     * The turn ended with an answer.
+     *
+     * @param stopReason why the turn stopped, so a client can tell a normal answer from one cut short:
+     *     {@link #COMPLETED} (the model answered), {@link #MAX_ITERATIONS} (the model still wanted tools when the
+     *     agent's maxIterations ran out; the answer says so), {@link #BLOCKED} (a module answered instead)
+     */
+    record Done(
+            String messageId, String model, Usage usage, long latencyMs, List<String> toolsCalled, String stopReason)
             implements TurnEvent {
+        public static final String COMPLETED = "completed";
+        public static final String MAX_ITERATIONS = "max_iterations";
+        public static final String BLOCKED = "blocked";
+
         public Done {
             toolsCalled = List.copyOf(toolsCalled);
+            java.util.Objects.requireNonNull(stopReason, "stopReason");
+        }
+
+        /** A turn the model answered in full. */
+        public Done(String messageId, String model, Usage usage, long latencyMs, List<String> toolsCalled) {
+            this(messageId, model, usage, latencyMs, toolsCalled, COMPLETED);
         }
     }
 

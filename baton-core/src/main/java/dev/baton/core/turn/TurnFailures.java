@@ -1,12 +1,14 @@
 package dev.baton.core.turn;
 
 import dev.baton.core.model.ModelFailure;
+import dev.baton.core.store.StoreUnavailableException;
 
 /** The error codes a failed turn reports (the server maps each to an HTTP status in one place). */
 final class TurnFailures {
     static final String CANCELLED = "cancelled";
     static final String INTERNAL = "internal";
     static final String MODEL_NOT_CONFIGURED = "model_not_configured";
+    static final String DATABASE_UNAVAILABLE = "database_unavailable";
 
     private TurnFailures() {}
 
@@ -39,6 +41,15 @@ final class TurnFailures {
     static TurnEvent.Failed modelNotConfigured() {
         return new TurnEvent.Failed(
                 MODEL_NOT_CONFIGURED, "This agent's model is not configured on the server; tell its operator.", false);
+    }
+
+    /** The store could not be reached: nothing is wrong with the request, so the client may retry it shortly. */
+    static TurnEvent.Failed databaseUnavailable(StoreUnavailableException e) {
+        return new TurnEvent.Failed(
+                DATABASE_UNAVAILABLE,
+                "The conversation could not be saved: the database is unavailable. Try again shortly.",
+                true,
+                e.retryAfter());
     }
 
     static TurnEvent.Failed internal() {

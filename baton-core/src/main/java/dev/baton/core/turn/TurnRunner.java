@@ -25,6 +25,7 @@ import dev.baton.core.model.ModelReply;
 import dev.baton.core.model.ModelRequest;
 import dev.baton.core.model.ModelResolver;
 import dev.baton.core.model.ToolSpec;
+import dev.baton.core.store.StoreUnavailableException;
 import dev.baton.core.tool.ToolCallOutcome;
 import dev.baton.core.tool.ToolCatalog;
 import dev.baton.core.tool.ToolExecutor;
@@ -64,6 +65,8 @@ import org.slf4j.LoggerFactory;
 public final class TurnRunner {
     private static final Logger log = LoggerFactory.getLogger(TurnRunner.class);
     private static final Consumer<TurnCheckpoint> NO_CHECKPOINTS = checkpoint -> {};
+    /** How often usage that could not be written with its turn is tried again. */
+    private static final Duration USAGE_RETRY = Duration.ofSeconds(1);
 
     private final ConversationStore store;
     private final ModelResolver models;
@@ -81,6 +84,7 @@ public final class TurnRunner {
     private final Consumer<TurnCheckpoint> checkpoints;
     private final ToolApprovals approvals;
     private final TurnPauses pauses;
+    private final PendingUsage pendingUsage;
 
     public TurnRunner(
             ConversationStore store,
@@ -100,7 +104,8 @@ public final class TurnRunner {
                 modules,
                 request -> PromptSections.NONE,
                 NO_CHECKPOINTS,
-                ToolApprovals.NONE);
+                ToolApprovals.NONE,
+                new PendingUsage(store, USAGE_RETRY));
     }
 
     private TurnRunner(
@@ -113,7 +118,8 @@ public final class TurnRunner {
             ModulePipeline modules,
             Function<TurnRequest, PromptSections> sections,
             Consumer<TurnCheckpoint> checkpoints,
-            ToolApprovals approvals) {
+            ToolApprovals approvals,
+            PendingUsage pendingUsage) {
         this.store = Objects.requireNonNull(store, "store");
         this.models = Objects.requireNonNull(models, "models");
         this.tools = Objects.requireNonNull(tools, "tools");
@@ -124,6 +130,7 @@ public final class TurnRunner {
         this.sections = Objects.requireNonNull(sections, "sections");
         this.checkpoints = Objects.requireNonNull(checkpoints, "checkpoints");
         this.approvals = Objects.requireNonNull(approvals, "approvals");
+        this.pendingUsage = Objects.requireNonNull(pendingUsage, "pendingUsage");
         this.contexts = new ContextBuilder(store, tokens, clock);
         this.dispatcher = new ToolDispatcher(new ToolExecutor(tools, clock), tools, approvals, clock);
         this.recorder = new TurnRecorder(store, clock);
@@ -137,7 +144,17 @@ public final class TurnRunner {
      */
     public TurnRunner withPromptSections(Function<TurnRequest, PromptSections> sectionsForTurn) {
         return new TurnRunner(
-                store, models, tools, tokens, costs, clock, modules, sectionsForTurn, checkpoints, approvals);
+                store,
+                models,
+                tools,
+                tokens,
+                costs,
+                clock,
+                modules,
+                sectionsForTurn,
+                checkpoints,
+                approvals,
+                pendingUsage);
     }
 
     /**
@@ -146,7 +163,8 @@ public final class TurnRunner {
      * keep it short. If it throws, the failure is logged and the turn goes on.
      */
     public TurnRunner withCheckpoints(Consumer<TurnCheckpoint> listener) {
-        return new TurnRunner(store, models, tools, tokens, costs, clock, modules, sections, listener, approvals);
+        return new TurnRunner(
+                store, models, tools, tokens, costs, clock, modules, sections, listener, approvals, pendingUsage);
     }
 
     /**
@@ -154,7 +172,8 @@ public final class TurnRunner {
      * paused turn (a request with a {@link TurnResume}).
      */
     public TurnRunner withApprovals(ToolApprovals gate) {
-        return new TurnRunner(store, models, tools, tokens, costs, clock, modules, sections, checkpoints, gate);
+        return new TurnRunner(
+                store, models, tools, tokens, costs, clock, modules, sections, checkpoints, gate, pendingUsage);
     }
 
     /**
@@ -167,6 +186,30 @@ public final class TurnRunner {
             throw new IllegalArgumentException("not a paused turn");
         }
         return pauses.close(request, status, reason);
+    }
+
+    /** A runner whose usage kept while the store was unavailable is retried every {@code every} (tests). */
+    TurnRunner withUsageRetry(Duration every) {
+        return new TurnRunner(
+                store,
+                models,
+                tools,
+                tokens,
+                costs,
+                clock,
+                modules,
+                sections,
+                checkpoints,
+                approvals,
+                new PendingUsage(store, every));
+    }
+
+    /**
+     * How many usage rows of finished model calls wait to be written: their turn ended while the store was
+     * unavailable, and they are written as soon as it is back (see {@link ConversationStore#recordUsage}).
+     */
+    public int pendingUsageRows() {
+        return pendingUsage.size();
     }
 
     /** Runs the turn to its end and returns how it ended; the same end is the last event the sink receives. */
@@ -198,6 +241,11 @@ public final class TurnRunner {
                 }
                 case BeforeAiOutcome.Proceed p -> proceed = p;
             }
+        } catch (StoreUnavailableException e) {
+            log.warn("request {}: could not prepare the turn: {}", request.requestId(), e.getMessage());
+            return end(
+                    sink,
+                    new TurnOutcome(null, null, List.of(), zeroUsage(), null, TurnFailures.databaseUnavailable(e)));
         } catch (RuntimeException e) {
             log.error("request {}: could not prepare the turn", request.requestId(), e);
             return end(sink, new TurnOutcome(null, null, List.of(), zeroUsage(), null, TurnFailures.internal()));
@@ -212,6 +260,11 @@ public final class TurnRunner {
                     MessageStatus.COMPLETE,
                     proceed.audit(),
                     proceed.extractions());
+        } catch (StoreUnavailableException e) {
+            log.warn("request {}: could not save the user message: {}", request.requestId(), e.getMessage());
+            return end(
+                    sink,
+                    new TurnOutcome(null, null, List.of(), zeroUsage(), null, TurnFailures.databaseUnavailable(e)));
         } catch (RuntimeException e) {
             log.error("request {}: could not save the user message", request.requestId(), e);
             return end(sink, new TurnOutcome(null, null, List.of(), zeroUsage(), null, TurnFailures.internal()));
@@ -363,6 +416,18 @@ public final class TurnRunner {
                     ? fail(request, user, progress, out, MessageStatus.CANCELLED, TurnFailures.cancelled(), sink)
                     : fail(request, user, progress, out, MessageStatus.INCOMPLETE, TurnFailures.of(failure), sink);
         }
+        if (e instanceof StoreUnavailableException unavailable
+                && !request.cancellation().isCancelled()) {
+            log.warn("request {}: turn stopped, the database is unavailable: {}", request.requestId(), e.getMessage());
+            return fail(
+                    request,
+                    user,
+                    progress,
+                    out,
+                    MessageStatus.INCOMPLETE,
+                    TurnFailures.databaseUnavailable(unavailable),
+                    sink);
+        }
         if (e instanceof TurnCancelled || request.cancellation().isCancelled()) {
             return fail(request, user, progress, out, MessageStatus.CANCELLED, TurnFailures.cancelled(), sink);
         }
@@ -395,7 +460,7 @@ public final class TurnRunner {
             checkpoint(request, TurnCheckpoint.Step.MODEL_CALL, progress, out);
 
             if (!reply.wantsTools()) {
-                return finish(request, user, progress, out, turnContext, startedNanos, sink);
+                return finish(request, user, progress, out, turnContext, startedNanos, sink, TurnEvent.Done.COMPLETED);
             }
             if (progress.iteration >= limits.maxIterations()) {
                 log.info(
@@ -404,7 +469,8 @@ public final class TurnRunner {
                         progress.iteration);
                 out.text(iterationLimitNote(progress, limits.maxIterations()));
                 out.endOfCall();
-                return finish(request, user, progress, out, turnContext, startedNanos, sink);
+                return finish(
+                        request, user, progress, out, turnContext, startedNanos, sink, TurnEvent.Done.MAX_ITERATIONS);
             }
             Duration toolTimeout = bounded(limits.toolTimeout(), limits, progress);
             // caps tools whose own timeout is longer than the turn's default
@@ -438,6 +504,8 @@ public final class TurnRunner {
      * Ends a turn the model answered: output filters' and after_ai modules' results, then the answer is saved. A
      * fail-closed output filter that failed, or an after_ai block, replaces the answer and is reported as
      * {@link TurnEvent.Blocked}.
+     *
+     * @param stopReason why the loop stopped, for {@link TurnEvent.Done#stopReason()}
      */
     private TurnOutcome finish(
             TurnRequest request,
@@ -446,12 +514,15 @@ public final class TurnRunner {
             AnswerStream out,
             HookContext turnContext,
             long startedNanos,
-            Consumer<TurnEvent> sink) {
+            Consumer<TurnEvent> sink,
+            String stopReason) {
         OutputFilterChain filters = out.filters();
         List<ModuleAudit> audit = new ArrayList<>(filters.audit());
         List<ModuleExtraction> extractions = new ArrayList<>(filters.extractions());
         String answer;
+        String reason = stopReason;
         if (filters.safeResponse().isPresent()) {
+            reason = TurnEvent.Done.BLOCKED;
             answer = filters.safeResponse().get();
             log.info(
                     "request {}: answer withheld, output filter of {} failed closed",
@@ -464,6 +535,7 @@ public final class TurnRunner {
             extractions.addAll(after.extractions());
             answer = after.response();
             if (after.blocked()) {
+                reason = TurnEvent.Done.BLOCKED;
                 log.info("request {}: answer blocked after the model", request.requestId());
                 sink.accept(new TurnEvent.Blocked(answer));
             } else {
@@ -474,8 +546,8 @@ public final class TurnRunner {
                 recorder.complete(request, progress, answer, MessageStatus.COMPLETE, audit, extractions);
         TurnEvent.Usage usage = progress.totalUsage();
         long latencyMs = (System.nanoTime() - startedNanos) / 1_000_000;
-        TurnEvent.Done done =
-                new TurnEvent.Done(recorded.message().id(), progress.model, usage, latencyMs, progress.toolNames());
+        TurnEvent.Done done = new TurnEvent.Done(
+                recorded.message().id(), progress.model, usage, latencyMs, progress.toolNames(), reason);
         return end(sink, new TurnOutcome(user, recorded.message(), recorded.toolCalls(), usage, progress.model, done));
     }
 
@@ -496,8 +568,16 @@ public final class TurnRunner {
             TurnRecorder.Recorded recorded = recorder.complete(request, progress, shown, status);
             assistant = recorded.message();
             calls = recorded.toolCalls();
+        } catch (StoreUnavailableException e) {
+            log.warn(
+                    "request {}: could not save the {} turn: {}",
+                    request.requestId(),
+                    status.wireName(),
+                    e.getMessage());
+            pendingUsage.keep(request.requestId(), progress.usage, e);
         } catch (RuntimeException e) {
             log.error("request {}: could not save the {} turn", request.requestId(), status.wireName(), e);
+            pendingUsage.keep(request.requestId(), progress.usage, e);
         }
         return end(sink, new TurnOutcome(user, assistant, calls, progress.totalUsage(), progress.model, failed));
     }

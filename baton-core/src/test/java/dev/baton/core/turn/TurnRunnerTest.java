@@ -170,6 +170,7 @@ class TurnRunnerTest {
         assertThat(outcome.succeeded()).isTrue();
         assertThat(eventNames()).first().isEqualTo("Started");
         assertThat(eventNames()).last().isEqualTo("Done");
+        assertThat(((TurnEvent.Done) outcome.terminal()).stopReason()).isEqualTo(TurnEvent.Done.COMPLETED);
         assertThat(streamed()).isEqualTo("Hello there, Alice.");
         assertThat(messages())
                 .extracting(Message::role, Message::content, Message::status)
@@ -298,6 +299,7 @@ class TurnRunnerTest {
                 .contains("I wasn't able to finish this within 2 steps")
                 .contains("list_tasks (succeeded)");
         assertThat(outcome.toolCalls()).extracting(ToolCallRecord::toolName).containsExactly("list_tasks");
+        assertThat(((TurnEvent.Done) outcome.terminal()).stopReason()).isEqualTo(TurnEvent.Done.MAX_ITERATIONS);
     }
 
     @Test
@@ -534,5 +536,66 @@ class TurnRunnerTest {
                 .singleElement()
                 .satisfies(row -> assertThat(row.messageId())
                         .isEqualTo(outcome.assistantMessage().id()));
+    }
+
+    /** The in-memory store, but the listed methods fail as a database that went away does while {@code down}. */
+    private ConversationStore unavailableWhile(java.util.concurrent.atomic.AtomicBoolean down, String... methods) {
+        Set<String> failing = Set.of(methods);
+        return (ConversationStore) Proxy.newProxyInstance(
+                ConversationStore.class.getClassLoader(),
+                new Class<?>[] {ConversationStore.class},
+                (proxy, method, args) -> {
+                    if (down.get() && failing.contains(method.getName())) {
+                        throw new dev.baton.core.store.StoreUnavailableException(
+                                "database unavailable", Duration.ofSeconds(1), null);
+                    }
+                    try {
+                        return method.invoke(store, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+    }
+
+    @Test
+    void a_turn_whose_end_cannot_be_written_fails_retryably_and_its_usage_is_written_once_the_store_is_back() {
+        var down = new java.util.concurrent.atomic.AtomicBoolean(true);
+        ConversationStore flaky = unavailableWhile(down, "completeTurn", "recordUsage");
+        ScriptedModel model = ScriptedModel.of(text("Hello there."));
+        TurnRunner runner = runner(flaky, model, ModulePipeline.none(CLOCK)).withUsageRetry(Duration.ofMillis(20));
+
+        TurnOutcome outcome = runner.run(request("hi", LIMITS, principal(), new Cancellation()), events::add);
+
+        assertThat(outcome.failure()).hasValueSatisfying(f -> {
+            assertThat(f.code()).isEqualTo("database_unavailable");
+            assertThat(f.retryable()).isTrue();
+            assertThat(f.retryAfter()).isEqualTo(Duration.ofSeconds(1));
+        });
+        assertThat(eventNames()).last().isEqualTo("Failed");
+        // the model call happened and was paid for: its usage waits, it is not dropped
+        assertThat(store.usageRows(SESSION)).isEmpty();
+        assertThat(runner.pendingUsageRows()).isEqualTo(1);
+
+        down.set(false);
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> runner.pendingUsageRows() == 0);
+        assertThat(store.usageRows(SESSION)).singleElement().satisfies(u -> {
+            assertThat(u.costUsd()).isEqualByComparingTo(PRICE);
+            assertThat(u.messageId()).as("its answer was never stored").isNull();
+        });
+    }
+
+    @Test
+    void a_user_message_that_cannot_be_saved_fails_the_turn_retryably_before_the_model_is_called() {
+        var down = new java.util.concurrent.atomic.AtomicBoolean(true);
+        ScriptedModel model = ScriptedModel.of(text("never"));
+
+        TurnOutcome outcome = runner(unavailableWhile(down, "appendUserMessage"), model, ModulePipeline.none(CLOCK))
+                .run(request("hi", LIMITS, principal(), new Cancellation()), events::add);
+
+        assertThat(outcome.failure()).hasValueSatisfying(f -> {
+            assertThat(f.code()).isEqualTo("database_unavailable");
+            assertThat(f.retryable()).isTrue();
+        });
+        assertThat(model.requests()).isEmpty();
     }
 }

@@ -10,8 +10,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -97,9 +96,7 @@ public final class BreakerToolSource implements ToolSource {
             // a tool blocked past its deadline may never return: the watchdog counts it when the executor gives up
             Duration untilDeadline =
                     Duration.between(clock.instant(), context.deadline()).plus(WATCHDOG_GRACE);
-            CompletableFuture<Void> watchdog = CompletableFuture.runAsync(
-                    () -> settle(settled, context, started, true),
-                    CompletableFuture.delayedExecutor(Math.max(0, untilDeadline.toNanos()), TimeUnit.NANOSECONDS));
+            ScheduledFuture<?> watchdog = Watchdogs.after(untilDeadline, () -> settle(settled, context, started, true));
             try {
                 JsonNode result = tool.execute(arguments, context);
                 settle(settled, context, started, clock.instant().isAfter(context.deadline()));

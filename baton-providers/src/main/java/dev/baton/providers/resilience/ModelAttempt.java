@@ -7,8 +7,7 @@ import dev.baton.core.model.ModelReply;
 import dev.baton.core.model.ModelRequest;
 import dev.baton.core.turn.Cancellation;
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
@@ -45,14 +44,12 @@ final class ModelAttempt {
         Cancellation attemptCancellation = new Cancellation();
         AutoCloseable link = request.cancellation().onCancel(attemptCancellation::cancel);
         AtomicInteger phase = new AtomicInteger(WAITING);
-        // the JDK's shared delay scheduler: nothing to start or stop, and a cancelled watch never runs
-        CompletableFuture<Void> watch = CompletableFuture.runAsync(
-                () -> {
-                    if (phase.compareAndSet(WAITING, SILENT_TOO_LONG)) {
-                        attemptCancellation.cancel();
-                    }
-                },
-                CompletableFuture.delayedExecutor(firstToken.toNanos(), TimeUnit.NANOSECONDS));
+        // cancelled (and so dropped from the timer's queue) as soon as the call ends, which is nearly always first
+        ScheduledFuture<?> watch = Watchdogs.after(firstToken, () -> {
+            if (phase.compareAndSet(WAITING, SILENT_TOO_LONG)) {
+                attemptCancellation.cancel();
+            }
+        });
         ModelRequest attempt =
                 new ModelRequest(request.model(), request.messages(), request.tools(), overall, attemptCancellation);
         try {

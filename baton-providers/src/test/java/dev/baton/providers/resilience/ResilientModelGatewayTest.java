@@ -62,4 +62,13 @@ class ResilientModelGatewayTest {
         assertThat(gateway.stream(request(), d -> {}).text()).isEqualTo("hi");
         assertThat(breaker.state()).isEqualTo(State.CLOSED);
     }
+
+    @Test
+    void a_call_that_ended_leaves_no_first_token_watch_queued() {
+        for (int i = 0; i < 20; i++) {
+            assertThat(gateway.stream(request(), d -> {}).text()).isEqualTo("hi");
+        }
+        // each watch (10 s by default) used to stay queued after its call, with a CancellationException attached
+        assertThat(Watchdogs.queued()).isZero();
+    }
 }

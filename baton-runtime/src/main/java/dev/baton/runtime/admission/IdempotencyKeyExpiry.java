@@ -24,25 +24,38 @@ public final class IdempotencyKeyExpiry implements AutoCloseable {
      *
      * @param retention how long a response is replayable
      * @param interval how often old keys are deleted; zero turns the expiry off
+     * @param claimMargin how long past the longest request timeout of any agent a claim of a request that never ended
+     *     (its instance died) still holds its key; then a retry with the key runs
      */
-    public record Settings(Duration retention, Duration interval) {
-        public static final Settings DEFAULTS = new Settings(Duration.ofHours(24), Duration.ofHours(1));
+    public record Settings(Duration retention, Duration interval, Duration claimMargin) {
+        public static final Duration DEFAULT_CLAIM_MARGIN = Duration.ofSeconds(30);
+        public static final Settings DEFAULTS =
+                new Settings(Duration.ofHours(24), Duration.ofHours(1), DEFAULT_CLAIM_MARGIN);
 
         public Settings {
             if (retention == null || retention.isNegative() || retention.isZero())
                 throw new IllegalArgumentException("idempotency.retention must be positive");
             if (interval == null || interval.isNegative())
                 throw new IllegalArgumentException("idempotency.interval must be >= 0");
+            if (claimMargin == null || claimMargin.isNegative())
+                throw new IllegalArgumentException("idempotency.claimMargin must be >= 0");
+        }
+
+        public Settings(Duration retention, Duration interval) {
+            this(retention, interval, DEFAULT_CLAIM_MARGIN);
         }
 
         /** The section of baton.yaml this reads. */
         public static final String SECTION = "idempotency";
 
         public static Settings from(JsonNode section) {
-            ConfigSection s = ConfigSection.of(section, SECTION, "retention", "interval");
+            ConfigSection s = ConfigSection.of(section, SECTION, "retention", "interval", "claimMargin");
             Duration retention = s.duration("retention", DEFAULTS.retention());
             if (retention.isZero()) throw s.invalid("retention", "must be longer than zero");
-            return new Settings(retention, s.duration("interval", DEFAULTS.interval()));
+            return new Settings(
+                    retention,
+                    s.duration("interval", DEFAULTS.interval()),
+                    s.duration("claimMargin", DEFAULTS.claimMargin()));
         }
     }
 

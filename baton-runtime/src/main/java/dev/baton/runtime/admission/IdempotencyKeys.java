@@ -9,6 +9,8 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.HexFormat;
 import java.util.Objects;
 import java.util.Optional;
@@ -23,12 +25,33 @@ import java.util.Optional;
  * reused, never answered with the first target's reply.
  */
 public final class IdempotencyKeys {
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(IdempotencyKeys.class);
+    /** The lease of a claim when none is given: longer than any request may run by default. */
+    public static final Duration DEFAULT_LEASE = Duration.ofMinutes(10);
+
     private final IdempotencyStore store;
     private final Clock clock;
+    private final Duration lease;
 
     public IdempotencyKeys(IdempotencyStore store, Clock clock) {
+        this(store, clock, DEFAULT_LEASE);
+    }
+
+    /**
+     * @param lease how long a claim holds its key without being settled: the longest a request may run plus a margin.
+     *     A request settles its claim when it ends; one that is still in progress after its lease belonged to an
+     *     instance that died (kill -9, a crash), and a retry takes it over and runs instead of waiting a day.
+     */
+    public IdempotencyKeys(IdempotencyStore store, Clock clock, Duration lease) {
         this.store = Objects.requireNonNull(store, "store");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.lease = Objects.requireNonNull(lease, "lease");
+        if (lease.isNegative() || lease.isZero()) throw new IllegalArgumentException("lease must be positive");
+    }
+
+    /** How long an unsettled claim holds its key. */
+    public Duration lease() {
+        return lease;
     }
 
     /** How a claim came out. */
@@ -45,14 +68,16 @@ public final class IdempotencyKeys {
      *
      * @param target what the request acts on, e.g. {@code session:<id>} or {@code chat}
      * @throws RefusalException {@link Refusal.IdempotencyKeyReused} when the key came with another request or
-     *     target; {@link Refusal.IdempotencyKeyInUse} while the first request still runs
+     *     target; {@link Refusal.IdempotencyKeyInUse} while the first request still runs (or, if its instance died,
+     *     until its claim's {@link #lease()} runs out)
      */
     public Claim claim(Principal caller, IdempotencyKey key, String target) {
         String owner = owner(caller);
         String requestHash = hash(target + "\n" + key.fingerprint());
         // two rounds: a claim released between our failed claim and our read is simply claimed again
         for (int round = 0; round < 2; round++) {
-            if (store.claim(owner, key.key(), requestHash, clock.instant())) return new Claimed(owner, key.key());
+            Instant now = clock.instant();
+            if (store.claim(owner, key.key(), requestHash, now, now.minus(lease))) return new Claimed(owner, key.key());
             Optional<StoredResponse> stored = store.find(owner, key.key());
             if (stored.isEmpty()) continue;
             if (!stored.get().requestHash().equals(requestHash)) {
@@ -73,6 +98,31 @@ public final class IdempotencyKeys {
     /** Gives the key up: the request produced nothing worth replaying, so a retry may run. */
     public void release(Claimed claimed) {
         store.release(claimed.owner(), claimed.key());
+    }
+
+    /**
+     * Gives the key up as soon as the store takes it: for a request that failed because its store was unavailable,
+     * whose client will retry with the same key once it is back. Tried every {@code every} on a virtual thread, for at
+     * most half the claim's lease — after the lease a retry takes the claim over anyway, and a release then could
+     * remove the retry's claim.
+     */
+    public void releaseWhenPossible(Claimed claimed, Duration every) {
+        long giveUpAt = System.nanoTime() + lease.dividedBy(2).toNanos();
+        Thread.ofVirtual().name("idempotency-release").start(() -> {
+            while (System.nanoTime() < giveUpAt) {
+                try {
+                    store.release(claimed.owner(), claimed.key());
+                    return;
+                } catch (RuntimeException e) {
+                    try {
+                        Thread.sleep(every); // pacing the retries of an unavailable store
+                    } catch (InterruptedException interrupted) {
+                        return;
+                    }
+                }
+            }
+            log.warn("idempotency key {} not released; its claim expires with its lease", claimed.key());
+        });
     }
 
     /**

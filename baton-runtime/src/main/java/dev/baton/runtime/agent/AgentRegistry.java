@@ -203,6 +203,20 @@ public final class AgentRegistry {
         return Optional.ofNullable(agents.get(id));
     }
 
+    /**
+     * The longest request timeout of any agent (ten minutes for one that sets none): no turn runs longer, which is
+     * what bounds the lease of an idempotency claim.
+     */
+    public java.time.Duration longestRequestTimeout() {
+        java.time.Duration longest = java.time.Duration.ZERO;
+        for (AgentDefinition a : all()) {
+            java.time.Duration t = a.limits().requestTimeout();
+            if (t == null) t = java.time.Duration.ofMinutes(10);
+            if (t.compareTo(longest) > 0) longest = t;
+        }
+        return longest.isZero() ? java.time.Duration.ofMinutes(10) : longest;
+    }
+
     /** The agent if it exists and the principal may use it. */
     public Optional<AgentDefinition> usableBy(String id, Principal principal) {
         return find(id).filter(a -> mayUse(a, principal));

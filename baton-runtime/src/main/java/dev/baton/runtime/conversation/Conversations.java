@@ -3,6 +3,7 @@ package dev.baton.runtime.conversation;
 import dev.baton.core.agent.AgentDefinition;
 import dev.baton.core.auth.Principal;
 import dev.baton.core.conversation.Session;
+import dev.baton.core.store.StoreUnavailableException;
 import dev.baton.core.turn.TurnOutcome;
 import dev.baton.core.turn.TurnRequest;
 import dev.baton.runtime.Refusal;
@@ -18,6 +19,8 @@ import dev.baton.runtime.session.Sessions;
 import dev.baton.runtime.turn.TurnDispatcher;
 import java.time.Duration;
 import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Sending a user message and running its turn: the one sequence every front door calls (DESIGN §4, §11). In order:
@@ -30,7 +33,10 @@ import java.util.Objects;
  * paused turn ends without the model (see {@link Approvals#supersede}) before the new message's turn starts.
  */
 public final class Conversations {
+    private static final Logger log = LoggerFactory.getLogger(Conversations.class);
     private static final int OK = 200;
+    /** How often a key that could not be released (the database was away) is tried again. */
+    private static final Duration RELEASE_RETRY = Duration.ofSeconds(1);
 
     private final Sessions sessions;
     private final AgentRegistry agents;
@@ -136,16 +142,32 @@ public final class Conversations {
         try {
             result = send.run();
         } catch (RuntimeException | Error e) {
-            idempotency.release(claimed);
+            try {
+                idempotency.release(claimed);
+            } catch (StoreUnavailableException unavailable) {
+                // the client retries once the database is back: free the key for it then
+                idempotency.releaseWhenPossible(claimed, RELEASE_RETRY);
+            }
             throw e;
         }
         // a turn paused for approval replays as paused: a retry must not deny its own pending calls
-        if (result instanceof SendResult.Ran ran
+        boolean replayable = result instanceof SendResult.Ran ran
                 && (ran.outcome().succeeded()
-                        || ran.outcome().awaitingApproval().isPresent())) {
-            idempotency.complete(claimed, OK, options.replayBody().apply(ran.outcome()));
-        } else {
-            idempotency.release(claimed);
+                        || ran.outcome().awaitingApproval().isPresent());
+        try {
+            if (replayable) {
+                idempotency.complete(claimed, OK, options.replayBody().apply(((SendResult.Ran) result).outcome()));
+            } else {
+                idempotency.release(claimed);
+            }
+        } catch (StoreUnavailableException e) {
+            // the turn's own result stands; a failed turn's key is freed once the database is back (a completed
+            // one's claim expires with its lease: its answer was sent, and a retry after the lease runs it again)
+            if (!replayable) idempotency.releaseWhenPossible(claimed, RELEASE_RETRY);
+            log.warn(
+                    "idempotency key {} could not be settled, its claim expires by itself: {}",
+                    claimed.key(),
+                    e.getMessage());
         }
         return result;
     }
@@ -193,7 +215,12 @@ public final class Conversations {
                     },
                     listener::onEvent);
             // before the answer reaches the client, so a client that sends again at once sees the session completed
-            sessions.lifecycle().afterTurn(caller, session, setup);
+            try {
+                sessions.lifecycle().afterTurn(caller, session, setup);
+            } catch (StoreUnavailableException e) {
+                // the turn's own outcome (saved, or failed as database_unavailable) is what the client must see
+                log.warn("session {}: message limit not checked after the turn: {}", session.id(), e.getMessage());
+            }
             return new SendResult.Ran(session, outcome, rate);
         }
     }

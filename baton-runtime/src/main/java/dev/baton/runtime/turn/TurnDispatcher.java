@@ -6,9 +6,8 @@ import dev.baton.core.turn.TurnOutcome;
 import dev.baton.core.turn.TurnRequest;
 import dev.baton.core.turn.TurnRunner;
 import java.time.Duration;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
@@ -28,11 +27,7 @@ public final class TurnDispatcher implements AutoCloseable {
     private final TurnRunner runner;
     private final RunningTurns running;
     private final TurnObserver observer;
-    private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "turn-timeouts");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ScheduledThreadPoolExecutor timers = deadlineTimer();
 
     public TurnDispatcher(TurnRunner runner, RunningTurns running) {
         this(runner, running, TurnObserver.NONE);
@@ -120,6 +115,26 @@ public final class TurnDispatcher implements AutoCloseable {
                     latencyMs,
                     outcome.toolCalls().size());
         }
+    }
+
+    /** How many request deadlines wait to fire: the turns still running (a finished turn's deadline is dropped). */
+    int pendingDeadlines() {
+        return timers.getQueue().size();
+    }
+
+    /**
+     * One timer thread for every turn's deadline. Nearly every turn ends before its deadline and cancels it; the
+     * cancelled task must leave the queue then, not when its delay runs out, or the queue holds a task (and the
+     * turn's cancellation with everything it reaches) for every turn of the last requestTimeout.
+     */
+    private static ScheduledThreadPoolExecutor deadlineTimer() {
+        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "turn-timeouts");
+            t.setDaemon(true);
+            return t;
+        });
+        timer.setRemoveOnCancelPolicy(true);
+        return timer;
     }
 
     @Override

@@ -17,6 +17,11 @@ import java.util.function.Supplier;
  * {@code GET /v1/admin/mcp/servers}.
  */
 public final class HealthRoutes {
+    /**
+     * How long readiness waits for the database before it reports it down: /readyz answers within about this long
+     * whatever the database does.
+     */
+    public static final java.time.Duration DEADLINE = java.time.Duration.ofSeconds(1);
 
     private final BooleanSupplier databaseUp;
     private final String modelMode;

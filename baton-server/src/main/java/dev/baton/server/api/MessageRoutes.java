@@ -206,10 +206,16 @@ public final class MessageRoutes {
         o.toolCalls().forEach(c -> calls.add(Views.toolCall(c)));
         n.set("usage", SseEvents.usage(o.usage()));
         n.put("model", o.model());
+        stopReason(n, o);
         return n;
     }
 
     /** A turn paused for approval: the fields of its {@code done} event, the answer so far and the calls that ran. */
+    /** Why the answer ended: completed, max_iterations or blocked. */
+    private static void stopReason(ObjectNode n, TurnOutcome o) {
+        if (o.terminal() instanceof TurnEvent.Done done) n.put("stopReason", done.stopReason());
+    }
+
     private static ObjectNode pausedResponse(ObjectNode n, TurnOutcome o) {
         SseEvents.awaitingApproval(n, o.awaitingApproval().orElseThrow());
         n.put("answer", o.answer());
@@ -230,6 +236,7 @@ public final class MessageRoutes {
         ArrayNode calls = n.putArray("toolCalls");
         o.toolCalls().forEach(c -> calls.add(Views.toolCall(c)));
         n.set("usage", SseEvents.usage(o.usage()));
+        stopReason(n, o);
         return n;
     }
 

@@ -40,6 +40,7 @@ import dev.baton.server.compat.CompatRoutes;
 import dev.baton.server.compat.CompatSettings;
 import dev.baton.server.config.BatonConfig;
 import dev.baton.server.http.HttpApi;
+import dev.baton.server.http.HttpSettings;
 import dev.baton.server.metrics.BatonMetrics;
 import dev.baton.server.metrics.BreakerMeters;
 import dev.baton.server.metrics.HttpMetrics;
@@ -54,6 +55,7 @@ import dev.baton.server.web.WebPageSettings;
 import dev.baton.simulator.BundledScript;
 import dev.baton.simulator.LlmSimulator;
 import dev.baton.store.jdbc.Database;
+import dev.baton.store.jdbc.DatabaseSettings;
 import dev.baton.store.jdbc.JdbcApprovalStore;
 import dev.baton.store.jdbc.JdbcAuditStore;
 import dev.baton.store.jdbc.JdbcConversationSearch;
@@ -159,7 +161,8 @@ public final class BatonServer implements AutoCloseable {
             try {
                 db = Database.open(
                         config.databaseUrl(),
-                        List.of(TaskModule.MIGRATIONS, NotesModule.MIGRATIONS, LearningModule.MIGRATIONS));
+                        List.of(TaskModule.MIGRATIONS, NotesModule.MIGRATIONS, LearningModule.MIGRATIONS),
+                        databaseSettings(config));
             } catch (RuntimeException e) {
                 throw DatabaseUnavailableException.of(config.databaseUrl(), e);
             }
@@ -222,10 +225,20 @@ public final class BatonServer implements AutoCloseable {
             }
             Baton baton = opened(opened, builder.build());
             turnMetrics.watching(baton.runningTurns());
+            io.micrometer.core.instrument.Gauge.builder("baton.database.available", db, d -> d.available() ? 1 : 0)
+                    .description("1 while the database's circuit breaker lets calls through, 0 while it is open")
+                    .register(metrics.registry());
+            io.micrometer.core.instrument.Gauge.builder("baton.usage.pending.rows", baton, b -> b.pendingUsageRows())
+                    .description("usage rows of model calls kept in memory until the database takes them")
+                    .register(metrics.registry());
             metrics.watch(baton.modules().failures());
             String modelMode = simulatorOnly ? "simulator" : defaultModel;
             List<Consumer<RoutesConfig>> routes = new ArrayList<>(List.of(
-                    new HealthRoutes(() -> db.isUp(2), modelMode, resilient::breakerStates, mcp::status)::register,
+                    new HealthRoutes(
+                                    () -> db.isUp(HealthRoutes.DEADLINE),
+                                    modelMode,
+                                    resilient::breakerStates,
+                                    mcp::status)::register,
                     new CatalogRoutes(baton.agents(), baton.toolAccess())::register,
                     new McpAdminRoutes(mcp, config.maxBodyBytes())::register,
                     new McpRoutes(new McpEndpoint(baton.toolAccess(), baton.sessions()), config.maxBodyBytes())
@@ -249,13 +262,15 @@ public final class BatonServer implements AutoCloseable {
                     new MetricsRoutes(metrics)::register,
                     webPage(config, options)::register));
             routes.addAll(CompatRoutes.groups(compat, baton, learning, config.maxBodyBytes(), sseHeartbeat));
-            Javalin app =
-                    HttpApi.create(host, config.port(), auth, routes, new HttpMetrics(metrics.registry())::record);
+            HttpSettings http = httpSettings(config);
+            Javalin app = HttpApi.create(
+                    host, config.port(), http, auth, routes, new HttpMetrics(metrics.registry())::record);
             app.start();
             log.info(
-                    "baton listening on http://{}:{} (database {}, model {})",
+                    "baton listening on http://{}:{} (accept queue {}, database {}, model {})",
                     host,
                     app.port(),
+                    http.acceptQueue(),
                     db.dialect(),
                     modelMode);
             log.info("limits: {}", baton.describeLimits());
@@ -301,6 +316,22 @@ public final class BatonServer implements AutoCloseable {
                 devSignIn
                         ? DevSignIn.withGeneratedSecret(JwtSecret.of(config.jwtSecret()), options.clock())
                         : DevSignIn.off());
+    }
+
+    private static HttpSettings httpSettings(BatonConfig config) {
+        try {
+            return HttpSettings.from(config.section("server"));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(e.getMessage());
+        }
+    }
+
+    private static DatabaseSettings databaseSettings(BatonConfig config) {
+        try {
+            return DatabaseSettings.from(config.section("database"));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(e.getMessage());
+        }
     }
 
     private static TurnEventLogSettings streamSettings(BatonConfig config) {

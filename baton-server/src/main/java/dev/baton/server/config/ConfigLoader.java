@@ -47,7 +47,7 @@ public final class ConfigLoader {
             List.of("server", "database", "auth", "models", "roles", "agents", BatonConfig.DEFAULT_AGENT);
 
     /** The keys of {@code server:}. */
-    private static final List<String> SERVER_KEYS = List.of("host", "port", "maxBodyBytes", "dataDir");
+    private static final List<String> SERVER_KEYS = List.of("host", "port", "maxBodyBytes", "dataDir", "acceptQueue");
 
     /**
      * Every top-level key of baton.yaml: the sections read here and each one another reader owns (the name is
@@ -125,7 +125,10 @@ public final class ConfigLoader {
         int maxBody = server.integer("maxBodyBytes", BatonConfig.DEFAULT_MAX_BODY_BYTES, 1024);
         Path dataDir = Path.of(firstNonBlank(env.get("BATON_DATA_DIR"), server.text("dataDir"), "data"));
         String dbUrl = firstNonBlank(
-                env.get("BATON_DB_URL"), top.section("database", "url").text("url"), BatonConfig.DEFAULT_DATABASE_URL);
+                env.get("BATON_DB_URL"),
+                top.section("database", "url", "connectionTimeout", "breakerOpenFor")
+                        .text("url"),
+                BatonConfig.DEFAULT_DATABASE_URL);
         String secret = firstNonBlank(
                 env.get("BATON_JWT_SECRET"), top.section("auth", "jwtSecret").text("jwtSecret"), null);
 

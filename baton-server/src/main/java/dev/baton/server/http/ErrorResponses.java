@@ -2,6 +2,7 @@ package dev.baton.server.http;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.core.domain.DomainException;
+import dev.baton.core.store.StoreUnavailableException;
 import dev.baton.core.turn.TurnEvent;
 import dev.baton.runtime.Refusal;
 import dev.baton.runtime.RefusalException;
@@ -20,6 +21,9 @@ import org.slf4j.LoggerFactory;
 public final class ErrorResponses {
     private static final Logger log = LoggerFactory.getLogger(ErrorResponses.class);
 
+    /** The code of every answer the database's absence causes, directly or through a failed turn. */
+    static final String DATABASE_UNAVAILABLE = "database_unavailable";
+
     private ErrorResponses() {}
 
     public static void register(RoutesConfig routes) {
@@ -27,6 +31,12 @@ public final class ErrorResponses {
         routes.exception(
                 DomainException.class, (e, ctx) -> write(ctx, status(e.kind()), wireCode(e.kind()), e.getMessage()));
         routes.exception(ApiException.class, (e, ctx) -> write(ctx, e.status(), e.code(), e.getMessage()));
+        routes.exception(StoreUnavailableException.class, (e, ctx) -> {
+            log.debug("database unavailable on {} {}: {}", ctx.method(), ctx.path(), e.getMessage());
+            if (ctx.res().isCommitted()) return;
+            ctx.header("Retry-After", Long.toString(retryAfterSeconds(e.retryAfter())));
+            write(ctx, 503, DATABASE_UNAVAILABLE, "the database is unavailable; retry shortly");
+        });
         routes.exception(AuthException.class, (e, ctx) -> {
             ctx.header("WWW-Authenticate", "Bearer");
             write(ctx, 401, "unauthorized", e.getMessage());
@@ -87,6 +97,7 @@ public final class ErrorResponses {
     public static int status(TurnEvent.Failed failed) {
         return switch (failed.code()) {
             case "model_timeout", "request_timeout" -> 504;
+            case DATABASE_UNAVAILABLE -> 503;
             case "rate_limited" -> 429;
             // known to be down for a known time (an open circuit breaker): come back after Retry-After
             case "model_unavailable" -> failed.retryAfter() != null ? 503 : 502;
@@ -126,11 +137,32 @@ public final class ErrorResponses {
     }
 
     public static void write(Context ctx, int status, String code, String message) {
-        ObjectNode err = Json.MAPPER.createObjectNode();
-        err.putObject("error").put("code", code).put("message", message).put("requestId", (String)
-                ctx.attribute(RequestIds.ATTRIBUTE));
-        ctx.status(status).contentType("application/json").result(err.toString());
+        ctx.status(status)
+                .contentType("application/json")
+                .result(body(code, message, ctx.attribute(RequestIds.ATTRIBUTE)));
         ctx.attribute("baton.errorBody", Boolean.TRUE);
+    }
+
+    /** The error body every failure is answered with: {@code {"error": {code, message, requestId}}}. */
+    static String body(String code, String message, String requestId) {
+        ObjectNode err = Json.MAPPER.createObjectNode();
+        err.putObject("error").put("code", code).put("message", message).put("requestId", requestId);
+        return err.toString();
+    }
+
+    /** The code of an error the HTTP server answered by itself, by its status. */
+    static String codeOf(int status) {
+        return switch (status) {
+            case 400 -> "invalid_request";
+            case 404 -> "not_found";
+            case 405 -> "method_not_allowed";
+            case 408 -> "request_timeout";
+            case 413 -> "request_too_large";
+            case 414 -> "uri_too_long";
+            case 431 -> "headers_too_large";
+            case 503 -> "unavailable";
+            default -> status >= 500 ? "internal_error" : "http_" + status;
+        };
     }
 
     private static boolean hasErrorBody(Context ctx) {

@@ -9,6 +9,8 @@ import io.javalin.json.JavalinJackson;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.ObjLongConsumer;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.ServerConnector;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
@@ -24,7 +26,7 @@ public final class HttpApi {
 
     public static Javalin create(
             String host, int port, JwtAuthenticator auth, List<Consumer<RoutesConfig>> routeGroups) {
-        return create(host, port, auth, routeGroups, (ctx, nanos) -> {});
+        return create(host, port, HttpSettings.DEFAULTS, auth, routeGroups, (ctx, nanos) -> {});
     }
 
     /**
@@ -34,12 +36,23 @@ public final class HttpApi {
     public static Javalin create(
             String host,
             int port,
+            HttpSettings settings,
             JwtAuthenticator auth,
             List<Consumer<RoutesConfig>> routeGroups,
             ObjLongConsumer<Context> timer) {
         return Javalin.create(config -> {
             config.jetty.host = host;
             config.jetty.port = port;
+            // Baton's own connector (Javalin then adds none): the listen backlog is configured, not Jetty's 50
+            config.jetty.addConnector((server, http) -> {
+                ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
+                connector.setHost(host);
+                connector.setPort(port);
+                connector.setAcceptQueueSize(settings.acceptQueue());
+                return connector;
+            });
+            // errors Jetty answers itself (a malformed request never reaches the routes) get the JSON body too
+            config.jetty.modifyServer(server -> server.setErrorHandler(new JsonErrorHandler()));
             config.concurrency.useVirtualThreads = true;
             // compression would buffer the SSE stream
             config.http.compressionStrategy = CompressionStrategy.NONE;

@@ -68,6 +68,7 @@ public final class SseEvents {
                 d.put("latencyMs", done.latencyMs());
                 ArrayNode tools = d.putArray("toolsCalled");
                 done.toolsCalled().forEach(tools::add);
+                d.put("stopReason", done.stopReason());
                 yield "done";
             }
             case TurnEvent.Failed f -> {

@@ -7,6 +7,7 @@ import io.javalin.http.Context;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
 
 /**
  * Streams a turn as Server-Sent Events: the stream starts once the turn is admitted (refusals before that are
@@ -20,6 +21,9 @@ public final class SseTurnListener implements TurnListener, AutoCloseable {
     public interface Encoder {
         void send(SseWriter writer, TurnEvent event);
     }
+
+    /** How long a write may stay blocked after the turn was cancelled before the connection is closed under it. */
+    private static final Duration BLOCKED_WRITE_GRACE = Duration.ofSeconds(1);
 
     private final Context ctx;
     private final Duration heartbeat;
@@ -49,11 +53,22 @@ public final class SseTurnListener implements TurnListener, AutoCloseable {
         ctx.header("X-Accel-Buffering", "no");
         try {
             Runnable onDisconnect = cancelOnDisconnect ? turn.cancellation()::cancel : () -> {};
-            writer = new SseWriter(ctx.res().getOutputStream(), heartbeat, onDisconnect);
+            writer = new SseWriter(ctx.res().getOutputStream(), heartbeat, onDisconnect, () -> abort(ctx));
         } catch (IOException e) {
             turn.cancellation().cancel();
             throw new UncheckedIOException(e);
         }
+        SseWriter w = writer;
+        // a deadline or a cancel must end the turn even while a write to a client that stopped reading blocks
+        turn.cancellation().onCancel(() -> w.abortIfBlocked(BLOCKED_WRITE_GRACE));
+    }
+
+    /** Closes the request's connection: a write blocked on it fails at once. */
+    private static void abort(Context ctx) {
+        ServletContextRequest.getServletContextRequest(ctx.req())
+                .getServletChannel()
+                .getEndPoint()
+                .close(new IOException("the turn was cancelled while the client was not reading"));
     }
 
     @Override

@@ -6,17 +6,24 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Writes Server-Sent Events to one response. Event ids are monotonic per stream (for Last-Event-ID).
  * A heartbeat comment is written while the turn is quiet, so a client that went away is noticed even when
  * the model sends nothing; the first failed write reports the disconnect once.
+ *
+ * <p>A client that stops reading without closing its connection makes a write block once the socket's buffers are
+ * full. When the turn is cancelled (its deadline, a cancel), {@link #abortIfBlocked} gives a blocked write a moment and
+ * then closes the connection under it, so the turn ends at its deadline instead of when the connection's idle timeout
+ * finally fails the write.
  */
 public final class SseWriter implements AutoCloseable {
 
     private final OutputStream out;
     private final Runnable onDisconnect;
+    private final Runnable abortConnection;
     private final ReentrantLock lock = new ReentrantLock();
     private final Thread heartbeat;
     private long nextId = 1;
@@ -24,8 +31,14 @@ public final class SseWriter implements AutoCloseable {
     private volatile boolean closed;
 
     public SseWriter(OutputStream out, Duration heartbeatEvery, Runnable onDisconnect) {
+        this(out, heartbeatEvery, onDisconnect, () -> {});
+    }
+
+    /** @param abortConnection closes the connection under a blocked write (see {@link #abortIfBlocked}) */
+    public SseWriter(OutputStream out, Duration heartbeatEvery, Runnable onDisconnect, Runnable abortConnection) {
         this.out = out;
         this.onDisconnect = onDisconnect;
+        this.abortConnection = abortConnection;
         this.heartbeat = Thread.ofVirtual().name("sse-heartbeat").start(() -> beat(heartbeatEvery));
     }
 
@@ -70,6 +83,29 @@ public final class SseWriter implements AutoCloseable {
 
     public boolean disconnected() {
         return disconnected;
+    }
+
+    /**
+     * The turn was cancelled: if a write is still blocked after {@code grace} (the client stopped reading), closes the
+     * connection, which fails that write and lets the turn end now. Returns at once; the wait runs on its own thread.
+     */
+    public void abortIfBlocked(Duration grace) {
+        Thread.ofVirtual().name("sse-abort").start(() -> {
+            try {
+                if (lock.tryLock(grace.toNanos(), TimeUnit.NANOSECONDS)) {
+                    lock.unlock();
+                    return;
+                }
+            } catch (InterruptedException e) {
+                return;
+            }
+            disconnected = true;
+            try {
+                abortConnection.run();
+            } catch (RuntimeException ignored) {
+                // the connection is going away either way
+            }
+        });
     }
 
     private void beat(Duration every) {

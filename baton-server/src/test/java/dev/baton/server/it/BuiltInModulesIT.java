@@ -56,6 +56,7 @@ class BuiltInModulesIT {
     @BeforeAll
     static void start() throws IOException {
         webhook = startWebhook();
+        int deadPort = closedPort();
         String webhookUrl = "http://127.0.0.1:" + webhook.getAddress().getPort() + "/baton";
         SimulatorScript script = SimulatorScript.builder()
                 .whenUserSays("show my card", Reply.text("Your card is " + CARD + " as requested."))
@@ -64,12 +65,18 @@ class BuiltInModulesIT {
                 .chunkSize(1) // one word per chunk: the card arrives in four pieces
                 .build();
         t = TestServer.startWithAgents(
-                dir, LlmSimulator.start(script), Map.of("private", """
+                dir,
+                LlmSimulator.start(script),
+                Map.of(
+                        "private",
+                        """
                         id: private
                         name: Privacy-minded assistant
                         systemPrompt: You help with anything.
                         modules: [pii-redaction]
-                        """, "tutor", """
+                        """,
+                        "tutor",
+                        """
                         id: tutor
                         name: Algebra tutor
                         systemPrompt: You teach algebra.
@@ -79,7 +86,9 @@ class BuiltInModulesIT {
                               keywords: [equation, solve, variable]
                           deny: ["\\\\bcheat"]
                         modules: [topic-guard]
-                        """, "moderated", """
+                        """,
+                        "moderated",
+                        """
                         id: moderated
                         name: Moderated assistant
                         systemPrompt: You help with anything.
@@ -89,8 +98,33 @@ class BuiltInModulesIT {
                               url: %s
                               secret: %s
                               timeout: 2s
-                        """.formatted(
-                                webhookUrl, WEBHOOK_SECRET)));
+                        """.formatted(webhookUrl, WEBHOOK_SECRET),
+                        "guarded",
+                        """
+                        id: guarded
+                        name: Guarded assistant
+                        systemPrompt: You help with anything.
+                        modules:
+                          - id: webhook
+                            config:
+                              url: http://127.0.0.1:%d/baton
+                              secret: %s
+                              timeout: 10s
+                            failClosed: true
+                            safeResponse: Moderation is down; please try again later.
+                        """.formatted(deadPort, WEBHOOK_SECRET),
+                        "lenient",
+                        """
+                        id: lenient
+                        name: Lenient assistant
+                        systemPrompt: You help with anything.
+                        modules:
+                          - id: webhook
+                            config:
+                              url: http://127.0.0.1:%d/baton
+                              secret: %s
+                              timeout: 10s
+                        """.formatted(deadPort, WEBHOOK_SECRET)));
     }
 
     @AfterAll
@@ -246,6 +280,58 @@ class BuiltInModulesIT {
             assertThat(a.path("reason").asText()).isEqualTo("policy violation");
             assertThat(a.path("originalContent").asText()).isEqualTo("this is forbidden content");
         });
+    }
+
+    @Test
+    void a_fail_closed_webhook_on_a_dead_port_blocks_the_turn_at_once_with_its_safe_response_and_no_model_call() {
+        String token = TestServer.token("grace");
+        String session = t.api.startSession(token, "guarded");
+        long modelCalls = t.simulator.requestCount();
+
+        long started = System.nanoTime();
+        List<SseEvent> events;
+        try (var stream = t.api.stream(session, token, "is anyone checking this")) {
+            events = stream.all();
+        }
+        Duration took = Duration.ofNanos(System.nanoTime() - started);
+
+        assertThat(events).anySatisfy(e -> {
+            assertThat(e.type()).isEqualTo("blocked");
+            assertThat(e.data().path("response").asText()).isEqualTo("Moderation is down; please try again later.");
+        });
+        assertThat(events.getLast().type()).isEqualTo("done");
+        assertThat(events.getLast().data().path("stopReason").asText()).isEqualTo("blocked");
+        assertThat(t.simulator.requestCount()).as("no model call").isEqualTo(modelCalls);
+        // a refused connection is not a timeout: far below the module's 10 s limit, even on a busy machine
+        assertThat(took).isLessThan(Duration.ofSeconds(5));
+    }
+
+    @Test
+    void a_fail_open_webhook_on_a_dead_port_is_skipped_and_counted() {
+        String token = TestServer.token("heidi");
+        String session = t.api.startSession(token, "lenient");
+        long failures = t.server.runtime().modules().failures().count("webhook", dev.baton.core.hook.Hook.BEFORE_AI);
+
+        List<SseEvent> events;
+        try (var stream = t.api.stream(session, token, "hello without moderation")) {
+            events = stream.all();
+        }
+
+        assertThat(events).noneMatch(e -> e.type().equals("blocked"));
+        assertThat(events.getLast().type()).isEqualTo("done");
+        assertThat(lastRequestWith("hello without moderation").lastUserMessage())
+                .isEqualTo("hello without moderation");
+        assertThat(t.server.runtime().modules().failures().count("webhook", dev.baton.core.hook.Hook.BEFORE_AI))
+                .isEqualTo(failures + 1);
+        var metrics = t.api.get("/metrics", null);
+        assertThat(metrics.raw()).contains("baton_module_failures_total");
+    }
+
+    /** A port nothing listens on: bound, then closed, so connecting is refused at once. */
+    private static int closedPort() throws IOException {
+        try (var socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
     }
 
     @Test

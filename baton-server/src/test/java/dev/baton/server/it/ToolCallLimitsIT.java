@@ -70,4 +70,44 @@ class ToolCallLimitsIT {
                     .containsExactlyInAnyOrder("one", "two");
         }
     }
+
+    @Test
+    void a_tool_loop_stopped_by_the_iteration_limit_says_so_in_done_and_in_the_json_answer() {
+        TurnLimits twoSteps = new TurnLimits(
+                2, 10, 50, 20, 4000, 128_000, Duration.ofSeconds(30), Duration.ofSeconds(10), Duration.ofSeconds(45));
+        // the model never stops asking for tools
+        SimulatorScript script = SimulatorScript.builder()
+                .whenUserSays("loop", Reply.toolCall("list_tasks", "{}"))
+                .whenToolResult("list_tasks", Reply.toolCall("list_tasks", "{}"))
+                .whenUserSays("hello", Reply.text("Hello."))
+                .build();
+        try (LlmSimulator sim = LlmSimulator.start(script);
+                TestServer t = TestServer.start(TestServer.sqliteUrl(dir), twoSteps, sim, false)) {
+            String token = TestServer.token("looper");
+            String session = t.api.startSession(token, "tasks");
+
+            List<SseEvent> events;
+            try (var s = t.api.stream(session, token, "loop")) {
+                events = s.all();
+            }
+            SseEvent done = events.getLast();
+            assertThat(done.event()).isEqualTo("done");
+            assertThat(done.data().path("stopReason").asText()).isEqualTo("max_iterations");
+            assertThat(String.join(
+                            "",
+                            events.stream()
+                                    .filter(e -> e.event().equals("chunk"))
+                                    .map(e -> e.data().path("content").asText())
+                                    .toList()))
+                    .contains("I wasn't able to finish this within 2 steps");
+
+            var json = t.api.post("/v1/sessions/" + session + "/messages", token, "{\"content\":\"loop\"}");
+            assertThat(json.status()).isEqualTo(200);
+            assertThat(json.body().path("stopReason").asText()).isEqualTo("max_iterations");
+
+            try (var s = t.api.stream(session, token, "hello")) {
+                assertThat(s.all().getLast().data().path("stopReason").asText()).isEqualTo("completed");
+            }
+        }
+    }
 }

@@ -5,7 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.baton.core.agent.TurnLimits;
 import dev.baton.simulator.Fault;
 import dev.baton.simulator.LlmSimulator;
+import dev.baton.simulator.Reply;
 import dev.baton.simulator.SimulatorScript;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -36,6 +41,49 @@ class TurnDeadlineIT {
             assertThat(r.status()).isEqualTo(504);
             assertThat(r.body().path("error").path("code").asText()).isEqualTo("request_timeout");
             assertThat(sim.awaitClientDisconnect(Duration.ofSeconds(10))).isTrue();
+        }
+    }
+
+    @Test
+    void a_turn_whose_client_stops_reading_still_ends_at_its_deadline() throws Exception {
+        // far more text than the socket buffers between Baton and the client hold
+        String huge = "word ".repeat(3_000_000);
+        SimulatorScript script = SimulatorScript.builder()
+                .always(Reply.text(huge))
+                .chunkSize(1_000)
+                .build();
+        TurnLimits threeSeconds = new TurnLimits(
+                5, 10, 50, 20, 4000, 128_000, Duration.ofSeconds(30), Duration.ofSeconds(10), Duration.ofSeconds(3));
+        try (LlmSimulator sim = LlmSimulator.start(script);
+                TestServer t = TestServer.start(TestServer.sqliteUrl(dir), threeSeconds, sim, false);
+                Socket client = new Socket()) {
+            String token = TestServer.token("stalled");
+            String session = t.api.startSession(token, "tasks");
+            client.setReceiveBufferSize(1024);
+            client.connect(new InetSocketAddress("127.0.0.1", t.server.port()), 5_000);
+            byte[] body = "{\"content\":\"talk a lot\"}".getBytes(StandardCharsets.UTF_8);
+            OutputStream out = client.getOutputStream();
+            out.write(("POST /v1/sessions/" + session + "/messages HTTP/1.1\r\nHost: localhost\r\n"
+                            + "Authorization: Bearer " + token + "\r\nAccept: text/event-stream\r\n"
+                            + "Content-Type: application/json\r\nContent-Length: " + body.length + "\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.write(body);
+            out.flush();
+            // ... and never reads a byte of the answer
+
+            long started = System.nanoTime();
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> sim.requestCount() >= 1);
+            org.awaitility.Awaitility.await()
+                    .atMost(Duration.ofSeconds(60))
+                    .until(() -> t.server.runtime().runningTurns().count() == 0);
+            Duration took = Duration.ofNanos(System.nanoTime() - started);
+            // the deadline is 3 s: a write blocked on the silent client once held the turn until the connection's
+            // idle timeout (30 s); now the blocked write is cut a second after the deadline
+            assertThat(took).isLessThan(Duration.ofSeconds(18));
+            var messages = t.api.get("/v1/sessions/" + session + "/messages", token)
+                    .body()
+                    .path("messages");
+            assertThat(messages.get(1).path("status").asText()).isEqualTo("cancelled");
         }
     }
 }

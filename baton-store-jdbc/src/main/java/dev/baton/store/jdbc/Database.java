@@ -2,13 +2,23 @@ package dev.baton.store.jdbc;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.baton.core.store.StoreUnavailableException;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.slf4j.Logger;
@@ -21,6 +31,13 @@ import org.slf4j.LoggerFactory;
  * write transactions run one at a time in this process (a fair lock) and start with {@code BEGIN IMMEDIATE},
  * so two writers never deadlock upgrading a read lock to a write lock and never see {@code SQLITE_BUSY};
  * readers run alongside them thanks to WAL. Nested calls on the same thread join the outer transaction.
+ *
+ * <p>When the database goes away: a caller waits at most {@link DatabaseSettings#connectionTimeout()} for a connection,
+ * and a failure that says the database cannot be reached or cannot write (no connection, a broken one, PostgreSQL
+ * shutting down, a SQLite file that became unwritable or a full disk) is thrown as a
+ * {@link StoreUnavailableException}. A circuit breaker counts those: once three of the last five calls failed so, it
+ * fails every call at once for {@link DatabaseSettings#breakerOpenFor()}, then lets one call probe. Other failures (a
+ * constraint, a bad statement) are {@link StoreException}s and mean the database answered.
  */
 public final class Database implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Database.class);
@@ -28,15 +45,27 @@ public final class Database implements AutoCloseable {
     /** How long a SQLite writer waits for this process's write lock before giving up. */
     private static final long WRITE_LOCK_TIMEOUT_SECONDS = 30;
 
+    private static final Logger health = LoggerFactory.getLogger("baton.database");
+
     private final Dialect dialect;
     private final HikariDataSource pool;
+    private final DatabaseSettings settings;
+    private final CircuitBreaker breaker;
+    /** What the last call the breaker counted as failed ran into, for the log line of the breaker opening. */
+    private volatile String lastFailure = "";
+    /** The SQLite file, for the readiness probe's writability check; null on PostgreSQL. */
+    private final Path sqliteFile;
+
     private final ReentrantLock sqliteWriteLock = new ReentrantLock(true);
     /** The connection of the transaction this thread is in, so nested work joins it. */
     private final ThreadLocal<Connection> currentTransaction = new ThreadLocal<>();
 
-    private Database(Dialect dialect, HikariDataSource pool) {
+    private Database(Dialect dialect, HikariDataSource pool, DatabaseSettings settings, Path sqliteFile) {
         this.dialect = dialect;
         this.pool = pool;
+        this.settings = settings;
+        this.sqliteFile = sqliteFile;
+        this.breaker = breaker(dialect, settings, () -> lastFailure);
     }
 
     /**
@@ -48,10 +77,15 @@ public final class Database implements AutoCloseable {
      * @throws StoreException if the database cannot be reached or a migration fails
      */
     public static Database open(String jdbcUrl, List<String> extraMigrationLocations) {
+        return open(jdbcUrl, extraMigrationLocations, DatabaseSettings.DEFAULTS);
+    }
+
+    /** As {@link #open(String, List)}, with how to behave when the database goes away. */
+    public static Database open(String jdbcUrl, List<String> extraMigrationLocations, DatabaseSettings settings) {
         Dialect dialect = Dialect.of(jdbcUrl);
         HikariDataSource pool = switch (dialect) {
-            case SQLITE -> SqlitePool.create(jdbcUrl);
-            case POSTGRESQL -> postgresPool(jdbcUrl);
+            case SQLITE -> SqlitePool.create(jdbcUrl, settings);
+            case POSTGRESQL -> postgresPool(jdbcUrl, settings);
         };
         try {
             migrate(pool, dialect, extraMigrationLocations);
@@ -59,7 +93,7 @@ public final class Database implements AutoCloseable {
             pool.close();
             throw new StoreException("migrating " + Dialect.redact(jdbcUrl) + " failed: " + e.getMessage(), e);
         }
-        return new Database(dialect, pool);
+        return new Database(dialect, pool, settings, dialect == Dialect.SQLITE ? SqlitePool.fileOf(jdbcUrl) : null);
     }
 
     /** Opens a pool on the URL with Baton's own migrations only; see {@link #open(String, List)}. */
@@ -88,27 +122,121 @@ public final class Database implements AutoCloseable {
     public <T> T inTransaction(SqlWork<T> work) {
         Connection joined = currentTransaction.get();
         if (joined != null) return runWrapped(work, joined);
-        return dialect == Dialect.SQLITE ? sqliteTransaction(work) : postgresTransaction(work);
+        return guarded(() -> dialect == Dialect.SQLITE ? sqliteTransaction(work) : postgresTransaction(work));
     }
 
-    /** Read-only work on a pooled connection, outside any explicit transaction (or inside this thread's one). */
     /** True when a connection answers within {@code timeoutSeconds} (health checks); never throws. */
     public boolean isUp(int timeoutSeconds) {
+        return isUp(Duration.ofSeconds(timeoutSeconds));
+    }
+
+    /**
+     * Whether the database is usable, answered within {@code deadline} whatever the database does (readiness checks);
+     * never throws. False at once while the circuit breaker is open; otherwise a pooled connection must answer (and a
+     * SQLite file must be writable). The probe counts for the breaker like any call, so it may be the one that closes
+     * it again once the database is back.
+     */
+    public boolean isUp(Duration deadline) {
+        if (!breaker.tryAcquirePermission()) return false;
+        CompletableFuture<Boolean> answer = new CompletableFuture<>();
+        Thread.ofVirtual().name("database-probe").start(() -> answer.complete(probe()));
         try {
-            return withConnection(c -> c.isValid(timeoutSeconds));
-        } catch (RuntimeException e) {
+            return answer.get(deadline.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (ExecutionException e) {
             return false;
         }
     }
 
+    /** True while the circuit breaker lets calls through (closed, or half-open and probing). */
+    public boolean available() {
+        return breaker.getState() != CircuitBreaker.State.OPEN;
+    }
+
+    /** Read-only work on a pooled connection, outside any explicit transaction (or inside this thread's one). */
     public <T> T withConnection(SqlWork<T> work) {
         Connection joined = currentTransaction.get();
         if (joined != null) return runWrapped(work, joined);
-        try (Connection c = pool.getConnection()) {
-            return work.run(c);
-        } catch (SQLException e) {
-            throw new StoreException("database read failed: " + e.getMessage(), e);
+        return guarded(() -> {
+            try (Connection c = pool.getConnection()) {
+                return work.run(c);
+            } catch (SQLException e) {
+                throw failure("database read failed", e);
+            }
+        });
+    }
+
+    /** Runs one call under the circuit breaker: refused at once while it is open. */
+    private <T> T guarded(Supplier<T> call) {
+        if (!breaker.tryAcquirePermission()) {
+            throw new StoreUnavailableException(
+                    "database unavailable: recent calls could not reach it (circuit open)",
+                    settings.breakerOpenFor(),
+                    null);
         }
+        long started = System.nanoTime();
+        try {
+            T result = call.get();
+            breaker.onSuccess(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+            return result;
+        } catch (StoreUnavailableException e) {
+            lastFailure = e.getMessage();
+            breaker.onError(System.nanoTime() - started, TimeUnit.NANOSECONDS, e);
+            throw e;
+        } catch (RuntimeException e) {
+            // the database answered (a constraint, a bad statement) or the work itself failed: not an outage
+            breaker.onSuccess(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+            throw e;
+        } catch (Error e) {
+            breaker.releasePermission();
+            throw e;
+        }
+    }
+
+    /** The readiness probe, on its own thread; records its outcome with the breaker (which let it through). */
+    private boolean probe() {
+        long started = System.nanoTime();
+        try (Connection c = pool.getConnection()) {
+            boolean up =
+                    c.isValid((int) Math.max(1, settings.connectionTimeout().toSeconds()))
+                            && (sqliteFile == null || sqliteWritable());
+            if (up) {
+                breaker.onSuccess(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+            } else {
+                lastFailure = "readiness probe: the connection is not valid or the SQLite file is not writable";
+                breaker.onError(
+                        System.nanoTime() - started,
+                        TimeUnit.NANOSECONDS,
+                        new StoreUnavailableException("readiness probe failed", settings.breakerOpenFor(), null));
+            }
+            return up;
+        } catch (SQLException | RuntimeException e) {
+            lastFailure = "readiness probe: " + e.getMessage();
+            breaker.onError(System.nanoTime() - started, TimeUnit.NANOSECONDS, e);
+            return false;
+        }
+    }
+
+    /** SQLite writes to the database file and its write-ahead log: both must still be writable. */
+    private boolean sqliteWritable() {
+        Path wal = sqliteFile.resolveSibling(sqliteFile.getFileName() + "-wal");
+        return Files.isWritable(sqliteFile) && (!Files.exists(wal) || Files.isWritable(wal));
+    }
+
+    /**
+     * The exception for a failed statement: {@link StoreUnavailableException} when it says the database cannot be
+     * reached or cannot write, else a {@link StoreException}.
+     */
+    private RuntimeException failure(String what, SQLException e) {
+        if (Unavailability.of(e)) {
+            return new StoreUnavailableException(
+                    what + ": database unavailable: " + e.getMessage(), settings.breakerOpenFor(), e);
+        }
+        return new StoreException(what + ": " + e.getMessage(), e);
     }
 
     @Override
@@ -119,23 +247,30 @@ public final class Database implements AutoCloseable {
     private <T> T sqliteTransaction(SqlWork<T> work) {
         acquireWriteLock();
         try (Connection c = pool.getConnection()) {
-            // Explicit BEGIN IMMEDIATE in autocommit mode: takes the write lock up front (waiting up to
-            // busy_timeout for other processes) and leaves no transaction open when the connection returns.
-            exec(c, "BEGIN IMMEDIATE");
-            currentTransaction.set(c);
-            T result;
             try {
-                result = work.run(c);
-                exec(c, "COMMIT");
-            } catch (SQLException | RuntimeException | Error e) {
-                rollbackQuietly(c, "ROLLBACK", e);
+                // Explicit BEGIN IMMEDIATE in autocommit mode: takes the write lock up front (waiting up to
+                // busy_timeout for other processes) and leaves no transaction open when the connection returns.
+                exec(c, "BEGIN IMMEDIATE");
+                currentTransaction.set(c);
+                T result;
+                try {
+                    result = work.run(c);
+                    exec(c, "COMMIT");
+                } catch (SQLException | RuntimeException | Error e) {
+                    rollbackQuietly(c, "ROLLBACK", e);
+                    throw e;
+                } finally {
+                    currentTransaction.remove();
+                }
+                return result;
+            } catch (SQLException | StoreUnavailableException e) {
+                // SQLite opens a file it may not write read-only and stays so: a connection that found the file
+                // unwritable is replaced once the file is writable again, or the outage would outlive its cause
+                if (!(e instanceof SQLException sql) || Unavailability.of(sql)) pool.evictConnection(c);
                 throw e;
-            } finally {
-                currentTransaction.remove();
             }
-            return result;
         } catch (SQLException e) {
-            throw new StoreException("database write failed: " + e.getMessage(), e);
+            throw failure("database write failed", e);
         } finally {
             sqliteWriteLock.unlock();
         }
@@ -158,10 +293,22 @@ public final class Database implements AutoCloseable {
                 throw e;
             } finally {
                 currentTransaction.remove();
-                c.setAutoCommit(true);
+                restoreAutoCommit(c);
             }
         } catch (SQLException e) {
-            throw new StoreException("database write failed: " + e.getMessage(), e);
+            throw failure("database write failed", e);
+        }
+    }
+
+    /**
+     * Puts a connection back in autocommit mode for the pool; a connection the failure closed (the database went
+     * away) is left alone, so the failure that closed it is the one reported.
+     */
+    private static void restoreAutoCommit(Connection c) {
+        try {
+            if (!c.isClosed()) c.setAutoCommit(true);
+        } catch (SQLException ignored) {
+            // the pool evicts a broken connection by itself
         }
     }
 
@@ -187,11 +334,11 @@ public final class Database implements AutoCloseable {
         }
     }
 
-    private static <T> T runWrapped(SqlWork<T> work, Connection c) {
+    private <T> T runWrapped(SqlWork<T> work, Connection c) {
         try {
             return work.run(c);
         } catch (SQLException e) {
-            throw new StoreException("database work failed: " + e.getMessage(), e);
+            throw failure("database work failed", e);
         }
     }
 
@@ -201,16 +348,62 @@ public final class Database implements AutoCloseable {
         }
     }
 
-    private static HikariDataSource postgresPool(String jdbcUrl) {
+    private static CircuitBreaker breaker(Dialect dialect, DatabaseSettings settings, Supplier<String> lastFailure) {
+        CircuitBreakerConfig config = CircuitBreakerConfig.custom()
+                .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
+                .slidingWindowSize(5)
+                .minimumNumberOfCalls(3)
+                .failureRateThreshold(50)
+                // slowness is bounded by the pool's connection timeout, which fails as unavailable
+                .slowCallRateThreshold(100)
+                .slowCallDurationThreshold(Duration.ofDays(1))
+                .waitDurationInOpenState(settings.breakerOpenFor())
+                .permittedNumberOfCallsInHalfOpenState(1)
+                .automaticTransitionFromOpenToHalfOpenEnabled(false)
+                .recordExceptions(StoreUnavailableException.class, SQLException.class)
+                .writableStackTraceEnabled(false)
+                .build();
+        CircuitBreaker breaker = CircuitBreaker.of("database", config);
+        breaker.getEventPublisher().onStateTransition(event -> {
+            CircuitBreaker.State to = event.getStateTransition().getToState();
+            switch (to) {
+                case OPEN ->
+                    health.atWarn()
+                            .addKeyValue("dialect", dialect.name())
+                            .addKeyValue("circuit", "open")
+                            .log(
+                                    "database unavailable: requests fail at once with 503 database_unavailable, "
+                                            + "next probe in {}; last error: {}",
+                                    settings.breakerOpenFor(),
+                                    lastFailure.get());
+                case CLOSED ->
+                    health.atInfo()
+                            .addKeyValue("dialect", dialect.name())
+                            .addKeyValue("circuit", "closed")
+                            .log("database available again");
+                default -> {}
+            }
+        });
+        return breaker;
+    }
+
+    private static HikariDataSource postgresPool(String jdbcUrl, DatabaseSettings settings) {
         HikariConfig config = new HikariConfig();
         config.setPoolName("baton-postgresql");
         config.setJdbcUrl(jdbcUrl);
         config.setMaximumPoolSize(10);
+        config.setConnectionTimeout(settings.connectionTimeout().toMillis());
+        config.setValidationTimeout(validationTimeout(settings));
         try {
             return new HikariDataSource(config);
         } catch (RuntimeException e) {
             throw new StoreException("cannot connect to " + Dialect.redact(jdbcUrl) + ": " + e.getMessage(), e);
         }
+    }
+
+    /** HikariCP wants the validation timeout below the connection timeout, and at least 250 ms. */
+    static long validationTimeout(DatabaseSettings settings) {
+        return Math.max(250, settings.connectionTimeout().toMillis() / 2);
     }
 
     private static void migrate(DataSource dataSource, Dialect dialect, List<String> extraLocations) {

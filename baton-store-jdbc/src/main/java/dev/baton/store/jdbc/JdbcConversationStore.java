@@ -172,10 +172,19 @@ public final class JdbcConversationStore implements ConversationStore {
                 if (!toSkip.remove(t.id())) unrecorded.add(t);
             }
             toolCalls.insertAll(c, unrecorded);
-            usage.insertAll(c, turn.usage());
+            usage.insertAll(c, turn.usage(), false);
             auditRows.insertAudit(c, turn.audit());
             auditRows.insertExtractions(c, turn.extractions());
             return stored;
+        });
+    }
+
+    @Override
+    public void recordUsage(List<UsageRecord> rows) {
+        if (rows.isEmpty()) return;
+        db.inTransaction(c -> {
+            usage.insertAll(c, List.copyOf(rows), true);
+            return null;
         });
     }
 

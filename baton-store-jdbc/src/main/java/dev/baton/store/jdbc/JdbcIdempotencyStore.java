@@ -9,6 +9,7 @@ import java.util.Optional;
 
 /** {@link IdempotencyStore} on SQLite or PostgreSQL: one row per (user, key), first claim or save wins. */
 public final class JdbcIdempotencyStore implements IdempotencyStore {
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(JdbcIdempotencyStore.class);
     private final Database db;
     private final ColumnCodec codec;
 
@@ -53,6 +54,30 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                 return ps.executeUpdate() == 1;
             }
         });
+    }
+
+    @Override
+    public boolean claim(String userId, String key, String requestHash, Instant now, Instant staleBefore) {
+        if (claim(userId, key, requestHash, now)) return true;
+        // a claim whose lease ran out belongs to a request that can no longer be running: take it over
+        int taken = db.inTransaction(c -> {
+            try (PreparedStatement ps = c.prepareStatement("UPDATE idempotency_keys SET created_at = ?"
+                    + " WHERE user_id = ? AND \"key\" = ? AND status = " + IN_PROGRESS
+                    + " AND request_hash = ? AND created_at < ?")) {
+                codec.setInstant(ps, 1, now);
+                ps.setString(2, userId);
+                ps.setString(3, key);
+                ps.setString(4, requestHash);
+                codec.setInstant(ps, 5, staleBefore);
+                return ps.executeUpdate();
+            }
+        });
+        if (taken == 1) {
+            log.warn(
+                    "idempotency key claimed before {} was never settled (its instance stopped); taken over",
+                    staleBefore);
+        }
+        return taken == 1;
     }
 
     @Override

@@ -17,7 +17,7 @@ final class SqlitePool {
 
     private SqlitePool() {}
 
-    static HikariDataSource create(String jdbcUrl) {
+    static HikariDataSource create(String jdbcUrl, DatabaseSettings settings) {
         Path file = fileOf(jdbcUrl);
         createParentFolder(file);
 
@@ -35,6 +35,8 @@ final class SqlitePool {
         config.setPoolName("baton-sqlite");
         config.setDataSource(dataSource);
         config.setMaximumPoolSize(MAX_CONNECTIONS);
+        config.setConnectionTimeout(settings.connectionTimeout().toMillis());
+        config.setValidationTimeout(Database.validationTimeout(settings));
         try {
             return new HikariDataSource(config);
         } catch (RuntimeException e) {

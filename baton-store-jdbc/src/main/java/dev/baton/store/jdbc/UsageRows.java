@@ -14,7 +14,8 @@ final class UsageRows {
         this.codec = codec;
     }
 
-    void insertAll(Connection c, List<UsageRecord> usage) throws SQLException {
+    /** @param skipStored true to skip rows whose id is already stored (a retried write), false to refuse them */
+    void insertAll(Connection c, List<UsageRecord> usage, boolean skipStored) throws SQLException {
         if (usage.isEmpty()) return;
         try (PreparedStatement ps =
                 c.prepareStatement("INSERT INTO ai_usage (id, tenant_id, user_id, session_id, message_id,"
@@ -22,7 +23,8 @@ final class UsageRows {
                         + " cached_input_tokens, agent_id)"
                         // the agent is copied from the session so reports by agent survive the session's deletion
                         + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-                        + " (SELECT s.agent_id FROM sessions s WHERE s.id = ?))")) {
+                        + " (SELECT s.agent_id FROM sessions s WHERE s.id = ?))"
+                        + (skipStored ? " ON CONFLICT (id) DO NOTHING" : ""))) {
             for (UsageRecord u : usage) {
                 ps.setString(1, u.id());
                 ps.setString(2, u.tenantId());
