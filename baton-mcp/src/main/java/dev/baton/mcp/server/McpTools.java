@@ -12,16 +12,16 @@ final class McpTools {
     private McpTools() {}
 
     /**
-     * The tool as MCP clients list it: the same name, description and argument schema as {@code GET /v1/tools}. Only a
-     * tool that needs confirmation says so ({@code destructiveHint: true}); for the others Baton makes no claim, which
-     * MCP reads as "may be destructive".
+     * The tool as MCP clients list it: the same name, description and argument schema as {@code GET /v1/tools}, and
+     * {@code destructiveHint} true for a destructive tool (its calls wait for approval) and false for every other.
      */
     static McpSchema.Tool tool(ToolDefinition definition) {
         McpSchema.Tool.Builder builder = McpSchema.Tool.builder(
                         definition.name(), SdkJson.map(definition.parametersSchema()))
                 .description(definition.description());
-        if (definition.destructive())
-            builder.annotations(new McpSchema.ToolAnnotations(null, null, true, null, null, null));
+        // Baton knows which of its tools destroy something: it says so either way, so a client (Baton's own too) does
+        // not fall back on MCP's "may be destructive" and ask for approval of every call
+        builder.annotations(new McpSchema.ToolAnnotations(null, null, definition.destructive(), null, null, null));
         return builder.build();
     }
 

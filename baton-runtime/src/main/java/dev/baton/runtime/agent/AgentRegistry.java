@@ -34,7 +34,8 @@ public final class AgentRegistry {
 
     /**
      * The keys of an agent file. {@code constraints} is read by the modules and the prompt (its shape is theirs to
-     * check); {@code modules} by the module registry when the server starts.
+     * check); {@code modules} by the module registry when the server starts; {@code approval} by the approval policy
+     * (checked when the runtime is built).
      */
     public static final List<String> KEYS = List.of(
             "id",
@@ -47,7 +48,8 @@ public final class AgentRegistry {
             "roles",
             "limits",
             "modules",
-            "constraints");
+            "constraints",
+            "approval");
 
     /** In configuration order: never a hash map's order, which would differ between JVMs. */
     private final Map<String, AgentDefinition> agents;

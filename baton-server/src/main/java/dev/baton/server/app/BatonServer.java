@@ -276,6 +276,8 @@ public final class BatonServer implements AutoCloseable {
             log.info("limits: {}", baton.describeLimits());
             BatonServer server = new BatonServer(app, baton, simulator != null, opened);
             baton.startBackgroundJobs();
+            // the learning domain's content-job worker and its retention purge
+            opened.push(learning.startBackgroundJobs());
             return server;
         } catch (RuntimeException e) {
             closeAll(opened);

@@ -262,7 +262,7 @@ final class ChatCommand implements Callable<Integer> {
             }
             case "approval_required" -> {
                 awaiting.add(e);
-                toolLine("[waiting for your approval] " + e.path("name").asText() + " " + e.path("arguments"));
+                toolLine("[needs approval] " + e.path("name").asText() + " " + e.path("arguments"));
             }
             case "tool_call" -> toolLine("[tool] " + e.path("name").asText() + " " + e.path("arguments"));
             case "tool_result" ->

@@ -173,7 +173,7 @@ class CliProcessIT {
         assertThat(run.exitCode()).as(run.output()).isZero();
         assertThat(run.output())
                 .contains("/edit")
-                .contains("Agents: tasks, study (now: tasks)")
+                .contains("Agents: tasks, study, learning, learning-platform (now: tasks)")
                 .contains("with agent 'study'")
                 .contains("No agent 'nobody' for you");
         // the prompt ("you> ") begins the line each command's output goes on

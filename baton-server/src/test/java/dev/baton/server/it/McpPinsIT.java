@@ -28,6 +28,9 @@ class McpPinsIT {
             name: Tool changer
             model: simulator:default
             tools: ["mcp:changing/*"]
+            # the test server's tools say nothing of what they change (MCP: "may be destructive"); this test is
+            # about pinning, not approval
+            approval: never
             systemPrompt: You change tools.
             """;
 
