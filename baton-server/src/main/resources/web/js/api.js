@@ -83,29 +83,47 @@ function errorOf(res, json, text) {
  * connection failed. An abort through {@code signal} resolves quietly.
  */
 export async function streamMessage(sessionId, content, signal, onEvent) {
+  const out = await streamPost("/v1/sessions/" + encodeURIComponent(sessionId) + "/messages", { content }, signal,
+    onEvent);
+  if (out !== null) throw new ApiError(200, "unexpected_answer", "the server answered without a stream", null, null);
+}
+
+/**
+ * Approves or denies a held tool call (docs/api.md, "Approving tool calls"). When it was the last decision the turn
+ * waited on, the turn goes on and its events arrive as a message's do (resolves null); when other calls still wait,
+ * resolves the server's JSON ({state: "awaiting_approval", decided, pendingApprovals}). Refusals (409 expired,
+ * already decided, …) throw an ApiError.
+ */
+export function streamDecision(sessionId, callId, decision, comment, signal, onEvent) {
+  const body = { decision };
+  if (comment) body.comment = comment;
+  return streamPost("/v1/sessions/" + encodeURIComponent(sessionId) + "/approvals/" + encodeURIComponent(callId),
+    body, signal, onEvent);
+}
+
+/** POSTs JSON asking for a stream: null once the stream ended, or the JSON of a successful non-stream answer. */
+async function streamPost(path, body, signal, onEvent) {
   let res;
   try {
-    res = await fetch("/v1/sessions/" + encodeURIComponent(sessionId) + "/messages", {
+    res = await fetch(path, {
       method: "POST",
       headers: headers({ "Content-Type": "application/json", Accept: "text/event-stream" }),
-      body: JSON.stringify({ content }),
+      body: JSON.stringify(body),
       signal,
     });
   } catch (e) {
-    if (signal && signal.aborted) return;
+    if (signal && signal.aborted) return null;
     throw new ApiError(0, "network", "the server cannot be reached", null, null);
   }
   const type = res.headers.get("Content-Type") || "";
-  if (!res.ok || !type.startsWith("text/event-stream")) {
-    await readJson(res);
-    throw new ApiError(res.status, "unexpected_answer", "the server answered without a stream", null, null);
-  }
+  if (!res.ok || !type.startsWith("text/event-stream")) return readJson(res);
   try {
     await readEvents(res.body, onEvent);
   } catch (e) {
-    if (signal && signal.aborted) return;
+    if (signal && signal.aborted) return null;
     throw new ApiError(0, "network", "the connection broke while the answer was streaming", null, null);
   }
+  return null;
 }
 
 /** Reads "event:/data:" blocks as they arrive; comments (": keepalive") are skipped. */

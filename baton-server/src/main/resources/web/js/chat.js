@@ -3,7 +3,7 @@
 // page's live region, not every chunk.
 
 import { h, $, copyButton } from "./dom.js";
-import { api, streamMessage } from "./api.js";
+import { api, streamMessage, streamDecision } from "./api.js";
 import { storedToolCard } from "./tool-card.js";
 import { Turn } from "./turn.js";
 import { userMessage, assistantMessage, markdownBlock, emptyState, errorNotice, endedNote } from "./messages.js";
@@ -23,6 +23,7 @@ export class Chat {
     this.session = null;
     this.agentId = null;
     this.turn = null;
+    this.paused = null; // the turn that waits for approvals, if any
 
     this.form.addEventListener("submit", (ev) => {
       ev.preventDefault();
@@ -49,6 +50,7 @@ export class Chat {
   startNew(agent) {
     this.abandonTurn();
     this.session = null;
+    this.paused = null;
     this.agentId = agent ? agent.id : null;
     this.log.replaceChildren(emptyState(agent));
     this.setComposer(agent ? null : "You may use no agent: ask an administrator for a role that may.");
@@ -59,12 +61,23 @@ export class Chat {
   async open(session) {
     this.abandonTurn();
     this.session = session;
+    this.paused = null;
     this.agentId = session.agentId;
     this.log.replaceChildren(h("p", { className: "loading" }, "Loading the conversation…"));
-    const out = await api("GET", "/v1/sessions/" + encodeURIComponent(session.id) + "/messages?limit=200");
+    const path = "/v1/sessions/" + encodeURIComponent(session.id);
+    // the sidebar's copy of a session does not say what waits for approval; the session itself does
+    const [out, current] = await Promise.all([api("GET", path + "/messages?limit=200"),
+      "pendingApprovals" in session ? session : api("GET", path)]);
     const messages = out.messages.slice().sort((a, b) => a.seq - b.seq);
     this.log.replaceChildren();
     for (const m of messages) this.addStored(m);
+    const pending = current.pendingApprovals || [];
+    if (pending.length) {
+      // the paused turn's answer is not stored yet: its held calls come back as cards with their buttons
+      const turn = new Turn(this, this.hooks.agentName(session.agentId), null, null);
+      for (const a of pending) turn.approvalRequired(a);
+      turn.done({ state: "awaiting_approval" });
+    }
     if (!messages.length) this.log.append(emptyState({ name: this.hooks.agentName(session.agentId) }));
     this.setComposer(session.state === "completed" ? endedNote(session) : null);
     this.scrollToEnd(true);
@@ -98,6 +111,10 @@ export class Chat {
       this.hooks.sessionStarted(this.session, text);
     }
     const session = this.session;
+    if (this.paused) { // the server denies what waits once the new message arrives
+      this.paused.supersede();
+      this.paused = null;
+    }
     const sent = userMessage(text, null);
     this.log.append(sent);
     const turn = new Turn(this, this.hooks.agentName(session.agentId), text, sent);
@@ -112,6 +129,47 @@ export class Chat {
       }
     } catch (e) {
       turn.failed(e);
+    } finally {
+      if (this.turn === turn) {
+        this.turn = null;
+        this.setStreaming(false);
+      }
+    }
+  }
+
+  /**
+   * Sends a decision on a held call of the paused {@code turn}; the turn goes on in its view, streamed as a message
+   * is. Resolves as the card expects (null, or the 202 JSON when other calls still wait); rejects with a refusal
+   * that came before the turn went on (then it waits as before).
+   */
+  async decide(turn, approval, decision, comment) {
+    if (this.turn) throw { code: "turn_in_progress", message: "an answer is being written" };
+    const session = this.session;
+    this.turn = turn;
+    this.paused = null;
+    turn.resume();
+    this.setStreaming(true);
+    this.scrollToEnd(false);
+    let started = false;
+    try {
+      const out = await streamDecision(session.id, approval.callId, decision, comment, turn.controller.signal,
+        (type, d) => { started = true; turn.on(type, d); });
+      if (out) {
+        turn.waitAgain();
+        return out;
+      }
+      if (!turn.ended) {
+        if (turn.stopping) turn.stopped();
+        else turn.failed({ code: "network", message: "the stream ended before the answer was complete" });
+      }
+      return null;
+    } catch (e) {
+      if (!started) {
+        turn.waitAgain();
+        throw e;
+      }
+      turn.failed(e);
+      return null;
     } finally {
       if (this.turn === turn) {
         this.turn = null;

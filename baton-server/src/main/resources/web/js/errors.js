@@ -55,6 +55,30 @@ export function describe(e) {
         title: "An answer is still being written",
         detail: "Another tab or device is waiting for an answer in this conversation. Wait for it, or stop it there.",
       });
+    case "approval_expired":
+      return Object.assign(base, {
+        action: null,
+        title: "This request expired",
+        detail: "Nobody decided in time, so the call was not run. Ask again if you still want it.",
+      });
+    case "approval_already_decided":
+      return Object.assign(base, {
+        action: null,
+        title: "Already decided",
+        detail: "This call was approved or denied before (perhaps in another tab). Reload to see how it went on.",
+      });
+    case "approval_superseded":
+      return Object.assign(base, {
+        action: null,
+        title: "No longer waiting",
+        detail: "A new message was sent instead, so this call was not run.",
+      });
+    case "no_pending_approval":
+      return Object.assign(base, {
+        action: null,
+        title: "Nothing waits for a decision",
+        detail: "The call was decided, expired or replaced meanwhile. Reload to see the conversation as it is.",
+      });
     case "unauthorized":
       return Object.assign(base, {
         action: "sign-in",

@@ -1,6 +1,7 @@
 // One answer as it streams in: chunks re-render its markdown at most once a frame, tool calls become cards, and it
 // ends done, stopped (a cancel: shown as stopped, not as an error), blocked or failed. The live region hears the
-// finished answer once.
+// finished answer once. A turn that waits for the user's approval of a tool call shows Approve / Deny on that call's
+// card and goes on in the same view once decided (resume).
 
 import { h, announce, copyButton } from "./dom.js";
 import { ApiError } from "./api.js";
@@ -21,6 +22,7 @@ export class Turn {
     this.stopping = false;
     this.ended = false;
     this.cards = new Map();
+    this.held = new Map(); // callId → card of a call that waits for approval
     this.answer = ""; // all text of the answer, for copying and announcing
     this.block = null; // the markdown block text goes into; a tool call starts a new one below it
     this.view = assistantMessage(agentName);
@@ -36,6 +38,7 @@ export class Turn {
       case "thinking": this.thinking(d.content || ""); break;
       case "tool_call": this.toolCall(d); break;
       case "tool_result": this.toolResult(d); break;
+      case "approval_required": this.approvalRequired(d); break;
       case "blocked": this.blocked(d); break;
       case "done": this.done(d); break;
       case "error":
@@ -70,6 +73,12 @@ export class Turn {
     this.typing.remove();
     this.flush(true);
     this.block = null;
+    const known = this.cards.get(d.id);
+    if (known) { // a decided call, run now that the turn goes on
+      known.running();
+      this.view.parts.append(this.typing);
+      return;
+    }
     const card = toolCard(d);
     this.cards.set(d.id, card);
     this.view.parts.append(card.element, this.typing);
@@ -79,6 +88,49 @@ export class Turn {
   toolResult(d) {
     const card = this.cards.get(d.id);
     if (card) card.finish(d);
+  }
+
+  /** A call that has not run: it waits for the user's decision (approval_required, or a pending one on reload). */
+  approvalRequired(d) {
+    this.typing.remove();
+    this.flush(true);
+    this.block = null;
+    let card = this.cards.get(d.toolCallId);
+    if (!card) {
+      card = toolCard({ id: d.toolCallId, name: d.name, arguments: d.arguments });
+      this.cards.set(d.toolCallId, card);
+      this.view.parts.append(card.element);
+    }
+    this.held.set(d.callId, card);
+    card.awaitApproval(d, (decision, comment) => this.chat.decide(this, d, decision, comment));
+  }
+
+  /** The turn goes on after a decision: its events come into this view. */
+  resume() {
+    this.ended = false;
+    this.stopping = false;
+    this.controller = new AbortController();
+    this.view.foot.replaceChildren();
+    this.block = null;
+    this.view.parts.append(this.typing);
+  }
+
+  /** The decision was refused, or others still wait (a 202): the turn stays paused. */
+  waitAgain() {
+    this.ended = true;
+    this.typing.remove();
+    this.waiting();
+  }
+
+  /** A new message replaces the paused turn: the server denies what still waits. */
+  supersede() {
+    for (const card of this.held.values()) card.superseded();
+    this.view.foot.replaceChildren();
+  }
+
+  waiting() {
+    this.chat.paused = this;
+    this.view.foot.replaceChildren(h("span", { className: "meta" }, "Waiting for your approval"));
   }
 
   blocked(d) {
@@ -95,6 +147,14 @@ export class Turn {
     this.ended = true;
     this.typing.remove();
     this.flush(true);
+    if (d.state === "awaiting_approval") {
+      this.waiting();
+      const names = Array.from(this.held.values(), (c) => c.element.querySelector(".tool-name").textContent);
+      announce(this.agentName + " asks for your approval to run " + names.join(", ") + ".");
+      const first = this.view.parts.querySelector(".approve-button");
+      if (first) first.scrollIntoView({ block: "nearest" });
+      return;
+    }
     const u = d.usage || {};
     const meta = [d.model, tokens(u), d.latencyMs !== undefined ? (d.latencyMs / 1000).toFixed(1) + " s" : null]
       .filter(Boolean).join(" · ");
@@ -132,11 +192,13 @@ export class Turn {
     if (!this.answer && !this.cards.size) this.view.element.remove();
     else this.view.badge("incomplete", "Incomplete");
     // refused before its turn began (a JSON error, not an event): the message was not kept, so a retry replaces it
-    const refused = e instanceof ApiError && e.status > 0;
+    const refused = e instanceof ApiError && e.status > 0 && this.sent;
     if (refused) this.sent.classList.add("not-sent");
     const notice = errorNotice(e, () => {
       if (refused) this.sent.remove();
-      this.chat.send(this.text);
+      // a turn that went on after a decision is not sent again: reopening shows where it stands
+      if (this.text === null) this.chat.open(this.chat.session);
+      else this.chat.send(this.text);
     }, this.chat.hooks);
     this.chat.log.append(notice);
     this.chat.scrollToEnd(true);

@@ -18,6 +18,7 @@ import dev.baton.simulator.Pacing;
 import dev.baton.simulator.Reply;
 import dev.baton.simulator.Rule;
 import dev.baton.simulator.SimulatorScript;
+import dev.baton.simulator.TaskAgentScript;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -33,7 +34,9 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -62,8 +65,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 /**
  * The web app at / in a real browser (headless Chromium through Selenium) against a real server whose answers come
  * from a scripted LLM simulator: development sign-in, markdown, tool cards, stop, history after a reload, a phone's
- * screen, inert HTML in answers, a readable rate-limit error, the admin views, and token sign-in on a server with a
- * configured secret. Screenshots of each state go to {@code target/screenshots/webapp/}.
+ * screen, inert HTML in answers, a readable rate-limit error, the admin views, token sign-in on a server with a
+ * configured secret, and approving or denying a tool call that waits for the user. Screenshots of each state go to {@code target/screenshots/webapp/}.
  *
  * <p>The tests share one browser and run in order, as a person would use the app; each still sets up what it checks.
  */
@@ -520,6 +523,72 @@ class WebAppBrowserIT {
                 .isFalse();
     }
 
+    // --- approvals ---------------------------------------------------------------------------------------------
+
+    @Test
+    @Order(12)
+    void a_held_tool_call_is_denied_or_approved_from_its_card_and_its_buttons_come_back_after_a_reload() {
+        openApp();
+        String token = devToken();
+        ApiClient.Response created = api.post("/v1/tasks", token, "{\"title\":\"water the ferns\"}");
+        assertThat(created.status()).as(created.raw()).isEqualTo(201);
+        String taskId = created.body().path("task").path("id").asText();
+        newChat("tasks");
+
+        // delete_task is destructive: the call waits for the user
+        send("delete water the ferns");
+        WebElement card = wait.until(ExpectedConditions.presenceOfElementLocated(
+                By.cssSelector(".tool-card[data-state='awaiting_approval']")));
+        WebElement deny =
+                wait.until(ExpectedConditions.elementToBeClickable(card.findElement(By.cssSelector(".deny-button"))));
+        WebElement approve = card.findElement(By.cssSelector(".approve-button"));
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("send")));
+        assertThat(text(card.findElement(By.cssSelector(".tool-name")))).isEqualTo("delete_task");
+        assertThat(text(card.findElement(By.cssSelector(".tool-status")))).isEqualTo("Waits for your approval");
+        assertThat(card.findElement(By.cssSelector(".tool-section pre")).getText())
+                .contains("\"taskId\": \"" + taskId + "\"", "\"confirmation\": true");
+        assertThat(text(card.findElement(By.cssSelector(".approval-reason")))).contains("delete_task");
+        assertThat(text(card.findElement(By.cssSelector(".approval-expiry"))))
+                .startsWith("If nobody decides, it expires");
+        assertThat(approve.getAttribute("aria-label")).startsWith("Approve delete_task");
+        assertThat(deny.getAttribute("aria-label")).startsWith("Deny delete_task");
+        wait.until(d -> text("#announcer").contains("asks for your approval to run delete_task"));
+
+        // denied from the keyboard, with a comment: the answer says it was not done, and the task is still there
+        card.findElement(By.cssSelector(".approval-comment")).sendKeys("keep it for now");
+        deny.sendKeys(Keys.ENTER);
+        wait.until(d -> lastAnswer().getText().contains("did not approve"));
+        WebElement denied = awaitAnswer();
+        assertThat(denied.getText()).contains("keep it for now");
+        assertThat(card.findElements(By.cssSelector(".approve-button"))).isEmpty();
+        assertThat(text(card.findElement(By.cssSelector(".approval-message")))).isEqualTo("You denied this call.");
+        assertThat(taskIds(token)).contains(taskId);
+
+        // asked again: a reload while the call waits shows its buttons again, and Approve deletes the task
+        send("delete water the ferns");
+        wait.until(d -> d.findElements(By.cssSelector(".tool-card[data-state='awaiting_approval'] .approve-button"))
+                        .size()
+                == 1);
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("send")));
+        browser.navigate().refresh();
+        WebElement again = wait.until(ExpectedConditions.elementToBeClickable(
+                By.cssSelector(".tool-card[data-state='awaiting_approval'] .approve-button")));
+        WebElement held = browser.findElement(By.cssSelector(".tool-card[data-state='awaiting_approval']"));
+        assertThat(held.findElement(By.cssSelector(".tool-section pre")).getText())
+                .contains(taskId);
+        assertThat(held.findElement(By.cssSelector(".deny-button")).isDisplayed())
+                .isTrue();
+        shot("12-approval");
+
+        again.click();
+        wait.until(d -> lastAnswer().getText().contains("deleted"));
+        awaitAnswer();
+        wait.until(d -> "succeeded".equals(held.getAttribute("data-state")));
+        assertThat(text(held.findElement(By.cssSelector(".approval-message")))).isEqualTo("You approved this call.");
+        assertThat(taskIds(token)).doesNotContain(taskId);
+        assertThat(browser.findElements(By.cssSelector(".notice.error"))).isEmpty();
+    }
+
     // --- helpers -----------------------------------------------------------------------------------------------
 
     /** The app, signed in as the development user. */
@@ -615,6 +684,12 @@ class WebAppBrowserIT {
         }
     }
 
+    private static List<String> taskIds(String token) {
+        ApiClient.Response tasks = api.get("/v1/tasks", token);
+        assertThat(tasks.status()).as(tasks.raw()).isEqualTo(200);
+        return tasks.body().findValuesAsText("id");
+    }
+
     private static String devToken() {
         return api.post("/web/dev-token", null, "{}").body().path("token").asText();
     }
@@ -678,7 +753,15 @@ class WebAppBrowserIT {
 
                 <a href="https://example.org/" onclick="window.__pwned='click'">a safe link</a>
                 """.formatted(exfilBase);
+        SimulatorScript taskAgent = TaskAgentScript.create();
         return SimulatorScript.builder()
+                // "delete …" as the bundled task agent does it: list_tasks, then delete_task (which waits for approval)
+                .responder("task-agent", request -> {
+                    String said = request.lastUserMessage();
+                    return said != null && said.toLowerCase(Locale.ROOT).startsWith("delete")
+                            ? Optional.of(taskAgent.answer(request).reply())
+                            : Optional.empty();
+                })
                 .whenUserSays("markdown", Reply.text(MARKDOWN))
                 .whenUserSays(
                         "add a task",
