@@ -2,6 +2,7 @@ package dev.baton.runtime.approval;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.core.config.ConfigNodes;
+import dev.baton.core.config.ConfigSection;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -31,6 +32,8 @@ public record ApprovalSettings(Duration expiresAfter, ApprovalPolicy defaultPoli
 
     /** Reads the section (missing fields keep their defaults). */
     public static ApprovalSettings from(JsonNode section) {
+        // unknown keys stop the start with their line, like every other section
+        ConfigSection.of(section, SECTION, "expiresAfter", "defaultPolicy", "expiryBatch");
         JsonNode policy = section.path("defaultPolicy");
         return new ApprovalSettings(
                 ConfigNodes.duration(section.path("expiresAfter"), DEFAULTS.expiresAfter()),

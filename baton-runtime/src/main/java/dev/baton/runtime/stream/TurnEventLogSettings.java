@@ -2,6 +2,7 @@ package dev.baton.runtime.stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.core.config.ConfigNodes;
+import dev.baton.core.config.ConfigSection;
 import java.time.Duration;
 
 /**
@@ -29,6 +30,7 @@ public record TurnEventLogSettings(int maxEvents, Duration retention, String red
     }
 
     public static TurnEventLogSettings from(JsonNode section) {
+        ConfigSection.of(section, SECTION, "maxEvents", "retention", "redisKeyPrefix");
         JsonNode prefix = section.path("redisKeyPrefix");
         return new TurnEventLogSettings(
                 section.path("maxEvents").asInt(DEFAULTS.maxEvents()),

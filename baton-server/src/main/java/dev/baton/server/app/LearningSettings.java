@@ -2,6 +2,8 @@ package dev.baton.server.app;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.core.config.ConfigNodes;
+import dev.baton.core.config.ConfigProblem;
+import dev.baton.core.config.ConfigSection;
 import dev.baton.learning.LearningModule;
 import dev.baton.learning.content.ContentWorker;
 import dev.baton.learning.library.LibrarySeed;
@@ -37,6 +39,7 @@ record LearningSettings(
 
     static LearningSettings parse(JsonNode section) {
         try {
+            ConfigSection.of(section, "learning", "catalogue", "library", "retention", "contentJobs");
             return new LearningSettings(
                     seed(
                             section.path("catalogue"),
@@ -52,12 +55,16 @@ record LearningSettings(
                             LibrarySeed::parse),
                     retention(section.path("retention")),
                     jobs(section.path("contentJobs")));
+        } catch (ConfigProblem e) {
+            // located by whoever reports it (the file and the line)
+            throw new ConfigException(e.getMessage(), e);
         } catch (IllegalArgumentException e) {
             throw new ConfigException("learning." + e.getMessage());
         }
     }
 
     private static RetentionJob.Settings retention(JsonNode node) {
+        ConfigSection.of(node, "learning.retention", "maxAge", "every", "batchSize");
         RetentionJob.Settings d = RetentionJob.Settings.DEFAULTS;
         try {
             return new RetentionJob.Settings(
@@ -70,6 +77,7 @@ record LearningSettings(
     }
 
     private static ContentWorker.Settings jobs(JsonNode node) {
+        ConfigSection.of(node, "learning.contentJobs", "poll", "lease", "maxAttempts");
         ContentWorker.Settings d = ContentWorker.Settings.DEFAULTS;
         try {
             return new ContentWorker.Settings(

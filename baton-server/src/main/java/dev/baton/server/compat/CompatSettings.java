@@ -1,6 +1,7 @@
 package dev.baton.server.compat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.core.config.ConfigSection;
 import dev.baton.runtime.config.ConfigException;
 import java.util.Set;
 
@@ -44,6 +45,8 @@ public record CompatSettings(Surface aiLayer, Surface orchestrator, Surface todo
         if (node.isMissingNode() || node.isNull()) return new Surface(true, defaultAgent);
         if (node.isBoolean()) return new Surface(node.booleanValue(), defaultAgent);
         if (!node.isObject()) throw new ConfigException("compat." + name + " must be true, false or a map");
+        // unknown keys stop the start with their line, like every other section
+        ConfigSection.of(node, "compat." + name, "enabled", "agent");
         JsonNode enabled = node.path("enabled");
         if (!enabled.isMissingNode() && !enabled.isBoolean())
             throw new ConfigException("compat." + name + ".enabled must be true or false");

@@ -1,6 +1,7 @@
 package dev.baton.server.web;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.core.config.ConfigSection;
 import dev.baton.runtime.config.ConfigException;
 import java.util.Locale;
 
@@ -26,6 +27,7 @@ public record WebPageSettings(boolean showImages) {
     public static WebPageSettings parse(JsonNode section) {
         if (section == null || section.isMissingNode() || section.isNull()) return DEFAULTS;
         if (!section.isObject()) throw new ConfigException("web must be a mapping");
+        ConfigSection.of(section, "web", "images");
         JsonNode images = section.path("images");
         if (images.isMissingNode() || images.isNull()) return DEFAULTS;
         return switch (images.asText().strip().toLowerCase(Locale.ROOT)) {
