@@ -24,7 +24,6 @@ import dev.baton.runtime.admission.TurnAdmission;
 import dev.baton.runtime.agent.AgentRegistry;
 import dev.baton.runtime.approval.ApprovalExpiry;
 import dev.baton.runtime.approval.ApprovalGate;
-import dev.baton.runtime.approval.ApprovalPolicy;
 import dev.baton.runtime.approval.ApprovalSettings;
 import dev.baton.runtime.approval.ApprovalStore;
 import dev.baton.runtime.approval.Approvals;
@@ -43,13 +42,11 @@ import dev.baton.runtime.session.SessionSweeper;
 import dev.baton.runtime.session.Sessions;
 import dev.baton.runtime.session.tool.StandardToolSource;
 import dev.baton.runtime.stream.TurnEventLog;
-import dev.baton.runtime.stream.TurnEventLogSettings;
 import dev.baton.runtime.tool.ToolAccess;
 import dev.baton.runtime.turn.RunningTurns;
 import dev.baton.runtime.turn.TurnDispatcher;
 import dev.baton.runtime.turn.TurnLocks;
 import dev.baton.runtime.turn.TurnObserver;
-import dev.baton.runtime.usage.PeriodSpend;
 import dev.baton.runtime.usage.UsageReports;
 import dev.baton.runtime.usage.UsageStore;
 import java.time.Clock;
@@ -81,7 +78,7 @@ public final class BatonBuilder {
     private IdempotencyStore idempotencyStore;
     private ApprovalStore approvalStore;
     private TurnEventLog turnEventLog;
-    private UsageStore usageStore = NO_USAGE;
+    private UsageStore usageStore = UsageStore.NONE;
     private ModelResolver models;
     private TokenCounter tokenCounter;
     private CostCalculator prices = CostCalculator.FREE;
@@ -252,13 +249,7 @@ public final class BatonBuilder {
     }
 
     /** The sections of a configuration tree that {@link #configure} reads: whoever owns the tree knows these keys. */
-    public static final List<String> SECTIONS = List.of(
-            ConfigCascade.SECTION,
-            Assignments.SECTION,
-            SessionSweeper.Settings.SECTION,
-            IdempotencyKeyExpiry.Settings.SECTION,
-            ApprovalSettings.SECTION,
-            TurnEventLogSettings.SECTION);
+    public static final List<String> SECTIONS = RuntimeSettings.SECTIONS;
 
     /**
      * Reads and checks the runtime's sections of {@code root} for these agents, as {@link #build()} does, without
@@ -268,32 +259,7 @@ public final class BatonBuilder {
      *     as the cause, for the file's owner to locate)
      */
     public static void check(JsonNode root, AgentRegistry agents) {
-        Configured.read(root == null ? MissingNode.getInstance() : root, agents);
-    }
-
-    /** The runtime's sections, read. */
-    private record Configured(
-            Assignments assignments,
-            ConfigCascade cascade,
-            Duration shortestInactivity,
-            SessionSweeper.Settings sweep,
-            IdempotencyKeyExpiry.Settings expiry) {
-
-        static Configured read(JsonNode root, AgentRegistry agents) {
-            try {
-                Assignments assignments = Assignments.fromConfig(root.path(Assignments.SECTION), agents);
-                ConfigCascade cascade = ConfigCascade.fromOrgLimits(root.path(ConfigCascade.SECTION));
-                return new Configured(
-                        assignments,
-                        cascade,
-                        // validates every level now, so a bad limit fails at start rather than when a session starts
-                        cascade.shortestInactivityTimeout(agents.all(), assignments.all()),
-                        SessionSweeper.Settings.from(root.path(SessionSweeper.Settings.SECTION)),
-                        IdempotencyKeyExpiry.Settings.from(root.path(IdempotencyKeyExpiry.Settings.SECTION)));
-            } catch (IllegalArgumentException e) {
-                throw new ConfigException(e.getMessage(), e);
-            }
-        }
+        RuntimeSettings.read(root == null ? MissingNode.getInstance() : root, agents);
     }
 
     /**
@@ -324,24 +290,14 @@ public final class BatonBuilder {
 
     private Baton build(Deque<AutoCloseable> opened) {
         AgentRegistry agentsInOrder = agents;
-        Configured configured = Configured.read(configuration, agentsInOrder);
+        RuntimeSettings configured = RuntimeSettings.read(configuration, agentsInOrder);
         Assignments assignments = configured.assignments();
         ConfigCascade cascade = configured.cascade();
         Duration shortest = configured.shortestInactivity();
         SessionSweeper.Settings sweep = configured.sweep();
         IdempotencyKeyExpiry.Settings expiry = configured.expiry();
-        ApprovalSettings approvalSettings;
-        TurnEventLog turnEvents;
-        try {
-            approvalSettings = ApprovalSettings.from(configuration.path(ApprovalSettings.SECTION));
-            agentsInOrder.all().forEach(ApprovalPolicy::validate);
-            turnEvents = turnEventLog != null
-                    ? turnEventLog
-                    : TurnEventLog.inProcess(
-                            TurnEventLogSettings.from(configuration.path(TurnEventLogSettings.SECTION)));
-        } catch (IllegalArgumentException e) {
-            throw new ConfigException(e.getMessage(), e);
-        }
+        ApprovalSettings approvalSettings = configured.approvals();
+        TurnEventLog turnEvents = turnEventLog != null ? turnEventLog : TurnEventLog.inProcess(configured.streams());
         SessionEventBus events = new SessionEventBus();
         SessionLifecycle lifecycle = new SessionLifecycle(sessionStore, cascade, assignments, events, clock, shortest);
         ModulePipeline modules =
@@ -417,25 +373,4 @@ public final class BatonBuilder {
     private static void require(Object port, String name) {
         if (port == null) throw new ConfigException("Baton.builder(): " + name + " is required");
     }
-
-    private static final UsageStore NO_USAGE = new UsageStore() {
-        @Override
-        public List<dev.baton.runtime.usage.UsageTotals> report(
-                String tenantId,
-                dev.baton.runtime.usage.UsagePeriod period,
-                List<dev.baton.runtime.usage.UsageDimension> groupBy) {
-            return List.of();
-        }
-
-        @Override
-        public PeriodSpend userSpend(
-                String tenantId, String userId, java.time.Instant dayStart, java.time.Instant monthStart) {
-            return PeriodSpend.NONE;
-        }
-
-        @Override
-        public PeriodSpend tenantSpend(String tenantId, java.time.Instant dayStart, java.time.Instant monthStart) {
-            return PeriodSpend.NONE;
-        }
-    };
 }

@@ -10,7 +10,6 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -57,12 +56,7 @@ public final class LlmSimulator implements AutoCloseable {
     private final AtomicLong completions = new AtomicLong();
     private final ReentrantLock lock = new ReentrantLock();
     private final java.util.concurrent.locks.Condition changed = lock.newCondition();
-    /** The recorded requests, oldest first: at most {@link #keep}. */
-    private final ArrayDeque<RecordedRequest> requests = new ArrayDeque<>();
-    /** Requests recorded since the last clear that no longer fit in {@link #requests}. */
-    private long dropped;
-
-    private int keep = DEFAULT_KEPT_REQUESTS;
+    private final RequestLog requests = new RequestLog(DEFAULT_KEPT_REQUESTS);
     private int disconnects;
     private volatile SimulatorScript script;
     private volatile boolean closing;
@@ -138,14 +132,7 @@ public final class LlmSimulator implements AutoCloseable {
      * default is {@value #DEFAULT_KEPT_REQUESTS}.
      */
     public LlmSimulator keepRequests(int count) {
-        if (count < 0) throw new IllegalArgumentException("count must be >= 0");
-        lock.lock();
-        try {
-            keep = count;
-            trim();
-        } finally {
-            lock.unlock();
-        }
+        requests.keep(count);
         return this;
     }
 
@@ -159,32 +146,16 @@ public final class LlmSimulator implements AutoCloseable {
      * {@link #keepRequests} of them.
      */
     public List<RecordedRequest> requests() {
-        lock.lock();
-        try {
-            return List.copyOf(requests);
-        } finally {
-            lock.unlock();
-        }
+        return requests.snapshot();
     }
 
     /** How many requests arrived since the last {@link #clearRequests()}, kept or not. */
     public long requestCount() {
-        lock.lock();
-        try {
-            return dropped + requests.size();
-        } finally {
-            lock.unlock();
-        }
+        return requests.count();
     }
 
     public void clearRequests() {
-        lock.lock();
-        try {
-            requests.clear();
-            dropped = 0;
-        } finally {
-            lock.unlock();
-        }
+        requests.clear();
     }
 
     /**
@@ -194,32 +165,7 @@ public final class LlmSimulator implements AutoCloseable {
      * @throws IllegalStateException when it has not arrived within {@code timeout}, or arrived but is no longer kept
      */
     public RecordedRequest awaitRequest(int index, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        lock.lock();
-        try {
-            while (dropped + requests.size() <= index) {
-                long remaining = deadline - System.nanoTime();
-                if (remaining <= 0) {
-                    throw new IllegalStateException("request #" + index + " did not arrive within " + timeout
-                            + " (received " + (dropped + requests.size()) + ")");
-                }
-                changed.awaitNanos(remaining);
-            }
-            if (index < dropped) {
-                throw new IllegalStateException("request #" + index
-                        + " is no longer kept (the simulator keeps the last " + keep + "; see keepRequests)");
-            }
-            int i = 0;
-            for (RecordedRequest r : requests) {
-                if (i++ == index - dropped) return r;
-            }
-            throw new IllegalStateException("unreachable");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for request #" + index, e);
-        } finally {
-            lock.unlock();
-        }
+        return requests.await(index, timeout);
     }
 
     /** How many times a client closed its connection while the simulator was still streaming or hanging. */
@@ -329,7 +275,7 @@ public final class LlmSimulator implements AutoCloseable {
         var rawBody = new String(head.body(), StandardCharsets.UTF_8);
         var request = new RecordedRequest(
                 head.method(), head.path(), head.headers(), parseJson(rawBody), rawBody, head.query());
-        record(request);
+        requests.record(request);
         var path = head.path();
         var protocol = WireProtocol.of(path);
         if (protocol != null && head.method().equals("POST")) {
@@ -408,25 +354,6 @@ public final class LlmSimulator implements AutoCloseable {
             return player.play(new Reply.Failure(fault, partial), answer.pacing(), current.fallback());
         }
         return player.play(answer.reply(), answer.pacing(), current.fallback());
-    }
-
-    private void record(RecordedRequest request) {
-        lock.lock();
-        try {
-            requests.addLast(request);
-            trim();
-            changed.signalAll();
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** Called with the lock held. */
-    private void trim() {
-        while (requests.size() > keep) {
-            requests.removeFirst();
-            dropped++;
-        }
     }
 
     private void countDisconnect() {

@@ -6,7 +6,6 @@ import dev.baton.core.tool.ToolException;
 import dev.baton.mcp.config.IdentityForwarding;
 import dev.baton.mcp.config.McpServerSettings;
 import dev.baton.mcp.config.McpSettings;
-import dev.baton.mcp.config.McpTransport;
 import dev.baton.mcp.pin.PinGuard;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -61,11 +60,12 @@ final class McpConnection implements AutoCloseable {
     private volatile List<McpSchema.Tool> lastListed = List.of();
     /** Replaced whole on every change, under this connection's lock; read without it. */
     private volatile ServerStatus status;
-    /** The HTTP wire that worked last, so a reconnection does not probe streamable HTTP again for an SSE server. */
-    private volatile ServerSession.Wire httpWire;
+
+    private final SessionOpener opener;
 
     McpConnection(McpServerSettings settings, McpSettings timing, PinGuard pins, Clock clock) {
         this.settings = settings;
+        this.opener = new SessionOpener(settings);
         this.timing = timing;
         this.clock = clock;
         this.builder = new CatalogueBuilder(settings, pins, this);
@@ -248,39 +248,7 @@ final class McpConnection implements AutoCloseable {
             if (generation.get() == attempt) rebuild(tools, Refresh.LIST_CHANGED);
         });
         Consumer<String> onLost = why -> lostSignals.offer(why);
-        if (!(settings.transport() instanceof McpTransport.Http http)) {
-            return ServerSession.open(settings, ServerSession.Wire.STDIO, requestTimeout, onToolsChanged, onLost);
-        }
-        ServerSession.Wire first = switch (http.mode()) {
-            case SSE -> ServerSession.Wire.SSE;
-            case STREAMABLE -> ServerSession.Wire.STREAMABLE_HTTP;
-            case AUTO -> httpWire == null ? ServerSession.Wire.STREAMABLE_HTTP : httpWire;
-        };
-        try {
-            ServerSession opened = ServerSession.open(settings, first, requestTimeout, onToolsChanged, onLost);
-            httpWire = first;
-            return opened;
-        } catch (RuntimeException e) {
-            CallFailure failure = CallFailure.of(e);
-            // a server that is not there at all will not speak SSE either; one that answered the POST with an error may
-            if (http.mode() != McpTransport.HttpMode.AUTO || failure.kind() == CallFailure.Kind.CONNECTION) throw e;
-            ServerSession.Wire other =
-                    first == ServerSession.Wire.SSE ? ServerSession.Wire.STREAMABLE_HTTP : ServerSession.Wire.SSE;
-            log.info(
-                    "MCP server {} did not speak {} ({}); trying {}",
-                    settings.name(),
-                    first.label,
-                    failure.message(),
-                    other.label);
-            try {
-                ServerSession opened = ServerSession.open(settings, other, requestTimeout, onToolsChanged, onLost);
-                httpWire = other;
-                return opened;
-            } catch (RuntimeException second) {
-                e.addSuppressed(second);
-                throw e;
-            }
-        }
+        return opener.open(requestTimeout, onToolsChanged, onLost);
     }
 
     /**

@@ -1,6 +1,5 @@
 package dev.baton.store.jdbc;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.baton.core.store.StoreUnavailableException;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
@@ -11,7 +10,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -20,7 +18,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
-import org.flywaydb.core.Flyway;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,7 +38,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class Database implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Database.class);
-    private static final String BATON_MIGRATIONS = "classpath:db/migration/baton";
     /** How long a SQLite writer waits for this process's write lock before giving up. */
     private static final long WRITE_LOCK_TIMEOUT_SECONDS = 30;
 
@@ -85,10 +81,10 @@ public final class Database implements AutoCloseable {
         Dialect dialect = Dialect.of(jdbcUrl);
         HikariDataSource pool = switch (dialect) {
             case SQLITE -> SqlitePool.create(jdbcUrl, settings);
-            case POSTGRESQL -> postgresPool(jdbcUrl, settings);
+            case POSTGRESQL -> DatabaseSetup.postgresPool(jdbcUrl, settings);
         };
         try {
-            migrate(pool, dialect, extraMigrationLocations);
+            DatabaseSetup.migrate(pool, dialect, extraMigrationLocations);
         } catch (RuntimeException e) {
             pool.close();
             throw new StoreException("migrating " + Dialect.redact(jdbcUrl) + " failed: " + e.getMessage(), e);
@@ -385,43 +381,5 @@ public final class Database implements AutoCloseable {
             }
         });
         return breaker;
-    }
-
-    private static HikariDataSource postgresPool(String jdbcUrl, DatabaseSettings settings) {
-        HikariConfig config = new HikariConfig();
-        config.setPoolName("baton-postgresql");
-        config.setJdbcUrl(jdbcUrl);
-        config.setMaximumPoolSize(10);
-        config.setConnectionTimeout(settings.connectionTimeout().toMillis());
-        config.setValidationTimeout(validationTimeout(settings));
-        try {
-            return new HikariDataSource(config);
-        } catch (RuntimeException e) {
-            throw new StoreException("cannot connect to " + Dialect.redact(jdbcUrl) + ": " + e.getMessage(), e);
-        }
-    }
-
-    /** HikariCP wants the validation timeout below the connection timeout, and at least 250 ms. */
-    static long validationTimeout(DatabaseSettings settings) {
-        return Math.max(250, settings.connectionTimeout().toMillis() / 2);
-    }
-
-    private static void migrate(DataSource dataSource, Dialect dialect, List<String> extraLocations) {
-        List<String> locations = new ArrayList<>();
-        locations.add(BATON_MIGRATIONS + "/" + dialect.migrationFolder());
-        for (String extra : extraLocations) {
-            String base = extra.endsWith("/") ? extra.substring(0, extra.length() - 1) : extra;
-            locations.add(base + "/" + dialect.migrationFolder());
-        }
-        var result = Flyway.configure()
-                .dataSource(dataSource)
-                .locations(locations.toArray(String[]::new))
-                .load()
-                .migrate();
-        log.info(
-                "database migrated: dialect={} applied={} version={}",
-                dialect,
-                result.migrationsExecuted,
-                result.targetSchemaVersion);
     }
 }

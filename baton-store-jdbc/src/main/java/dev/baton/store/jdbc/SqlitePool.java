@@ -36,7 +36,7 @@ final class SqlitePool {
         config.setDataSource(dataSource);
         config.setMaximumPoolSize(MAX_CONNECTIONS);
         config.setConnectionTimeout(settings.connectionTimeout().toMillis());
-        config.setValidationTimeout(Database.validationTimeout(settings));
+        config.setValidationTimeout(DatabaseSetup.validationTimeout(settings));
         try {
             return new HikariDataSource(config);
         } catch (RuntimeException e) {

@@ -6,16 +6,13 @@ import static dev.baton.testkit.store.ConversationFixtures.newUser;
 import static dev.baton.testkit.store.ConversationFixtures.session;
 import static dev.baton.testkit.store.ConversationFixtures.toolCall;
 import static dev.baton.testkit.store.ConversationFixtures.turn;
-import static dev.baton.testkit.store.ConversationFixtures.unlinkedToolCall;
 import static dev.baton.testkit.store.ConversationFixtures.usage;
 import static dev.baton.testkit.store.ConversationFixtures.userMessage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.groups.Tuple.tuple;
 
 import dev.baton.core.conversation.ConversationStore;
 import dev.baton.core.conversation.IdempotencyStore;
-import dev.baton.core.conversation.IdempotencyStore.StoredResponse;
 import dev.baton.core.conversation.Message;
 import dev.baton.core.conversation.MessageRole;
 import dev.baton.core.conversation.Session;
@@ -43,16 +40,7 @@ import org.junit.jupiter.api.TestInstance;
  * truncated to the microsecond; a write to another user's session throws {@link NoSuchElementException}.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-public abstract class ConversationStoreContract {
-
-    /** The conversation store under test. */
-    protected abstract ConversationStore store();
-
-    /** The idempotency store under test. */
-    protected abstract IdempotencyStore idempotency();
-
-    /** Every tool call row of the session, linked to a message or not, oldest first. */
-    protected abstract List<ToolCallRecord> toolCallRows(String sessionId);
+public abstract class ConversationStoreContract extends ToolCallRecordingContract {
 
     /** The cost of every usage row of the session, in any order. */
     protected abstract List<BigDecimal> usageCosts(String sessionId);
@@ -248,94 +236,6 @@ public abstract class ConversationStoreContract {
     }
 
     @Test
-    void a_tool_call_recorded_while_its_turn_runs_is_stored_unlinked_and_the_turn_links_it_without_a_second_row() {
-        Session s = session(newUser(), "tutor", T0);
-        store().createSession(s);
-        store().appendUserMessage(userMessage(s, "list my tasks", T0.plusSeconds(1)));
-        ToolCallRecord early = unlinkedToolCall(s, "tasks.list", T0.plusSeconds(2));
-
-        store().recordToolCalls(s.userId(), List.of(early));
-
-        assertThat(toolCallRows(s.id())).singleElement().satisfies(row -> {
-            assertThat(row.id()).isEqualTo(early.id());
-            assertThat(row.messageId()).isNull();
-            assertThat(row.toolArgs()).isEqualTo(early.toolArgs());
-            assertThat(row.toolResult()).isEqualTo("{\"ok\":true}");
-            assertThat(row.startedAt()).isEqualTo(early.startedAt().truncatedTo(ChronoUnit.MICROS));
-        });
-        assertThat(store().findSession(s.userId(), s.id()).orElseThrow().toolCallCount())
-                .as("counted when the turn ends")
-                .isZero();
-
-        Message answer = assistantMessage(s, "You have none.", T0.plusSeconds(3));
-        ToolCallRecord late =
-                toolCall(Ids.newId(), answer, "tasks.get", T0.plusSeconds(2).plusMillis(500));
-        store().completeTurn(s.userId(), turn(answer, List.of(early, late), List.of()));
-
-        assertThat(toolCallRows(s.id()))
-                .extracting(ToolCallRecord::id, ToolCallRecord::messageId)
-                .containsExactlyInAnyOrder(tuple(early.id(), answer.id()), tuple(late.id(), answer.id()));
-        assertThat(store().toolCallsOf(s.userId(), s.id(), List.of(answer.id())))
-                .extracting(ToolCallRecord::id)
-                .containsExactly(early.id(), late.id());
-        assertThat(store().findSession(s.userId(), s.id()).orElseThrow().toolCallCount())
-                .isEqualTo(2);
-    }
-
-    @Test
-    void another_user_cannot_record_tool_calls_in_a_session_and_a_refused_batch_writes_nothing() {
-        Session s = session(newUser(), "tutor", T0);
-        store().createSession(s);
-        Session foreign = session(newUser(), "tutor", T0);
-        store().createSession(foreign);
-        ToolCallRecord mine = unlinkedToolCall(s, "tasks.list", T0.plusSeconds(1));
-
-        assertThatThrownBy(() -> store().recordToolCalls(newUser(), List.of(mine)))
-                .isInstanceOf(NoSuchElementException.class);
-        assertThatThrownBy(() -> store().recordToolCalls(
-                                s.userId(), List.of(mine, unlinkedToolCall(foreign, "tasks.list", T0.plusSeconds(1)))))
-                .isInstanceOf(NoSuchElementException.class);
-
-        assertThat(toolCallRows(s.id())).isEmpty();
-        assertThat(toolCallRows(foreign.id())).isEmpty();
-    }
-
-    @Test
-    void a_recorded_tool_call_must_not_name_a_message_yet() {
-        Session s = session(newUser(), "tutor", T0);
-        store().createSession(s);
-        Message answer = assistantMessage(s, "later", T0.plusSeconds(2));
-
-        assertThatThrownBy(() -> store().recordToolCalls(
-                                s.userId(), List.of(toolCall(Ids.newId(), answer, "tasks.list", T0.plusSeconds(1)))))
-                .isInstanceOf(IllegalArgumentException.class);
-        assertThat(toolCallRows(s.id())).isEmpty();
-    }
-
-    @Test
-    void a_tool_call_already_linked_to_one_answer_cannot_be_claimed_by_another_turn() {
-        Session s = session(newUser(), "tutor", T0);
-        store().createSession(s);
-        ToolCallRecord early = unlinkedToolCall(s, "tasks.list", T0.plusSeconds(1));
-        store().recordToolCalls(s.userId(), List.of(early));
-        Message first = assistantMessage(s, "first", T0.plusSeconds(2));
-        store().completeTurn(s.userId(), turn(first, List.of(early), List.of()));
-        Message second = assistantMessage(s, "second", T0.plusSeconds(3));
-
-        assertThatThrownBy(() -> store().completeTurn(s.userId(), turn(second, List.of(early), List.of())))
-                .isInstanceOf(RuntimeException.class);
-
-        assertThat(toolCallRows(s.id()))
-                .singleElement()
-                .satisfies(row -> assertThat(row.messageId()).isEqualTo(first.id()));
-        assertThat(store().recentMessages(s.userId(), s.id(), 10))
-                .extracting(Message::content)
-                .containsExactly("first");
-        assertThat(store().findSession(s.userId(), s.id()).orElseThrow().toolCallCount())
-                .isEqualTo(1);
-    }
-
-    @Test
     void sessions_list_newest_first_with_filters_and_cursor_paging() {
         String user = newUser();
         List<Session> created = new ArrayList<>();
@@ -418,48 +318,6 @@ public abstract class ConversationStoreContract {
         assertThat(toolCallRows(s.id())).isEmpty();
         assertThat(usageCosts(s.id())).containsExactly(new BigDecimal("0.5"));
         assertThat(store().deleteSession(s.userId(), s.id())).isFalse();
-    }
-
-    @Test
-    void an_idempotency_key_keeps_its_first_response_per_user() {
-        String user = newUser();
-        var first = new StoredResponse("hash-1", 200, "{\"answer\":1}", T0);
-
-        assertThat(idempotency().find(user, "k1")).isEmpty();
-        assertThat(idempotency().save(user, "k1", first)).isTrue();
-        assertThat(idempotency().save(user, "k1", new StoredResponse("hash-2", 500, "other", T0.plusSeconds(1))))
-                .isFalse();
-
-        StoredResponse stored = idempotency().find(user, "k1").orElseThrow();
-        assertThat(stored)
-                .isEqualTo(new StoredResponse("hash-1", 200, "{\"answer\":1}", T0.truncatedTo(ChronoUnit.MICROS)));
-        assertThat(idempotency().find(newUser(), "k1")).isEmpty();
-        assertThat(idempotency().save(newUser(), "k1", first))
-                .as("keys are per user")
-                .isTrue();
-    }
-
-    @Test
-    void a_claimed_key_is_held_until_it_completes_or_is_released() {
-        String user = newUser();
-        assertThat(idempotency().claim(user, "k2", "hash-1", T0)).isTrue();
-        assertThat(idempotency().claim(user, "k2", "hash-1", T0))
-                .as("a second claim")
-                .isFalse();
-        assertThat(idempotency().find(user, "k2").orElseThrow().inProgress()).isTrue();
-
-        idempotency().release(user, "k2");
-        assertThat(idempotency().find(user, "k2")).isEmpty();
-
-        assertThat(idempotency().claim(user, "k2", "hash-1", T0)).isTrue();
-        idempotency().complete(user, "k2", 200, "{\"answer\":2}");
-        StoredResponse done = idempotency().find(user, "k2").orElseThrow();
-        assertThat(done.inProgress()).isFalse();
-        assertThat(done.body()).isEqualTo("{\"answer\":2}");
-        // a finished response is never released or overwritten
-        idempotency().release(user, "k2");
-        idempotency().complete(user, "k2", 500, "other");
-        assertThat(idempotency().find(user, "k2").orElseThrow().body()).isEqualTo("{\"answer\":2}");
     }
 
     @Test
