@@ -12,7 +12,7 @@ import dev.baton.server.config.ProviderSettings;
  * Builds the model resolver from configuration: OpenAI (or a compatible base URL), named endpoints, Anthropic,
  * Ollama, Azure OpenAI, simulator.
  */
-final class Models {
+public final class Models {
     private Models() {}
 
     /**
@@ -23,7 +23,7 @@ final class Models {
     }
 
     /** @param providers Anthropic, Ollama and Azure OpenAI, each null when not configured */
-    static ConfiguredModelResolver resolver(
+    public static ConfiguredModelResolver resolver(
             ModelSettings settings, ProviderSettings providers, String simulatorBaseUrl) {
         ConfiguredModelResolver.Builder b = ConfiguredModelResolver.builder();
         if (providers.anthropic() != null) {

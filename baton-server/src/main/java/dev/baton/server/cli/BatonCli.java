@@ -19,13 +19,14 @@ import picocli.CommandLine.ScopeType;
             ConfigCommand.class,
             SimulatorCommand.class,
             McpServerCommand.class,
+            EvalCommand.class,
             CommandLine.HelpCommand.class
         },
         footer = {
             "",
             "From a source checkout, ./baton builds the server when its sources changed; ./baton test runs the tests.",
             "Exit codes: 0 ok, 1 unexpected failure, 2 wrong command line, 3 configuration error,",
-            "4 server or database unreachable, 5 token refused, 6 port in use."
+            "4 server or database unreachable, 5 token refused, 6 port in use, 7 eval below its threshold."
         })
 public final class BatonCli implements Runnable {
 

@@ -18,6 +18,8 @@ final class ExitCodes {
     static final int UNAUTHORIZED = 5;
     /** The port to listen on is taken. */
     static final int PORT_IN_USE = 6;
+    /** {@code baton eval}: the suite ran, and its pass rate is below the threshold. */
+    static final int BELOW_THRESHOLD = 7;
 
     private ExitCodes() {}
 }
