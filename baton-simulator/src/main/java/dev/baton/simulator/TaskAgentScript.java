@@ -78,6 +78,7 @@ public final class TaskAgentScript {
         }
         return switch (intent) {
             case TaskIntent.Add add -> call(request, toolPrefix + "add_task", addArguments(add));
+            case TaskIntent.AddSeveral several -> addAll(request, several);
             case TaskIntent.ListTasks list -> call(request, toolPrefix + "list_tasks", "{}");
             case TaskIntent.Complete complete -> call(request, toolPrefix + "list_tasks", "{}");
             case TaskIntent.Delete delete -> call(request, toolPrefix + "list_tasks", "{}");
@@ -97,6 +98,9 @@ public final class TaskAgentScript {
         var tool = result.toolName().startsWith(toolPrefix)
                 ? result.toolName().substring(toolPrefix.length())
                 : result.toolName();
+        if (tool.equals("add_task") && intent instanceof TaskIntent.AddSeveral several) {
+            return Reply.text(addedSeveral(request, several.tasks().size()));
+        }
         return switch (tool) {
             case "add_task" ->
                 Reply.text("Done — I've added “" + task.path("title").asText() + "” to your tasks"
@@ -132,7 +136,8 @@ public final class TaskAgentScript {
         }
         var matches = matching(tasks, name);
         if (matches.isEmpty()) {
-            return Reply.text("I couldn't find a task matching “" + name + "”.");
+            return Reply.text("I couldn't find a task matching “" + name + "”. Would you like me to show your task"
+                    + " list, or add “" + name + "” as a new task?");
         }
         if (matches.size() > 1) {
             var text = new StringBuilder("I found " + matches.size() + " tasks matching “" + name + "”:\n");
@@ -226,6 +231,46 @@ public final class TaskAgentScript {
             }
         }
         return Optional.empty();
+    }
+
+    /** One add_task call per task, in one reply. */
+    private Reply addAll(RecordedRequest request, TaskIntent.AddSeveral several) {
+        var tool = toolPrefix + "add_task";
+        if (!request.toolNames().contains(tool)) return call(request, tool, "{}");
+        return Reply.toolCalls(several.tasks().stream()
+                .map(add -> new Reply.ToolCall(tool, addArguments(add)))
+                .toArray(Reply.ToolCall[]::new));
+    }
+
+    /** What adding several tasks came to: the titles the tool confirmed, and the failures in plain words. */
+    private static String addedSeveral(RecordedRequest request, int count) {
+        var results = request.toolResults();
+        var added = new ArrayList<String>();
+        var failed = new ArrayList<String>();
+        for (var result : results.subList(Math.max(0, results.size() - count), results.size())) {
+            var json = parse(result.content());
+            if (json.has("error")) {
+                var error = json.get("error");
+                failed.add(error.isObject() ? error.path("message").asText("something went wrong") : error.asText());
+            } else {
+                added.add("“" + json.path("task").path("title").asText() + "”");
+            }
+        }
+        var text = new StringBuilder();
+        if (!added.isEmpty()) {
+            text.append("I've added ")
+                    .append(added.size() == 2 ? "two tasks" : added.size() + " tasks")
+                    .append(" to your list: ")
+                    .append(String.join(" and ", added))
+                    .append('.');
+        }
+        for (var message : failed) {
+            text.append(text.isEmpty() ? "" : " ")
+                    .append("One could not be added: ")
+                    .append(message.strip().replaceAll("[.!]+$", ""))
+                    .append('.');
+        }
+        return text.toString();
     }
 
     /** A tool call, or an honest refusal when the agent was not given that tool. */

@@ -13,6 +13,13 @@ sealed interface TaskIntent {
     /** @param dueDate ISO date or null; @param priority "low", "medium", "high" or null */
     record Add(String title, String dueDate, String priority) implements TaskIntent {}
 
+    /** Several tasks in one message ("add a task to buy groceries and call the dentist"), each as {@link Add}. */
+    record AddSeveral(List<Add> tasks) implements TaskIntent {
+        public AddSeveral {
+            tasks = List.copyOf(tasks);
+        }
+    }
+
     record ListTasks() implements TaskIntent {}
 
     record Complete(String name) implements TaskIntent {}
@@ -47,6 +54,15 @@ sealed interface TaskIntent {
     Pattern LIST = Pattern.compile(
             "\\b(?:list|show|display|see|view|what are|what's on|whats on)\\b.*\\b(?:tasks?|to-?dos?)\\b|\\b(?:what|which)\\s+tasks\\b|^(?:my\\s+)?tasks$",
             FLAGS);
+    /**
+     * Where one task ends and the next begins: "and" (or a comma) before a word that starts a to-do, so that "buy salt
+     * and pepper" stays one task while "buy groceries and call the dentist" is two.
+     */
+    Pattern NEXT_TASK = Pattern.compile(
+            "\\s*(?:,\\s*(?:and\\s+)?|\\s+and\\s+)(?=(?:buy|call|email|send|pay|book|clean|pick up|write|finish|submit|read|"
+                    + "visit|water|walk|fix|schedule|review|check|prepare|renew|cancel|order|return|take|make|get|"
+                    + "go|meet|text|wash|feed|plan|study|practice|practise)\\b)",
+            FLAGS);
     Pattern NAME_FILLER = Pattern.compile("^(?:(?:the|my)\\s+)?(?:task\\s+)?", FLAGS);
     Pattern QUOTES = Pattern.compile("^[\"'“”‘’]+|[\"'“”‘’]+$");
 
@@ -74,10 +90,23 @@ sealed interface TaskIntent {
         for (var pattern : ADD) {
             var matcher = pattern.matcher(text);
             if (matcher.matches()) {
-                return add(matcher.group(1), clock);
+                var several = several(matcher.group(1), clock);
+                return several.isPresent() ? several.get() : add(matcher.group(1), clock);
             }
         }
         return LIST.matcher(text).find() ? new ListTasks() : new Unknown();
+    }
+
+    /** Two or more tasks named in one message; empty when it names one (or a part is not a task). */
+    private static Optional<TaskIntent> several(String rest, Clock clock) {
+        var parts = NEXT_TASK.split(ADD_FILLER.matcher(rest.strip()).replaceFirst("").strip());
+        if (parts.length < 2) return Optional.empty();
+        var tasks = new java.util.ArrayList<Add>();
+        for (var part : parts) {
+            if (!(add(part, clock) instanceof Add one)) return Optional.empty();
+            tasks.add(one);
+        }
+        return Optional.of(new AddSeveral(tasks));
     }
 
     private static TaskIntent add(String rest, Clock clock) {

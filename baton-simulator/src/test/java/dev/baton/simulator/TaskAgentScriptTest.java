@@ -154,7 +154,8 @@ class TaskAgentScriptTest {
                 .assistantCalls("call_1", "list_tasks", "{}")
                 .toolResult("call_1", list(MILK, REPORT)));
 
-        assertThat(text(reply)).isEqualTo("I couldn't find a task matching “walk the dog”.");
+        assertThat(text(reply)).isEqualTo("I couldn't find a task matching “walk the dog”. Would you like me to show your task list, or add"
+                        + " “walk the dog” as a new task?");
     }
 
     @Test
