@@ -81,6 +81,11 @@ final class EvalCommand implements Callable<Integer> {
                     + "skipped and counted).")
     String judge;
 
+    @Option(
+            names = "--no-warm-up",
+            description = "Measure from the very first turn (by default one unmeasured turn warms the process up).")
+    boolean noWarmUp;
+
     @Option(names = "--config", description = "Path to baton.yaml (default: ./baton.yaml or $BATON_CONFIG).")
     Path config;
 
@@ -122,7 +127,9 @@ final class EvalCommand implements Callable<Integer> {
                     judge == null ? null : runtime.judge(judge),
                     Clock.systemUTC());
             report = runner.run(
-                    running, new EvalRunner.Options(repeat, parallel, runtime.model(), runtime.simulated(), threshold));
+                    running,
+                    new EvalRunner.Options(
+                            repeat, parallel, runtime.model(), runtime.simulated(), threshold, !noWarmUp));
         }
         for (int i = 0; i < reports.size(); i++)
             write(reports.get(i), formats.get(i).render(report));

@@ -6,6 +6,7 @@ import dev.baton.runtime.RefusalException;
 import dev.baton.runtime.conversation.Conversations;
 import dev.baton.runtime.conversation.SendOptions;
 import dev.baton.runtime.conversation.SendResult;
+import dev.baton.runtime.conversation.TurnListener;
 import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Instant;
@@ -32,8 +33,10 @@ public final class EvalRunner {
      * @param model the model the agent answers with, for the report
      * @param simulated the bundled simulator answers (the report says so)
      * @param threshold the pass rate (0..1) the run must reach
+     * @param warmUp send the first scenario's first message once, unmeasured, before the runs: the first turns of a
+     *     fresh process pay for class loading, JIT and connection pools, which is not the agent's latency
      */
-    public record Options(int repeat, int parallel, String model, boolean simulated, double threshold) {
+    public record Options(int repeat, int parallel, String model, boolean simulated, double threshold, boolean warmUp) {
         public Options {
             if (repeat < 1) throw new IllegalArgumentException("repeat must be >= 1");
             if (parallel < 1) throw new IllegalArgumentException("parallel must be >= 1");
@@ -63,6 +66,7 @@ public final class EvalRunner {
         long started = System.nanoTime();
         // a prefix of this run, so runs against a database kept between runs never share a user
         String prefix = "eval-" + Long.toString(startedAt.toEpochMilli(), 36) + "-";
+        if (options.warmUp()) warmUp(suite, users.apply(prefix + "warm-up"));
         Semaphore slots = new Semaphore(options.parallel());
         List<Future<RunResult>> pending = new ArrayList<>();
         try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
@@ -85,6 +89,20 @@ public final class EvalRunner {
             for (Future<RunResult> run : pending) runs.add(result(run));
             long durationMs = (System.nanoTime() - started) / 1_000_000;
             return ReportSummary.of(suite, options, startedAt, durationMs, runs, skippedRubrics(suite, options));
+        }
+    }
+
+    private void warmUp(EvalSuite suite, Principal user) {
+        String message = suite.scenarios().getFirst().turns().getFirst().user();
+        try {
+            conversations.chat(
+                    user,
+                    new Conversations.ChatTarget(null, suite.agent()),
+                    message,
+                    SendOptions.withNewRequestId(),
+                    TurnListener.NONE);
+        } catch (RefusalException e) {
+            // the runs will meet the same refusal and report it
         }
     }
 

@@ -36,7 +36,7 @@ public sealed interface Expectation {
         }
     }
 
-    /** The tool was not called. */
+    /** The model did not ask for the tool: it neither ran nor waits for approval. */
     record ToolNotCalled(String tool) implements Expectation {
         public ToolNotCalled {
             Objects.requireNonNull(tool, "tool");
@@ -242,7 +242,10 @@ public sealed interface Expectation {
     }
 
     private static String calledList(TurnObservation turn) {
-        return turn.toolNames().isEmpty() ? "none" : String.join(", ", turn.toolNames());
+        String ran = turn.toolNames().isEmpty() ? "none" : String.join(", ", turn.toolNames());
+        return turn.approvalsRequired().isEmpty()
+                ? ran
+                : ran + "; waiting for approval: " + String.join(", ", turn.approvalsRequired());
     }
 
     private static String lower(String s) {

@@ -117,7 +117,9 @@ public final class SuiteReader {
                 turns.add(turn(file, turn, where));
             }
         } else {
-            if (!s.has("user")) throw s.invalid("user", "is missing: give 'user' (one turn) or 'turns'");
+            if (!s.has("user"))
+                throw ConfigProblem.of(
+                        s.node(), s.qualified("user") + " is missing: give 'user' (one turn) or 'turns'");
             turns.add(turn(file, s, "scenario '" + name + "'"));
         }
         return new Scenario(name, s.text("category"), turns, maxCost, line(file, node));
