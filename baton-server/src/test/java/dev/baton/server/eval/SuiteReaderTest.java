@@ -126,8 +126,9 @@ class SuiteReaderTest {
                               answerMatches: '(unclosed'
                         """))
                 .isInstanceOf(ConfigException.class)
-                .hasMessageStartingWith("evals/x.yaml:6: scenario 'add one': expect: answerMatches is not a valid regular"
-                        + " expression: ");
+                .hasMessageStartingWith(
+                        "evals/x.yaml:6: scenario 'add one': expect: answerMatches is not a valid regular"
+                                + " expression: ");
     }
 
     @Test
