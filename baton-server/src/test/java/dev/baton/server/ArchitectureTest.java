@@ -93,4 +93,20 @@ class ArchitectureTest {
             .should()
             .dependOnClassesThat()
             .resideInAnyPackage("io.modelcontextprotocol..");
+
+    /** The eval harness runs turns through the runtime, never through the HTTP API; the CLI is its adapter. */
+    @ArchTest
+    static final ArchRule the_eval_harness_knows_no_http_and_no_cli = noClasses()
+            .that()
+            .resideInAPackage("dev.baton.server.eval..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(
+                    "dev.baton.server.http..",
+                    "dev.baton.server.api..",
+                    "dev.baton.server.compat..",
+                    "dev.baton.server.cli..",
+                    "io.javalin..",
+                    "jakarta.servlet..",
+                    "org.eclipse.jetty..");
 }

@@ -63,6 +63,7 @@ sealed interface TaskIntent {
                     + "visit|water|walk|fix|schedule|review|check|prepare|renew|cancel|order|return|take|make|get|"
                     + "go|meet|text|wash|feed|plan|study|practice|practise)\\b)",
             FLAGS);
+
     Pattern NAME_FILLER = Pattern.compile("^(?:(?:the|my)\\s+)?(?:task\\s+)?", FLAGS);
     Pattern QUOTES = Pattern.compile("^[\"'“”‘’]+|[\"'“”‘’]+$");
 
@@ -99,7 +100,8 @@ sealed interface TaskIntent {
 
     /** Two or more tasks named in one message; empty when it names one (or a part is not a task). */
     private static Optional<TaskIntent> several(String rest, Clock clock) {
-        var parts = NEXT_TASK.split(ADD_FILLER.matcher(rest.strip()).replaceFirst("").strip());
+        var parts = NEXT_TASK.split(
+                ADD_FILLER.matcher(rest.strip()).replaceFirst("").strip());
         if (parts.length < 2) return Optional.empty();
         var tasks = new java.util.ArrayList<Add>();
         for (var part : parts) {

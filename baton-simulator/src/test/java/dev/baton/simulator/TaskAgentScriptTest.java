@@ -95,6 +95,39 @@ class TaskAgentScriptTest {
         assertThat(text(reply)).isEqualTo("Done — I've added “buy groceries” to your tasks, due 2026-11-22.");
     }
 
+    @Test
+    void two_to_dos_joined_by_and_become_two_add_task_calls_in_one_reply() throws Exception {
+        var reply =
+                answer(ChatBody.create().taskTools().user("add task to buy groceries and call the dentist tomorrow"));
+
+        assertThat(reply).isInstanceOf(Reply.ToolCalls.class);
+        var calls = ((Reply.ToolCalls) reply).calls();
+        assertThat(calls).extracting(Reply.ToolCall::name).containsExactly("add_task", "add_task");
+        assertThat(arguments(calls.get(0)).path("title").asText()).isEqualTo("buy groceries");
+        assertThat(arguments(calls.get(1)).path("title").asText()).isEqualTo("call the dentist");
+        assertThat(arguments(calls.get(1)).path("dueDate").asText()).isEqualTo("2026-11-22");
+    }
+
+    @Test
+    void and_between_things_rather_than_to_dos_stays_one_task() throws Exception {
+        var call = onlyCall(answer(ChatBody.create().taskTools().user("add buy salt and pepper")));
+
+        assertThat(arguments(call).path("title").asText()).isEqualTo("buy salt and pepper");
+    }
+
+    @Test
+    void several_added_tasks_are_confirmed_together() {
+        var reply = answer(ChatBody.create()
+                .taskTools()
+                .user("add task to buy groceries and call the dentist")
+                .assistantCalls("call_1", "add_task", "{\"title\":\"buy groceries\"}")
+                .toolResult("call_1", "{\"task\":" + task("t1", "buy groceries", null) + "}")
+                .assistantCalls("call_2", "add_task", "{\"title\":\"call the dentist\"}")
+                .toolResult("call_2", "{\"task\":" + task("t2", "call the dentist", null) + "}"));
+
+        assertThat(text(reply)).isEqualTo("I've added two tasks to your list: “buy groceries” and “call the dentist”.");
+    }
+
     @ParameterizedTest
     @CsvSource({"list my tasks", "What are my tasks?", "show my tasks", "which tasks do I have"})
     void list_phrasings_call_list_tasks(String message) {
@@ -154,8 +187,10 @@ class TaskAgentScriptTest {
                 .assistantCalls("call_1", "list_tasks", "{}")
                 .toolResult("call_1", list(MILK, REPORT)));
 
-        assertThat(text(reply)).isEqualTo("I couldn't find a task matching “walk the dog”. Would you like me to show your task list, or add"
-                        + " “walk the dog” as a new task?");
+        assertThat(text(reply))
+                .isEqualTo(
+                        "I couldn't find a task matching “walk the dog”. Would you like me to show your task list, or add"
+                                + " “walk the dog” as a new task?");
     }
 
     @Test

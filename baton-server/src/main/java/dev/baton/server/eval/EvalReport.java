@@ -50,6 +50,42 @@ public record EvalReport(
         note = note == null ? "" : note;
     }
 
+    /** The figures an experiment's arm keeps of this run, without the runs themselves. */
+    public Summary summary() {
+        return new Summary(
+                suite,
+                agent,
+                model,
+                simulated,
+                startedAt,
+                runCount,
+                passRate,
+                thresholdMet,
+                latency.p50Ms(),
+                latency.p95Ms(),
+                perConversation.meanTokens(),
+                perConversation.meanCostUsd());
+    }
+
+    /**
+     * An eval run in a few figures: what was evaluated, its pass rate, turn latency and cost per conversation.
+     *
+     * @param simulated the bundled simulator answered: the figures prove the harness, not a model
+     */
+    public record Summary(
+            String suite,
+            String agent,
+            String model,
+            boolean simulated,
+            Instant startedAt,
+            int runCount,
+            double passRate,
+            boolean thresholdMet,
+            long p50LatencyMs,
+            long p95LatencyMs,
+            double meanTokensPerConversation,
+            BigDecimal meanCostPerConversationUsd) {}
+
     /** Turn latency in milliseconds over every turn of every run (nearest-rank percentiles). */
     public record Latency(int turns, long p50Ms, long p95Ms, long maxMs) {}
 

@@ -94,6 +94,20 @@ class ReportFormatTest {
         assertThat(r.perConversation().maxCostUsd()).isEqualByComparingTo("0.003");
         assertThat(r.perConversation().totalCostUsd()).isEqualByComparingTo("0.008");
         assertThat(r.note()).contains("SIMULATOR").contains("not a model's skill");
+        assertThat(r.summary())
+                .isEqualTo(new EvalReport.Summary(
+                        "todo",
+                        "tasks",
+                        "simulator:default",
+                        true,
+                        Instant.parse("2026-11-25T00:00:00Z"),
+                        4,
+                        0.75,
+                        false,
+                        200,
+                        400,
+                        1050.0,
+                        r.perConversation().meanCostUsd()));
         assertThat(report(false, 0.75).thresholdMet()).isTrue();
         assertThat(report(false, 0.75).note()).isEmpty();
     }
