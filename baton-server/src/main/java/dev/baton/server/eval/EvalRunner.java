@@ -132,6 +132,10 @@ public final class EvalRunner {
             } catch (RefusalException e) {
                 long latencyMs = (System.nanoTime() - sent) / 1_000_000;
                 seen = TurnWatch.refused(turn.user(), e.refusal().code() + ": " + e.getMessage(), latencyMs);
+            } catch (RuntimeException e) {
+                // one scenario the runtime could not run is that scenario's failure, reported with the rest
+                long latencyMs = (System.nanoTime() - sent) / 1_000_000;
+                seen = TurnWatch.refused(turn.user(), "unexpected: " + e, latencyMs);
             }
             List<CheckResult> checks = check(turn, seen);
             TurnResult result = TurnResult.of(seen, checks);
