@@ -40,9 +40,9 @@ final class MarkdownReport {
                 "per conversation",
                 String.format(Locale.ROOT, "%.1f", r.perConversation().meanTokens()) + " tokens (max "
                         + r.perConversation().maxTokens() + "), $"
-                        + r.perConversation().meanCostUsd().toPlainString() + " (max $"
-                        + r.perConversation().maxCostUsd().toPlainString() + ")");
-        row(md, "total cost", "$" + r.perConversation().totalCostUsd().toPlainString());
+                        + money(r.perConversation().meanCostUsd()) + " (max $"
+                        + money(r.perConversation().maxCostUsd()) + ")");
+        row(md, "total cost", "$" + money(r.perConversation().totalCostUsd()));
         if (r.rubricsSkipped() > 0) row(md, "rubrics", r.rubricsSkipped() + " not judged (no --judge model)");
         row(md, "started", r.startedAt() + ", took " + r.durationMs() + " ms");
         md.append("\n## Scenarios\n\n| scenario | category | passed | rate |\n|---|---|---|---|\n");
@@ -78,6 +78,11 @@ final class MarkdownReport {
 
     private static String cell(String text) {
         return text.replace("|", "\\|").replace("\n", " ");
+    }
+
+    /** Dollars as written, without trailing zeros ("0.0021", "0"). */
+    static String money(java.math.BigDecimal usd) {
+        return usd.signum() == 0 ? "0" : usd.stripTrailingZeros().toPlainString();
     }
 
     static String percent(double rate) {
