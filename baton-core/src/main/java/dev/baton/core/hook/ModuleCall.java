@@ -1,5 +1,6 @@
 package dev.baton.core.hook;
 
+import dev.baton.core.trace.TurnTracing;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -28,13 +29,13 @@ final class ModuleCall {
     static Attempt run(Module module, HookContext context, ModuleFailures failures) {
         ModuleDescriptor d = module.descriptor();
         CompletableFuture<HookResult> result = new CompletableFuture<>();
-        Thread worker = Thread.ofVirtual().name("module-" + d.id()).start(() -> {
+        Thread worker = Thread.ofVirtual().name("module-" + d.id()).start(TurnTracing.propagate(() -> {
             try {
                 result.complete(Objects.requireNonNull(module.handle(context), "the module returned null"));
             } catch (Throwable e) {
                 result.completeExceptionally(e);
             }
-        });
+        }));
         try {
             return new Attempt.Ok(result.get(d.timeout().toNanos(), TimeUnit.NANOSECONDS));
         } catch (TimeoutException e) {

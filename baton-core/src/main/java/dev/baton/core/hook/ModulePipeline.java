@@ -4,6 +4,7 @@ import dev.baton.core.agent.AgentDefinition;
 import dev.baton.core.audit.AuditStore;
 import dev.baton.core.audit.ExtractionRecord;
 import dev.baton.core.id.Ids;
+import dev.baton.core.trace.TurnTracing;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -244,7 +245,7 @@ public final class ModulePipeline {
             return CompletableFuture.completedFuture(null);
         }
         CompletableFuture<Void> done = new CompletableFuture<>();
-        Thread.ofVirtual().name("hook-" + context.request().hook().wireName()).start(() -> {
+        Thread.ofVirtual().name("hook-" + context.request().hook().wireName()).start(TurnTracing.propagate(() -> {
             try {
                 List<ExtractionRecord> extracted = new ArrayList<>();
                 for (Module module : handlers) {
@@ -274,7 +275,7 @@ public final class ModulePipeline {
             } finally {
                 done.complete(null);
             }
-        });
+        }));
         return done;
     }
 }
