@@ -87,7 +87,10 @@ public final class TurnDispatcher implements AutoCloseable {
             span.end(outcome);
             long nanos = System.nanoTime() - started;
             String status = status(outcome, timedOut);
-            logTurn(req, outcome, status, nanos / 1_000_000);
+            // under the turn's span: the line carries its trace and span ids
+            try (Scope ignored = span.makeCurrent()) {
+                logTurn(req, outcome, status, nanos / 1_000_000);
+            }
             observe(req, outcome, status, nanos);
             return outcome;
         } finally {
