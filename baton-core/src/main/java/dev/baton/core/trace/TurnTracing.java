@@ -101,7 +101,11 @@ public final class TurnTracing {
         return tracer;
     }
 
-    Context storeIn(Context context) {
+    /**
+     * {@code context} carrying this tracing, for traced work that runs outside a dispatched turn (a test, an
+     * embedding's own span around a tool call): what runs with it current is traced as a turn's work would be.
+     */
+    public Context storeIn(Context context) {
         return context.with(KEY, this);
     }
 }
