@@ -26,7 +26,16 @@ final class ModuleCall {
      * Calls {@code module.handle(context)} on a virtual thread of its own and waits at most the module's timeout.
      * A module that overruns is interrupted and left behind; its late result is ignored.
      */
-    static Attempt run(Module module, HookContext context, ModuleFailures failures) {
+    static Attempt run(Module module, HookContext context, ModuleFailures failures, ModuleActivity activity) {
+        long started = System.nanoTime();
+        try {
+            return run(module, context, failures);
+        } finally {
+            activity.ran(module.descriptor().id(), context.request().hook(), System.nanoTime() - started);
+        }
+    }
+
+    private static Attempt run(Module module, HookContext context, ModuleFailures failures) {
         ModuleDescriptor d = module.descriptor();
         CompletableFuture<HookResult> result = new CompletableFuture<>();
         Thread worker = Thread.ofVirtual().name("module-" + d.id()).start(TurnTracing.propagate(() -> {

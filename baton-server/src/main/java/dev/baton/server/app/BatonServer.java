@@ -47,6 +47,7 @@ import dev.baton.server.metrics.HttpMetrics;
 import dev.baton.server.metrics.MeteredModelResolver;
 import dev.baton.server.metrics.MetricsRoutes;
 import dev.baton.server.metrics.RefusalMeters;
+import dev.baton.server.metrics.SessionMeters;
 import dev.baton.server.metrics.TurnMetrics;
 import dev.baton.server.trace.TraceContextRoutes;
 import dev.baton.server.trace.Tracing;
@@ -236,6 +237,8 @@ public final class BatonServer implements AutoCloseable {
                     .description("usage rows of model calls kept in memory until the database takes them")
                     .register(metrics.registry());
             metrics.watch(baton.modules().failures());
+            metrics.watch(baton.modules().activity());
+            baton.sessionEvents().add(new SessionMeters(metrics.registry()));
             String modelMode = simulatorOnly ? "simulator" : defaultModel;
             List<Consumer<RoutesConfig>> routes = new ArrayList<>(List.of(
                     new HealthRoutes(
