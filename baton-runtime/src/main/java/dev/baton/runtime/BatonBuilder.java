@@ -12,6 +12,7 @@ import dev.baton.core.model.ModelResolver;
 import dev.baton.core.tool.ToolCatalog;
 import dev.baton.core.tool.ToolExecutor;
 import dev.baton.core.tool.ToolSource;
+import dev.baton.core.trace.TurnTracing;
 import dev.baton.core.turn.TokenCounter;
 import dev.baton.core.turn.TurnRunner;
 import dev.baton.runtime.admission.BucketStore;
@@ -94,6 +95,7 @@ public final class BatonBuilder {
     private Consumer<Refusal> refusals = refused -> {};
     private TurnLocks.Connector turnLocks;
     private TurnObserver observer = TurnObserver.NONE;
+    private TurnTracing tracing = TurnTracing.OFF;
     private JsonNode configuration = MissingNode.getInstance();
 
     BatonBuilder() {}
@@ -231,6 +233,12 @@ public final class BatonBuilder {
         return this;
     }
 
+    /** Traces every turn with OpenTelemetry (GenAI conventions); off unless given. */
+    public BatonBuilder tracing(TurnTracing tracing) {
+        this.tracing = Objects.requireNonNull(tracing, "tracing");
+        return this;
+    }
+
     /** Injected time: sessions, limits, budgets and sweeps read it (tests move it instead of sleeping). */
     public BatonBuilder clock(Clock clock) {
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -322,7 +330,7 @@ public final class BatonBuilder {
                         clock,
                         refusals));
         RunningTurns running = opened(opened, turnLocks == null ? new RunningTurns() : RunningTurns.shared(turnLocks));
-        TurnDispatcher dispatcher = opened(opened, new TurnDispatcher(runner, running, observer));
+        TurnDispatcher dispatcher = opened(opened, new TurnDispatcher(runner, running, observer, tracing));
         Sessions sessions = new Sessions(conversationStore, agentsInOrder, assignments, lifecycle, running, clock);
         IdempotencyKeys keys = idempotencyStore == null
                 ? null

@@ -1,5 +1,6 @@
 package dev.baton.core.hook;
 
+import dev.baton.core.trace.TurnTracing;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -25,16 +26,25 @@ final class ModuleCall {
      * Calls {@code module.handle(context)} on a virtual thread of its own and waits at most the module's timeout.
      * A module that overruns is interrupted and left behind; its late result is ignored.
      */
-    static Attempt run(Module module, HookContext context, ModuleFailures failures) {
+    static Attempt run(Module module, HookContext context, ModuleFailures failures, ModuleActivity activity) {
+        long started = System.nanoTime();
+        try {
+            return run(module, context, failures);
+        } finally {
+            activity.ran(module.descriptor().id(), context.request().hook(), System.nanoTime() - started);
+        }
+    }
+
+    private static Attempt run(Module module, HookContext context, ModuleFailures failures) {
         ModuleDescriptor d = module.descriptor();
         CompletableFuture<HookResult> result = new CompletableFuture<>();
-        Thread worker = Thread.ofVirtual().name("module-" + d.id()).start(() -> {
+        Thread worker = Thread.ofVirtual().name("module-" + d.id()).start(TurnTracing.propagate(() -> {
             try {
                 result.complete(Objects.requireNonNull(module.handle(context), "the module returned null"));
             } catch (Throwable e) {
                 result.completeExceptionally(e);
             }
-        });
+        }));
         try {
             return new Attempt.Ok(result.get(d.timeout().toNanos(), TimeUnit.NANOSECONDS));
         } catch (TimeoutException e) {

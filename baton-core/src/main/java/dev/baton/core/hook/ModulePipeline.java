@@ -4,6 +4,7 @@ import dev.baton.core.agent.AgentDefinition;
 import dev.baton.core.audit.AuditStore;
 import dev.baton.core.audit.ExtractionRecord;
 import dev.baton.core.id.Ids;
+import dev.baton.core.trace.TurnTracing;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -36,6 +37,7 @@ public final class ModulePipeline {
     private final AuditStore auditStore;
     private final Clock clock;
     private final ModuleFailures failures = new ModuleFailures();
+    private final ModuleActivity activity = new ModuleActivity();
 
     /**
      * @param auditStore where extractions of asynchronous hooks are stored ({@link AuditStore#NONE} to drop them)
@@ -54,6 +56,11 @@ public final class ModulePipeline {
     /** Failure counts since start. */
     public ModuleFailures failures() {
         return failures;
+    }
+
+    /** How often and how long each module ran on each hook, and how often it blocked, since start. */
+    public ModuleActivity activity() {
+        return activity;
     }
 
     /** The agent's modules in the order they run. */
@@ -116,12 +123,13 @@ public final class ModulePipeline {
         List<ModuleExtraction> extractions = new ArrayList<>();
         for (Module module : handlers(base.agent(), Hook.BEFORE_AI).toList()) {
             ModuleDescriptor d = module.descriptor();
-            switch (ModuleCall.run(module, base.withCurrentMessage(message), failures)) {
+            switch (ModuleCall.run(module, base.withCurrentMessage(message), failures, activity)) {
                 case ModuleCall.Attempt.Failed failed
                 when d.failClosed() -> {
                     String reason =
                             "module failed closed (" + failed.kind().name().toLowerCase() + ")";
                     audit.add(new ModuleAudit(d.id(), new HookResult.Audit(original, reason, List.of())));
+                    activity.blocked(d.id(), Hook.BEFORE_AI);
                     return new BeforeAiOutcome.Blocked(d.id(), reason, safeResponse(d), audit, extractions);
                 }
                 case ModuleCall.Attempt.Failed ignored -> {}
@@ -129,6 +137,7 @@ public final class ModulePipeline {
                     collect(d, block, message, audit, extractions);
                     audit.add(new ModuleAudit(
                             d.id(), new HookResult.Audit(original, block.reason(), block.patternsMatched())));
+                    activity.blocked(d.id(), Hook.BEFORE_AI);
                     return new BeforeAiOutcome.Blocked(
                             d.id(), block.reason(), block.directResponse(), audit, extractions);
                 }
@@ -161,12 +170,13 @@ public final class ModulePipeline {
         List<ModuleExtraction> extractions = new ArrayList<>();
         for (Module module : handlers(base.agent(), Hook.AFTER_AI).toList()) {
             ModuleDescriptor d = module.descriptor();
-            switch (ModuleCall.run(module, base.withResponse(response), failures)) {
+            switch (ModuleCall.run(module, base.withResponse(response), failures, activity)) {
                 case ModuleCall.Attempt.Failed failed
                 when d.failClosed() -> {
                     String reason =
                             "module failed closed (" + failed.kind().name().toLowerCase() + ")";
                     audit.add(new ModuleAudit(d.id(), new HookResult.Audit(response, reason, List.of())));
+                    activity.blocked(d.id(), Hook.AFTER_AI);
                     return new AfterAiOutcome(safeResponse(d), true, true, audit, extractions);
                 }
                 case ModuleCall.Attempt.Failed ignored -> {}
@@ -174,6 +184,7 @@ public final class ModulePipeline {
                     collect(d, block, response, audit, extractions);
                     audit.add(new ModuleAudit(
                             d.id(), new HookResult.Audit(response, block.reason(), block.patternsMatched())));
+                    activity.blocked(d.id(), Hook.AFTER_AI);
                     return new AfterAiOutcome(block.directResponse(), true, true, audit, extractions);
                 }
                 case ModuleCall.Attempt.Ok(HookResult.Continue next) -> {
@@ -244,11 +255,12 @@ public final class ModulePipeline {
             return CompletableFuture.completedFuture(null);
         }
         CompletableFuture<Void> done = new CompletableFuture<>();
-        Thread.ofVirtual().name("hook-" + context.request().hook().wireName()).start(() -> {
+        Thread.ofVirtual().name("hook-" + context.request().hook().wireName()).start(TurnTracing.propagate(() -> {
             try {
                 List<ExtractionRecord> extracted = new ArrayList<>();
                 for (Module module : handlers) {
-                    if (ModuleCall.run(module, context, failures) instanceof ModuleCall.Attempt.Ok(HookResult result)) {
+                    if (ModuleCall.run(module, context, failures, activity)
+                            instanceof ModuleCall.Attempt.Ok(HookResult result)) {
                         for (HookResult.Extraction x : result.extractions()) {
                             extracted.add(new ExtractionRecord(
                                     Ids.newId(),
@@ -274,7 +286,7 @@ public final class ModulePipeline {
             } finally {
                 done.complete(null);
             }
-        });
+        }));
         return done;
     }
 }

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import dev.baton.core.conversation.ToolCallState;
 import dev.baton.core.model.ToolCallRequest;
+import dev.baton.core.trace.ToolSpan;
+import dev.baton.core.trace.TurnTracing;
 import dev.baton.core.turn.Cancellation;
 import java.time.Clock;
 import java.time.Duration;
@@ -32,6 +34,7 @@ final class ToolRun {
     private final Clock clock;
     private final CompletableFuture<ToolCallOutcome> future = new CompletableFuture<>();
     private Thread thread;
+    private ToolSpan span;
     private Instant startedAt;
     private long startedNanos;
     private ToolCallOutcome outcome;
@@ -69,14 +72,15 @@ final class ToolRun {
         startedNanos = System.nanoTime();
         ToolContext context =
                 new ToolContext(scope.principal(), scope.sessionId(), startedAt.plus(timeout), scope.cancellation());
-        thread = Thread.ofVirtual().name("tool-" + call.name()).unstarted(() -> {
+        span = TurnTracing.current().startTool(call);
+        thread = Thread.ofVirtual().name("tool-" + call.name()).unstarted(span.wrap(() -> {
             try {
                 future.complete(invoke(context));
             } catch (Throwable e) {
                 // an Error escapes invoke: without this the turn would wait out the whole timeout for nothing
                 future.completeExceptionally(e);
             }
-        });
+        }));
         future.orTimeout(timeout.toNanos(), TimeUnit.NANOSECONDS);
         thread.start();
     }
@@ -88,6 +92,11 @@ final class ToolRun {
     }
 
     private void await() {
+        awaitOutcome();
+        span.end(outcome);
+    }
+
+    private void awaitOutcome() {
         try {
             outcome = future.join();
         } catch (CancellationException e) {

@@ -5,6 +5,8 @@ import dev.baton.core.model.ModelDelta;
 import dev.baton.core.model.ModelFailure;
 import dev.baton.core.model.ModelReply;
 import dev.baton.core.model.ModelRequest;
+import dev.baton.core.trace.ChatSpan;
+import dev.baton.core.trace.TurnTracing;
 import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -39,9 +41,10 @@ final class ModelStreamer {
         BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
         CompletableFuture<ModelReply> reply = new CompletableFuture<>();
         long started = System.nanoTime();
+        ChatSpan span = TurnTracing.current().startChat(binding, request);
         Thread caller = Thread.ofVirtual()
                 .name("model-" + binding.gateway().provider())
-                .start(() -> {
+                .start(span.wrap(() -> {
                     try {
                         reply.complete(binding.gateway().stream(request, queue::add));
                     } catch (Throwable e) {
@@ -49,12 +52,17 @@ final class ModelStreamer {
                     } finally {
                         queue.add(END);
                     }
-                });
+                }));
 
         // a gateway should notice the cancellation itself; this makes sure the turn stops waiting even if it does not
         AutoCloseable onCancel = request.cancellation().onCancel(() -> queue.add(CANCELLED));
         try {
-            return drain(queue, reply, caller, started, request, out);
+            ModelCall call = drain(queue, reply, caller, started, request, out);
+            span.succeeded(call.reply());
+            return call;
+        } catch (RuntimeException e) {
+            span.failed(e);
+            throw e;
         } finally {
             closeQuietly(onCancel);
         }

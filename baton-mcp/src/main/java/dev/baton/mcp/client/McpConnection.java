@@ -100,6 +100,10 @@ final class McpConnection implements AutoCloseable {
         return status;
     }
 
+    McpServerSettings settings() {
+        return settings;
+    }
+
     /** Calls sent and not answered yet. */
     int callsInFlight() {
         return inFlight.get();
@@ -124,9 +128,7 @@ final class McpConnection implements AutoCloseable {
                 ? Map.of(IdentityForwarding.USER_META_KEY, user, IdentityForwarding.TENANT_META_KEY, tenant)
                 : null;
         McpSchema.CallToolRequest request = new McpSchema.CallToolRequest(remoteName, SdkJson.map(arguments), meta);
-        McpTransportContext transportContext = identity.headers()
-                ? McpTransportContext.create(ServerSession.contextFor(user, tenant))
-                : McpTransportContext.EMPTY;
+        McpTransportContext transportContext = ServerSession.transportContext(identity.headers(), user, tenant);
         for (int attempt = 0; ; attempt++) {
             ServerSession current = session;
             if (current == null) throw unavailable("is not connected (" + describeDown() + ")");

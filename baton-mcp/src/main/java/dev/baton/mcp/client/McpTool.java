@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.core.tool.Tool;
 import dev.baton.core.tool.ToolContext;
 import dev.baton.core.tool.ToolDefinition;
+import io.opentelemetry.context.Scope;
 import java.util.Objects;
 
 /**
@@ -21,6 +22,14 @@ record McpTool(ToolDefinition definition, String remoteName, McpConnection conne
 
     @Override
     public JsonNode execute(JsonNode arguments, ToolContext context) {
-        return connection.call(remoteName, arguments, context);
+        McpClientSpan span = McpClientSpan.start(remoteName, connection.settings());
+        try (Scope ignored = span.makeCurrent()) {
+            JsonNode result = connection.call(remoteName, arguments, context);
+            span.succeeded();
+            return result;
+        } catch (RuntimeException e) {
+            span.failed(e);
+            throw e;
+        }
     }
 }

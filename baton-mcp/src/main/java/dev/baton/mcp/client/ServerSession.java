@@ -1,5 +1,6 @@
 package dev.baton.mcp.client;
 
+import dev.baton.core.trace.TraceContextHeaders;
 import dev.baton.mcp.config.IdentityForwarding;
 import dev.baton.mcp.config.McpServerSettings;
 import dev.baton.mcp.config.McpTransport;
@@ -16,6 +17,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -30,6 +32,9 @@ final class ServerSession implements AutoCloseable {
     static final String USER_ID = "baton.userId";
 
     static final String TENANT_ID = "baton.tenantId";
+
+    /** The trace-context headers of the call, name to value. */
+    static final String TRACE_HEADERS = "baton.traceHeaders";
 
     private static final McpSchema.Implementation CLIENT = new McpSchema.Implementation("baton", "Baton", "0.1.0");
     private static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
@@ -172,10 +177,17 @@ final class ServerSession implements AutoCloseable {
         };
     }
 
-    /** Adds the configured identity headers to the requests of a {@code tools/call}, whose context carries them. */
+    /**
+     * Adds the trace context and the configured identity headers to the requests of a {@code tools/call}, whose
+     * context carries them (the SDK sends on threads of its own, where the turn's span is not current).
+     */
     private static McpSyncHttpClientRequestCustomizer identityHeaders(IdentityForwarding identity) {
         return (builder, method, uri, body, context) -> {
-            if (!identity.headers() || context == null) return;
+            if (context == null) return;
+            if (context.get(TRACE_HEADERS) instanceof Map<?, ?> trace) {
+                trace.forEach((name, value) -> builder.header(name.toString(), value.toString()));
+            }
+            if (!identity.headers()) return;
             Object user = context.get(USER_ID);
             Object tenant = context.get(TENANT_ID);
             if (identity.userHeader() != null && user != null) builder.header(identity.userHeader(), user.toString());
@@ -186,6 +198,24 @@ final class ServerSession implements AutoCloseable {
 
     static Map<String, Object> contextFor(String userId, String tenantId) {
         return Map.of(USER_ID, userId, TENANT_ID, tenantId);
+    }
+
+    /**
+     * What a {@code tools/call}'s HTTP requests need from the calling thread: the caller's identity when it is
+     * forwarded as headers, and the current span's {@code traceparent}.
+     */
+    static McpTransportContext transportContext(boolean identityHeaders, String userId, String tenantId) {
+        if (!TraceContextHeaders.present()) {
+            return identityHeaders
+                    ? McpTransportContext.create(contextFor(userId, tenantId))
+                    : McpTransportContext.EMPTY;
+        }
+        Map<String, String> trace = new HashMap<>();
+        TraceContextHeaders.inject(trace::put);
+        Map<String, Object> values = new HashMap<>();
+        if (identityHeaders) values.putAll(contextFor(userId, tenantId));
+        values.put(TRACE_HEADERS, Map.copyOf(trace));
+        return McpTransportContext.create(values);
     }
 
     private static Duration min(Duration a, Duration b) {

@@ -6,12 +6,23 @@ import static org.awaitility.Awaitility.await;
 import dev.baton.core.auth.Principal;
 import dev.baton.core.conversation.ToolCallState;
 import dev.baton.core.tool.ToolCallOutcome;
+import dev.baton.core.trace.TurnTracing;
 import dev.baton.mcp.config.McpSettings;
 import dev.baton.mcp.pin.InMemoryToolPins;
 import dev.baton.mcp.support.NodeServer;
 import dev.baton.mcp.support.RecordingProxy;
 import dev.baton.mcp.support.ToolCalls;
 import dev.baton.runtime.config.Yaml;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -101,6 +112,55 @@ class HttpServersIT {
         assertThat(calls.call(alice, "everything__echo", "{\"message\":\"back\"}")
                         .state())
                 .isEqualTo(ToolCallState.SUCCEEDED);
+    }
+
+    @Test
+    void a_traced_call_is_a_tools_call_client_span_under_its_tool_span_and_the_server_gets_its_traceparent() {
+        NodeServer server = opened(NodeServer.everything("streamableHttp", dir));
+        RecordingProxy proxy = opened(RecordingProxy.to(URI.create(server.url("/"))));
+        ToolCalls calls = connect("url: \"" + proxy.url("/mcp") + "\"", Duration.ofSeconds(15));
+        InMemorySpanExporter exported = InMemorySpanExporter.create();
+        OpenTelemetrySdk otel = OpenTelemetrySdk.builder()
+                .setTracerProvider(SdkTracerProvider.builder()
+                        .addSpanProcessor(SimpleSpanProcessor.create(exported))
+                        .build())
+                .build();
+        TurnTracing tracing = TurnTracing.of(otel, false);
+        Span turn = otel.getTracer("test").spanBuilder("turn").startSpan();
+
+        ToolCallOutcome echo;
+        try (Scope ignored = tracing.storeIn(Context.current().with(turn)).makeCurrent()) {
+            echo = calls.call(alice, "everything__echo", "{\"message\":\"traced\"}");
+        } finally {
+            turn.end();
+        }
+
+        assertThat(echo.state()).isEqualTo(ToolCallState.SUCCEEDED);
+        SpanData tool = exported.getFinishedSpanItems().stream()
+                .filter(s -> s.getName().equals("execute_tool everything__echo"))
+                .findFirst()
+                .orElseThrow();
+        SpanData mcp = exported.getFinishedSpanItems().stream()
+                .filter(s -> s.getName().equals("tools/call echo"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(tool.getParentSpanId()).isEqualTo(turn.getSpanContext().getSpanId());
+        assertThat(mcp.getParentSpanId()).isEqualTo(tool.getSpanId());
+        assertThat(mcp.getKind()).isEqualTo(SpanKind.CLIENT);
+        assertThat(mcp.getAttributes().get(AttributeKey.stringKey("mcp.method.name")))
+                .isEqualTo("tools/call");
+        assertThat(mcp.getAttributes().get(AttributeKey.stringKey("gen_ai.tool.name")))
+                .isEqualTo("echo");
+        assertThat(mcp.getAttributes().get(AttributeKey.stringKey("network.transport")))
+                .isEqualTo("tcp");
+        RecordingProxy.Seen call = proxy.seen().stream()
+                .filter(RecordingProxy.Seen::isToolCall)
+                .findFirst()
+                .orElseThrow();
+        assertThat(call.header("traceparent")).startsWith("00-" + mcp.getTraceId() + "-" + mcp.getSpanId() + "-");
+        // the handshake and the listing belong to no turn: they carry no trace
+        assertThat(proxy.seen().stream().filter(s -> !s.isToolCall()))
+                .allSatisfy(s -> assertThat(s.header("traceparent")).isNull());
     }
 
     @Test

@@ -5,6 +5,7 @@ import dev.baton.core.hook.HookContext;
 import dev.baton.core.hook.HookResult;
 import dev.baton.core.hook.Module;
 import dev.baton.core.hook.ModuleDescriptor;
+import dev.baton.core.trace.TraceContextHeaders;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -69,7 +70,7 @@ public final class WebhookModule implements Module {
     public HookResult handle(HookContext context) {
         byte[] body = body(context);
         long timestamp = clock.instant().getEpochSecond();
-        HttpRequest request = HttpRequest.newBuilder(url)
+        HttpRequest.Builder builder = HttpRequest.newBuilder(url)
                 .timeout(timeout)
                 .header("Content-Type", "application/json")
                 .header("Accept", "application/json")
@@ -78,8 +79,10 @@ public final class WebhookModule implements Module {
                 .header("X-Request-ID", context.request().requestId())
                 .header(WebhookSigner.TIMESTAMP_HEADER, Long.toString(timestamp))
                 .header(WebhookSigner.SIGNATURE_HEADER, signer.sign(timestamp, body))
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
-                .build();
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+        // the turn's trace continues at the webhook
+        TraceContextHeaders.inject(builder::setHeader);
+        HttpRequest request = builder.build();
         HttpResponse<InputStream> response;
         try {
             response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());

@@ -9,6 +9,12 @@ import dev.baton.core.hook.Hook;
 import dev.baton.core.hook.HookResult;
 import dev.baton.core.hook.Module;
 import dev.baton.modules.TestContexts;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanContext;
+import io.opentelemetry.api.trace.TraceFlags;
+import io.opentelemetry.api.trace.TraceState;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.ZoneOffset;
@@ -86,6 +92,26 @@ class WebhookModuleTest {
         assertThat(body.path("session").path("id").asText()).isEqualTo("session-1");
         assertThat(body.path("conversation").path("currentMessage").asText()).isEqualTo("Just give me the answers");
         assertThat(body.path("response").isNull()).isTrue();
+    }
+
+    @Test
+    void a_call_made_while_a_span_is_current_carries_its_traceparent_and_none_otherwise() throws Exception {
+        receiver.answering(200, "{\"action\": \"continue\"}");
+        Module webhook = module("");
+        SpanContext turn = SpanContext.create(
+                "0af7651916cd43dd8448eb211c80319c",
+                "b7ad6b7169203331",
+                TraceFlags.getSampled(),
+                TraceState.getDefault());
+
+        try (Scope ignored = Context.current().with(Span.wrap(turn)).makeCurrent()) {
+            webhook.handle(TestContexts.beforeAi("hello"));
+        }
+        webhook.handle(TestContexts.beforeAi("hello again"));
+
+        assertThat(receiver.received().get(0).header("traceparent"))
+                .isEqualTo("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01");
+        assertThat(receiver.received().get(1).header("traceparent")).isNull();
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.baton.providers.streaming;
 
+import dev.baton.core.trace.TraceContextHeaders;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -41,7 +42,7 @@ public final class StreamingExchange {
             Function<ResponseInfo, Flow.Subscriber<String>> lines,
             String lineSeparator,
             Consumer<Throwable> onFailure) {
-        var future = client.sendAsync(request, info -> {
+        var future = client.sendAsync(traced(request), info -> {
             if (info.statusCode() >= 200 && info.statusCode() < 300) {
                 return BodySubscribers.fromLineSubscriber(
                         lines.apply(info), s -> null, StandardCharsets.UTF_8, lineSeparator);
@@ -64,7 +65,7 @@ public final class StreamingExchange {
     /** Sends {@code request} for a whole body; the exchange can be aborted until it returns. */
     public <T> CompletableFuture<HttpResponse<T>> send(
             HttpClient client, HttpRequest request, HttpResponse.BodyHandler<T> body) {
-        var future = client.sendAsync(request, body);
+        var future = client.sendAsync(traced(request), body);
         track(future);
         return future;
     }
@@ -105,6 +106,14 @@ public final class StreamingExchange {
 
     public boolean isAborted() {
         return aborted.get();
+    }
+
+    /** The request with the current span's {@code traceparent}, so the provider's side joins the turn's trace. */
+    private static HttpRequest traced(HttpRequest request) {
+        if (!TraceContextHeaders.present()) return request;
+        HttpRequest.Builder copy = HttpRequest.newBuilder(request, (name, value) -> true);
+        TraceContextHeaders.inject(copy::setHeader);
+        return copy.build();
     }
 
     private void track(CompletableFuture<?> future) {

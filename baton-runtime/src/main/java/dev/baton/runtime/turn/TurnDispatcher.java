@@ -1,10 +1,13 @@
 package dev.baton.runtime.turn;
 
+import dev.baton.core.trace.AgentSpan;
+import dev.baton.core.trace.TurnTracing;
 import dev.baton.core.turn.Cancellation;
 import dev.baton.core.turn.TurnEvent;
 import dev.baton.core.turn.TurnOutcome;
 import dev.baton.core.turn.TurnRequest;
 import dev.baton.core.turn.TurnRunner;
+import io.opentelemetry.context.Scope;
 import java.time.Duration;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -27,6 +30,7 @@ public final class TurnDispatcher implements AutoCloseable {
     private final TurnRunner runner;
     private final RunningTurns running;
     private final TurnObserver observer;
+    private final TurnTracing tracing;
     private final ScheduledThreadPoolExecutor timers = deadlineTimer();
 
     public TurnDispatcher(TurnRunner runner, RunningTurns running) {
@@ -35,9 +39,15 @@ public final class TurnDispatcher implements AutoCloseable {
 
     /** @param observer hears of every finished turn (metrics) */
     public TurnDispatcher(TurnRunner runner, RunningTurns running, TurnObserver observer) {
+        this(runner, running, observer, TurnTracing.OFF);
+    }
+
+    /** @param tracing traces every turn ({@link TurnTracing#OFF} for none) */
+    public TurnDispatcher(TurnRunner runner, RunningTurns running, TurnObserver observer, TurnTracing tracing) {
         this.runner = runner;
         this.running = running;
         this.observer = observer;
+        this.tracing = tracing;
     }
 
     /**
@@ -58,7 +68,14 @@ public final class TurnDispatcher implements AutoCloseable {
         try {
             // inside the try: a request that cannot be built must not leave the session registered as busy
             TurnRequest req = request.apply(cancellation);
-            TurnOutcome ran = runner.run(req, event -> sink.accept(rewriteTimeout(event, timedOut, timeout)));
+            AgentSpan span = tracing.startAgent(req);
+            TurnOutcome ran;
+            try (Scope ignored = span.makeCurrent()) {
+                ran = runner.run(req, event -> sink.accept(rewriteTimeout(event, timedOut, timeout)));
+            } catch (RuntimeException e) {
+                span.end(e);
+                throw e;
+            }
             // the outcome says what the stream said: a turn stopped by its deadline timed out, it was not cancelled
             TurnOutcome outcome = new TurnOutcome(
                     ran.userMessage(),
@@ -67,9 +84,13 @@ public final class TurnDispatcher implements AutoCloseable {
                     ran.usage(),
                     ran.model(),
                     rewriteTimeout(ran.terminal(), timedOut, timeout));
+            span.end(outcome);
             long nanos = System.nanoTime() - started;
             String status = status(outcome, timedOut);
-            logTurn(req, outcome, status, nanos / 1_000_000);
+            // under the turn's span: the line carries its trace and span ids
+            try (Scope ignored = span.makeCurrent()) {
+                logTurn(req, outcome, status, nanos / 1_000_000);
+            }
             observe(req, outcome, status, nanos);
             return outcome;
         } finally {

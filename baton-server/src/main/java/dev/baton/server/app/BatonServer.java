@@ -47,7 +47,10 @@ import dev.baton.server.metrics.HttpMetrics;
 import dev.baton.server.metrics.MeteredModelResolver;
 import dev.baton.server.metrics.MetricsRoutes;
 import dev.baton.server.metrics.RefusalMeters;
+import dev.baton.server.metrics.SessionMeters;
 import dev.baton.server.metrics.TurnMetrics;
+import dev.baton.server.trace.TraceContextRoutes;
+import dev.baton.server.trace.Tracing;
 import dev.baton.server.usage.UsageRoutes;
 import dev.baton.server.web.DevSignIn;
 import dev.baton.server.web.WebPageRoutes;
@@ -198,6 +201,7 @@ public final class BatonServer implements AutoCloseable {
             JdbcUsageStore usage = new JdbcUsageStore(db);
             SharedRedis redis = sharedRedis(settings, opened);
             TurnMetrics turnMetrics = new TurnMetrics(metrics.registry());
+            Tracing tracing = opened(opened, Tracing.start(settings.tracing()));
             BatonBuilder builder = Baton.builder()
                     .clock(clock)
                     .configure(config.raw())
@@ -217,7 +221,8 @@ public final class BatonServer implements AutoCloseable {
                     .toolGuard(sources -> BreakerToolSource.guard(sources, resilience.tools(), clock, breakerMeters))
                     .modules(settings.modules(), auditStore)
                     .refusalListener(new RefusalMeters(metrics.registry()))
-                    .observer(turnMetrics);
+                    .observer(turnMetrics)
+                    .tracing(tracing.turns());
             Admission.configure(builder, settings, clock, redis, opened);
             if (redis != null) {
                 builder.turnLocks(onCancel -> SharedTurns.connect(redis, settings.turns(), onCancel));
@@ -232,6 +237,8 @@ public final class BatonServer implements AutoCloseable {
                     .description("usage rows of model calls kept in memory until the database takes them")
                     .register(metrics.registry());
             metrics.watch(baton.modules().failures());
+            metrics.watch(baton.modules().activity());
+            baton.sessionEvents().add(new SessionMeters(metrics.registry()));
             String modelMode = simulatorOnly ? "simulator" : defaultModel;
             List<Consumer<RoutesConfig>> routes = new ArrayList<>(List.of(
                     new HealthRoutes(
@@ -261,6 +268,10 @@ public final class BatonServer implements AutoCloseable {
                     new LearningAgentRoutes(learning, config.maxBodyBytes())::register,
                     new MetricsRoutes(metrics)::register,
                     webPage(config, options)::register));
+            if (tracing.isOn()) {
+                routes.add(new TraceContextRoutes(
+                        tracing.openTelemetry().getPropagators().getTextMapPropagator())::register);
+            }
             routes.addAll(CompatRoutes.groups(compat, baton, learning, config.maxBodyBytes(), sseHeartbeat));
             HttpSettings http = httpSettings(config);
             Javalin app = HttpApi.create(

@@ -23,6 +23,7 @@ import dev.baton.server.config.BatonConfig;
 import dev.baton.server.config.ConfigLoader;
 import dev.baton.server.config.ProviderSettings;
 import dev.baton.server.metrics.MetricsSettings;
+import dev.baton.server.trace.TracingSettings;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -42,6 +43,7 @@ public record ServerSettings(
         BatonConfig config,
         JwtSettings jwt,
         MetricsSettings metrics,
+        TracingSettings tracing,
         ProviderSettings providers,
         boolean simulatorOnly,
         String defaultModel,
@@ -76,6 +78,7 @@ public record ServerSettings(
         try {
             JwtSettings jwt = JwtSettings.parse(config.section(JwtSettings.SECTION), config.env(), config.jwtSecret());
             MetricsSettings metrics = MetricsSettings.parse(config.section(MetricsSettings.SECTION), config.env());
+            TracingSettings tracing = TracingSettings.parse(config.section(TracingSettings.SECTION), config.env());
             ProviderSettings providers = ProviderSettings.from(config);
             boolean simulatorOnly = config.models().simulatorOnly() && !providers.any();
             String defaultModel = providers.defaultModel(config.models());
@@ -100,6 +103,7 @@ public record ServerSettings(
                     config,
                     jwt,
                     metrics,
+                    tracing,
                     providers,
                     simulatorOnly,
                     defaultModel,

@@ -19,6 +19,7 @@ import dev.baton.runtime.config.ConfigFile;
 import dev.baton.runtime.session.SessionLimits;
 import dev.baton.server.auth.JwtSettings;
 import dev.baton.server.metrics.MetricsSettings;
+import dev.baton.server.trace.TracingSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -59,6 +60,7 @@ public final class ConfigLoader {
             List.of(
                     JwtSettings.SECTION,
                     MetricsSettings.SECTION,
+                    TracingSettings.SECTION,
                     RateLimitSettings.SECTION,
                     BudgetSettings.SECTION,
                     PriceSettings.SECTION,

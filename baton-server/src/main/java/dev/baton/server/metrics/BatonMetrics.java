@@ -1,5 +1,6 @@
 package dev.baton.server.metrics;
 
+import dev.baton.core.hook.ModuleActivity;
 import dev.baton.core.hook.ModuleFailures;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -98,6 +99,11 @@ public final class BatonMetrics implements AutoCloseable {
     /** Publishes the core's module failure counts as {@code baton_module_failures_total}. */
     public void watch(ModuleFailures failures) {
         beforeScrape(new ModuleFailureMeters(failures, registry));
+    }
+
+    /** Publishes the modules' run times and blocks ({@link ModuleActivityMeters}). */
+    public void watch(ModuleActivity activity) {
+        beforeScrape(new ModuleActivityMeters(activity, registry));
     }
 
     /** Runs {@code refresher} before every scrape, to bring meters over counts kept elsewhere up to date. */

@@ -22,6 +22,8 @@ import java.util.concurrent.TimeUnit;
  *       ({@code ok}, {@code blocked} when a module answered instead of the model, or the error code);
  *   <li>{@code baton_tool_calls_total} and {@code baton_tool_call_duration_seconds} by {@code tool} and
  *       {@code state} (the tool_calls row's state: succeeded, failed, timed_out, denied, …);
+ *   <li>{@code baton_turn_cost_usd_total} by {@code agent}: what the turns cost (over
+ *       {@code baton_sessions_started_total}, the cost per conversation);
  *   <li>{@code baton_turns_running}: turns running on this instance now.
  * </ul>
  *
@@ -42,6 +44,7 @@ public final class TurnMetrics implements TurnObserver {
     private final Meter.MeterProvider<Timer> turnDuration;
     private final Meter.MeterProvider<Counter> toolCalls;
     private final Meter.MeterProvider<Timer> toolDuration;
+    private final Meter.MeterProvider<Counter> turnCost;
 
     public TurnMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -51,6 +54,9 @@ public final class TurnMetrics implements TurnObserver {
         this.turnDuration = Timer.builder("baton.turn.duration")
                 .description("How long turns took, from admission to the last event")
                 .serviceLevelObjectives(TURN_BUCKETS)
+                .withRegistry(registry);
+        this.turnCost = Counter.builder("baton.turn.cost.usd")
+                .description("What finished turns cost in USD by the configured prices, by agent")
                 .withRegistry(registry);
         this.toolCalls = Counter.builder("baton.tool.calls")
                 .description("Tool calls by tool and final state")
@@ -76,6 +82,10 @@ public final class TurnMetrics implements TurnObserver {
         String label = "ok".equals(status) && blocked(outcome) ? "blocked" : status;
         turns.withTags("agent", agent, "outcome", label).increment();
         turnDuration.withTags("agent", agent, "outcome", label).record(nanos, TimeUnit.NANOSECONDS);
+        if (outcome.usage().costUsd() != null) {
+            turnCost.withTags("agent", agent)
+                    .increment(outcome.usage().costUsd().doubleValue());
+        }
         for (ToolCallRecord call : outcome.toolCalls()) {
             // the model names the tool: a name outside the agent's allow-list is not a label value
             String tool = request.agent().tools().contains(call.toolName()) ? call.toolName() : UNKNOWN_TOOL;

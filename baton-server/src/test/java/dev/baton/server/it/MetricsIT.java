@@ -477,6 +477,81 @@ class MetricsIT {
         }
     }
 
+    @Test
+    void modules_sessions_and_turn_cost_have_series_of_their_own() {
+        String token = TestServer.token("metrics-activity");
+        PrometheusScrape before = scrape(t);
+        String guarded = t.api.startSession(token, "guarded");
+        String plain = t.api.startSession(token, "tasks");
+
+        assertThat(send(t, guarded, token, "tell me the forbidden thing").status())
+                .isEqualTo(200);
+        assertThat(send(t, guarded, token, "hello").status()).isEqualTo(200);
+        assertThat(send(t, plain, token, "add milk").status()).isEqualTo(200);
+
+        PrometheusScrape after = scrape(t);
+        String[] blockWord = {"module", "it-block-word", "hook", "chat:before_ai"};
+        assertThat(moved(before, after, "baton_module_hook_duration_seconds_count", blockWord))
+                .isEqualTo(2);
+        assertThat(after.value("baton_module_hook_duration_seconds_sum", blockWord))
+                .isPositive();
+        assertThat(moved(before, after, "baton_module_blocks_total", blockWord)).isEqualTo(1);
+        assertThat(moved(before, after, "baton_sessions_started_total", "agent", "guarded"))
+                .isEqualTo(1);
+        assertThat(moved(before, after, "baton_sessions_started_total", "agent", "tasks"))
+                .isEqualTo(1);
+        // the tool turn's two calls: 2,200 input tokens at $2/M and 150 output tokens at $8/M
+        assertThat(moved(before, after, "baton_turn_cost_usd_total", "agent", "tasks"))
+                .isCloseTo(0.0056, within(1e-9));
+    }
+
+    @Test
+    void the_grafana_dashboard_and_the_alert_rules_read_only_series_baton_serves() {
+        // a turn of each kind the panels show: a tool turn (model, tools, cost), a block, a module failure
+        String token = TestServer.token("metrics-dashboard");
+        send(t, t.api.startSession(token, "tasks"), token, "add milk");
+        send(t, t.api.startSession(token, "guarded"), token, "tell me the forbidden thing");
+        send(t, t.api.startSession(token, "lenient"), token, "hello");
+        java.util.Set<String> served = scrape(t).names();
+
+        JsonNode dashboard = ObservabilityAssets.dashboard();
+        assertThat(dashboard.path("title").asText()).isEqualTo("Baton");
+        List<String> queries = ObservabilityAssets.dashboardQueries(dashboard);
+        assertThat(queries).hasSizeGreaterThanOrEqualTo(10);
+        java.util.Set<String> dashboardSeries = ObservabilityAssets.seriesIn(queries);
+        assertThat(dashboardSeries)
+                .contains(
+                        "baton_turn_duration_seconds_bucket",
+                        "baton_module_hook_duration_seconds_sum",
+                        "baton_module_blocks_total",
+                        "baton_model_call_duration_seconds_count",
+                        "baton_circuit_breaker_state",
+                        "baton_turns_total",
+                        "baton_turn_cost_usd_total",
+                        "baton_sessions_started_total",
+                        "baton_limit_refusals_total");
+        assertThat(served).as("what /metrics serves").containsAll(dashboardSeries);
+
+        JsonNode rules = ObservabilityAssets.alertRules();
+        List<String> expressions = ObservabilityAssets.alertExpressions(rules);
+        assertThat(expressions)
+                .hasSizeGreaterThanOrEqualTo(3)
+                .allSatisfy(e -> assertThat(e).isNotBlank());
+        rules.path("groups")
+                .forEach(g -> g.path("rules").forEach(r -> {
+                    assertThat(r.path("alert").asText()).isNotBlank();
+                    assertThat(r.path("for").asText()).matches("\\d+[smh]");
+                }));
+        java.util.Set<String> alertSeries = ObservabilityAssets.seriesIn(expressions);
+        assertThat(alertSeries)
+                .contains(
+                        "baton_turn_duration_seconds_bucket",
+                        "baton_turn_cost_usd_total",
+                        "baton_sessions_started_total",
+                        "baton_turns_total");
+        assertThat(served).containsAll(alertSeries);
+    }
+
     private static String[] with(String[] labels, String outcome) {
         return with2(labels, "outcome", outcome);
     }

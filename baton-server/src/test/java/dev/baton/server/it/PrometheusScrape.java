@@ -97,6 +97,13 @@ final class PrometheusScrape {
         return found.isEmpty() ? 0 : found.getFirst().value();
     }
 
+    /** The name of every series scraped. */
+    java.util.Set<String> names() {
+        java.util.Set<String> names = new java.util.TreeSet<>();
+        samples.forEach(s -> names.add(s.name()));
+        return names;
+    }
+
     /** Whether any sample of the series exists. */
     boolean has(String name, String... labels) {
         return !find(name, labels).isEmpty();
