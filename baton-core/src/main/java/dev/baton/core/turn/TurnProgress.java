@@ -87,6 +87,11 @@ final class TurnProgress {
         return deadline == null ? null : Duration.ofNanos(deadlineNanos - System.nanoTime());
     }
 
+    /** Whether the whole request's time is used up (false for a turn with no deadline). */
+    boolean deadlinePassed() {
+        return deadline != null && deadlineNanos - System.nanoTime() <= 0;
+    }
+
     /**
      * Adds the results of calls the last model reply asked for, keeping every result of that reply in the order of
      * its calls (a paused turn's results arrive in two parts: the calls that ran before the pause, then the held

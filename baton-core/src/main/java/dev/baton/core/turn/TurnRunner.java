@@ -412,6 +412,18 @@ public final class TurnRunner {
                         failure.kind(),
                         failure.getMessage());
             }
+            if (!cancelled && failure.kind() == ModelFailure.Kind.TIMEOUT && progress.deadlinePassed()) {
+                // the call's timeout was what was left of the request's: this is the request's deadline, which the
+                // dispatcher's timer reports as request_timeout too, whichever of the two fires first
+                return fail(
+                        request,
+                        user,
+                        progress,
+                        out,
+                        MessageStatus.CANCELLED,
+                        TurnFailures.requestTimeout(request.agent().limits().requestTimeout()),
+                        sink);
+            }
             return cancelled
                     ? fail(request, user, progress, out, MessageStatus.CANCELLED, TurnFailures.cancelled(), sink)
                     : fail(request, user, progress, out, MessageStatus.INCOMPLETE, TurnFailures.of(failure), sink);

@@ -371,6 +371,36 @@ class TurnRunnerTest {
     }
 
     @Test
+    void a_model_call_that_times_out_within_the_request_time_is_the_models_timeout() {
+        ScriptedModel model = ScriptedModel.of(failing("", ModelFailure.Kind.TIMEOUT));
+
+        TurnOutcome outcome = run(model, "hi");
+
+        assertThat(outcome.failure()).get().extracting(TurnEvent.Failed::code).isEqualTo("model_timeout");
+    }
+
+    @Test
+    void a_turn_whose_request_time_is_used_up_reports_the_requests_timeout_not_the_models() {
+        // the model call's timeout is what is left of the request's: when both run out together, the request's
+        // deadline is what the client hears about, whichever timer fired first
+        TurnLimits oneNanosecond = new TurnLimits(
+                5, 10, 50, 20, 4000, 128_000, Duration.ofSeconds(30), Duration.ofSeconds(10), Duration.ofNanos(1));
+        ScriptedModel model = ScriptedModel.of(failing("", ModelFailure.Kind.TIMEOUT));
+
+        TurnOutcome outcome = run(model, "hi", oneNanosecond, principal("tasks:write:self"));
+
+        assertThat(outcome.failure()).get().satisfies(f -> {
+            assertThat(f.code()).isEqualTo("request_timeout");
+            assertThat(f.retryable()).isTrue();
+        });
+        assertThat(messages())
+                .extracting(Message::role, Message::status)
+                .containsExactly(
+                        tuple(MessageRole.USER, MessageStatus.COMPLETE),
+                        tuple(MessageRole.ASSISTANT, MessageStatus.CANCELLED));
+    }
+
+    @Test
     void a_model_that_cannot_be_resolved_ends_the_turn_as_not_configured_not_as_an_internal_error() {
         TurnRunner runner = new TurnRunner(
                 store,
