@@ -10,7 +10,7 @@ import java.util.concurrent.CountDownLatch;
  * may not hold a 15 MB answer).
  *
  * <pre>
- * BenchSimulator port huge                   # "talk a lot" → 15 MB of text, 1,000 words a delta; anything else → short
+ * BenchSimulator port huge                   # "talk a lot" → 15 MB of text, 1 KB a delta; anything else → short
  * BenchSimulator port paced words perSecond  # every answer: that many words, one a delta, at that pace
  * </pre>
  */
@@ -25,8 +25,8 @@ public final class BenchSimulator {
         SimulatorScript script = switch (args[1]) {
             case "huge" ->
                 SimulatorScript.builder()
-                        .whenUserSays(HUGE_PROMPT, Reply.text("word ".repeat(3_000_000)))
-                        .chunkSize(1_000)
+                        // 15 MB in 15,000 words of 1 KB, one a delta: splitting it costs the simulator little
+                        .whenUserSays(HUGE_PROMPT, Reply.text(("x".repeat(999) + " ").repeat(15_000)))
                         .fallback(BenchScripts.TEXT_ANSWER)
                         .build();
             case "paced" ->

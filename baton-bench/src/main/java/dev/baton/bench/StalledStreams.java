@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * with them.
  *
  * <pre>
- * baton-bench/run.sh stalled [stalledClients [seconds [deadlineSeconds]]]    # default 8 clients, 60 s per phase, 10 s
+ * baton-bench/run.sh stalled [stalledClients [seconds [deadlineSeconds [serverHeap]]]]   # default 8, 60 s, 10 s, 512m
  * </pre>
  */
 public final class StalledStreams {
@@ -29,16 +29,18 @@ public final class StalledStreams {
         int stalledClients = args.length > 0 ? Integer.parseInt(args[0]) : 8;
         Duration phase = Duration.ofSeconds(args.length > 1 ? Long.parseLong(args[1]) : 60);
         int deadline = args.length > 2 ? Integer.parseInt(args[2]) : 10;
+        String heap = args.length > 3 ? args[3] : "512m";
         try (StreamProcesses p =
-                StreamProcesses.start(List.of("huge"), List.of(), List.of(Integer.toString(deadline)))) {
+                StreamProcesses.start(List.of("huge"), List.of("-Xmx" + heap), List.of(Integer.toString(deadline)))) {
             String user = BenchServer.token("normal-user");
             for (int i = 0; i < 50; i++) RawSseTurn.run(p.port, user, "warm up"); // JIT, pools
             System.out.printf(
                     "server after warm-up: RSS %.0f MiB, heap %.0f MiB%n", p.serverRssMib(), p.serverHeapMib());
             Phase quiet = measure(p, user, phase, 0, deadline);
             Phase hostile = measure(p, user, phase, stalledClients, deadline);
-            System.out.println("phase                 | turns | failed | first chunk p50 / p99 ms | turn p50 / p99 ms"
-                    + " | RSS start / max / end MiB | heap max MiB | SSE buffered max B | stream max B");
+            System.out.println(
+                    "phase                 | turns | failed | first chunk p50 / p99 ms | turn p50 / p99 ms"
+                            + " | RSS start / max / end MiB | heap max MiB | live heap end MiB | SSE buffered max B | stream max B");
             System.out.println(quiet.row("normal user alone"));
             System.out.println(hostile.row("+ " + stalledClients + " stalled clients"));
         }
@@ -54,11 +56,12 @@ public final class StalledStreams {
             double rssMax,
             double rssEnd,
             double heapMax,
+            double liveHeapEnd,
             double bufferedMax,
             double streamMax) {
         String row(String name) {
             return String.format(
-                    "%-21s | %5d | %6d | %10.1f / %-10.1f | %7.1f / %-7.1f | %6.0f / %5.0f / %5.0f | %12.0f | %18.0f | %12.0f",
+                    "%-21s | %5d | %6d | %10.1f / %-10.1f | %7.1f / %-7.1f | %6.0f / %5.0f / %5.0f | %12.0f | %17.0f | %18.0f | %12.0f",
                     name,
                     turns,
                     failed,
@@ -70,6 +73,7 @@ public final class StalledStreams {
                     rssMax,
                     rssEnd,
                     heapMax,
+                    liveHeapEnd,
                     bufferedMax,
                     streamMax);
         }
@@ -125,12 +129,15 @@ public final class StalledStreams {
             first.add(r.firstChunkNanos());
             turn.add(r.endNanos());
         }
+        // what the server holds while the stalled clients still wait (their turns run until the deadline)
+        double live = p.serverLiveHeapMib();
         stop.set(true);
         for (Thread t : stallers) t.interrupt();
         sampler.join();
         for (Thread t : stallers) t.join();
         if (stalledClients > 0) System.out.println("stalled turns asked for: " + stalledTurns.get());
-        return new Phase(turn.size(), failed, first, turn, rssStart, max[0], p.serverRssMib(), max[1], max[2], max[3]);
+        return new Phase(
+                turn.size(), failed, first, turn, rssStart, max[0], p.serverRssMib(), max[1], live, max[2], max[3]);
     }
 
     static long percentile(List<Long> values, int p) {

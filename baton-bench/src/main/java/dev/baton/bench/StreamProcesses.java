@@ -117,6 +117,23 @@ final class StreamProcesses implements AutoCloseable {
         return sum;
     }
 
+    /** The server's heap in use right after a full GC it is asked for (jcmd GC.run): what it really holds. */
+    double serverLiveHeapMib() {
+        String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+        try {
+            new ProcessBuilder(jcmd, Long.toString(server.pid()), "GC.run")
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start()
+                    .waitFor();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return serverHeapMib();
+    }
+
     double serverHeapMib() {
         return metric("jvm_memory_used_bytes", "area=\"heap\"") / (1024 * 1024);
     }

@@ -39,8 +39,8 @@ class StalledStreamIT {
             throws Exception {
         // far more text than the socket buffers between Baton and the client hold
         SimulatorScript script = SimulatorScript.builder()
-                .whenUserSays("talk a lot", Reply.text("word ".repeat(3_000_000)))
-                .chunkSize(1_000)
+                // 15 MB in 1 KB words, one a delta: cheap for the simulator to split
+                .whenUserSays("talk a lot", Reply.text(("x".repeat(999) + " ").repeat(15_000)))
                 .fallback("Hello from the model.")
                 .build();
         // long enough that the other user's turn ends while the stalled one still waits, on a loaded machine too
