@@ -62,6 +62,11 @@ final class StreamProcesses implements AutoCloseable {
             }
             Thread.sleep(100); // polling a file another process writes
         }
+        // a bench stopped with ^C must not leave its server and simulator behind
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            srv.destroy();
+            sim.destroy();
+        }));
         System.out.println("processes: simulator pid " + sim.pid() + ", server pid " + srv.pid() + ", logs in " + dir);
         return new StreamProcesses(
                 sim, srv, Integer.parseInt(Files.readString(portFile).trim()));
