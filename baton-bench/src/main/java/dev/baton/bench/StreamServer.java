@@ -16,7 +16,7 @@ import java.util.concurrent.CountDownLatch;
  * process. Writes its port to a file once it listens and serves until killed.
  *
  * <pre>
- * StreamServer simulatorBaseUrl portFile requestTimeoutSeconds [sseBufferBytes]
+ * StreamServer simulatorBaseUrl portFile requestTimeoutSeconds [sseBufferBytes (0: the default) [timeToFirstToken]]
  * </pre>
  */
 public final class StreamServer {
@@ -27,7 +27,9 @@ public final class StreamServer {
         Path portFile = Path.of(args[1]);
         Duration deadline = Duration.ofSeconds(Long.parseLong(args[2]));
         ObjectNode sections = new ObjectMapper().createObjectNode();
-        if (args.length > 3) sections.putObject("server").put("sseBufferBytes", Integer.parseInt(args[3]));
+        if (args.length > 3 && !args[3].equals("0"))
+            sections.putObject("server").put("sseBufferBytes", Integer.parseInt(args[3]));
+        if (args.length > 4) sections.putObject("resilience").put("timeToFirstToken", args[4]);
         // the limits of the benchmarks, with this deadline for the whole turn and for its model call
         TurnLimits limits =
                 new TurnLimits(5, 10, Integer.MAX_VALUE, 20, 4000, 128_000, deadline, Duration.ofSeconds(10), deadline);

@@ -3,7 +3,6 @@ package dev.baton.server.http;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.OutputStream;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
@@ -49,11 +48,6 @@ public final class SseStreams {
         this.stalls = Counter.builder("baton.sse.stalled")
                 .description("SSE streams whose turn had to wait because the client did not take the events")
                 .register(registry);
-    }
-
-    /** Streams with the defaults and meters nobody reads: for tests and embedded use. */
-    public static SseStreams unmetered(Duration heartbeat) {
-        return new SseStreams(DEFAULT_BUFFER_BYTES, heartbeat, new SimpleMeterRegistry());
     }
 
     /**
