@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Many SSE streams open at once against a paced simulator: N clients (plain sockets on virtual threads, ten thousand
@@ -21,6 +23,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * </pre>
  */
 public final class ManyStreams {
+    private static final Pattern ERROR_CODE = Pattern.compile("\"code\":\"([^\"]+)\"");
+
     private ManyStreams() {}
 
     public static void main(String[] args) throws Exception {
@@ -71,8 +75,7 @@ public final class ManyStreams {
                     peak.accumulateAndGet(now, Math::max);
                     RawSseTurn.Result r = RawSseTurn.run(p.port, token, "stream slowly");
                     open.decrementAndGet();
-                    endings.computeIfAbsent(r.ok() ? "done" : r.ended(), k -> new AtomicInteger())
-                            .incrementAndGet();
+                    endings.computeIfAbsent(ending(r), k -> new AtomicInteger()).incrementAndGet();
                     synchronized (results) {
                         results.add(r);
                     }
@@ -111,5 +114,12 @@ public final class ManyStreams {
                     max[0],
                     (System.nanoTime() - started) / 1e9);
         }
+    }
+
+    /** How a stream ended, by kind: "done", an error event's code, a status, or why the connection stopped. */
+    private static String ending(RawSseTurn.Result r) {
+        if (r.ok()) return "done";
+        Matcher code = ERROR_CODE.matcher(r.ended());
+        return code.find() ? "error " + code.group(1) : r.ended();
     }
 }
