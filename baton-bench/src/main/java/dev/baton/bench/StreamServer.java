@@ -38,7 +38,15 @@ public final class StreamServer {
         BatonServer server = BatonServer.start(
                 BenchServer.config("jdbc:sqlite:" + dir.resolve("baton.db"), sections, agents, limits),
                 new BatonServer.Options("127.0.0.1", Clock.systemUTC(), Duration.ofSeconds(1), simulator));
-        Runtime.getRuntime().addShutdownHook(new Thread(server::close));
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            server.close();
+            try (var files = Files.walk(dir)) {
+                files.sorted(java.util.Comparator.reverseOrder())
+                        .forEach(f -> f.toFile().delete());
+            } catch (java.io.IOException ignored) {
+                // a temporary folder left behind is harmless
+            }
+        }));
         Path tmp = portFile.resolveSibling(portFile.getFileName() + ".tmp");
         Files.writeString(tmp, Integer.toString(server.port()));
         Files.move(tmp, portFile, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
