@@ -4,6 +4,8 @@
 #   baton-bench/run.sh statements [T N...]  only the statement count: T turns (default 20) at each history N (10 10000)
 #   baton-bench/run.sh burst [N [Q]]         N connections at once (2000) against a server with accept queue Q (default)
 #   baton-bench/run.sh soak [M [S [C]]]      M minutes (30) of steady turns from C clients (4), heap after GC every S s (60)
+#   baton-bench/run.sh stalled [C [S [D [H]]]]  C clients (8) that stop reading, S s per phase (60), deadline D s (10), heap H (512m)
+#   baton-bench/run.sh streams [N [R [W [T]]]] N SSE streams (10000) opened at R/s (250), W words (18) at T tokens/s (1)
 #   baton-bench/run.sh <JMH args>           only JMH, e.g. "TurnLatencyBench -p history=10000" or "-h"
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -45,6 +47,16 @@ case "${1:-}" in
   soak)
     shift
     "${java[@]}" -Xmx512m dev.baton.bench.Soak "$@"
+    ;;
+  stalled)
+    shift
+    "${java[@]}" dev.baton.bench.StalledStreams "$@"
+    ;;
+  streams)
+    shift
+    # each stream is a socket here, one in the server and one between the server and the simulator
+    ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
+    "${java[@]}" dev.baton.bench.ManyStreams "$@"
     ;;
   statements)
     shift

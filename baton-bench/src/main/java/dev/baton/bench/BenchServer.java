@@ -80,6 +80,12 @@ public final class BenchServer implements AutoCloseable {
     private final HttpClient http =
             HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
+    /** A token for {@code user} (role student), valid for twelve hours, that a bench server accepts. */
+    static String token(String user) {
+        return new TokenMinter(JwtSecret.of(SECRET))
+                .mint(TokenMinter.Claims.user(user, "student"), Instant.now(), Duration.ofHours(12));
+    }
+
     private BenchServer(Path dir, LlmSimulator simulator, BatonServer server, Database seedDb) {
         this.dir = dir;
         this.simulator = simulator;
@@ -153,6 +159,11 @@ public final class BenchServer implements AutoCloseable {
      * rate (the rate limiter stays in the path of every turn, as in production).
      */
     private static BatonConfig config(String url, ObjectNode sections, Path agents) {
+        return config(url, sections, agents, LIMITS);
+    }
+
+    /** {@link #config(String, ObjectNode, Path)} with other turn limits (e.g. a shorter request deadline). */
+    static BatonConfig config(String url, ObjectNode sections, Path agents, TurnLimits limits) {
         ObjectNode raw = sections.deepCopy();
         raw.putObject("rateLimits")
                 .putObject("perUser")
@@ -163,7 +174,7 @@ public final class BenchServer implements AutoCloseable {
                 url,
                 SECRET,
                 new ModelSettings("simulator:default", null, null, Map.of()),
-                LIMITS,
+                limits,
                 ROLES,
                 List.of(agents),
                 BatonConfig.DEFAULT_MAX_BODY_BYTES,

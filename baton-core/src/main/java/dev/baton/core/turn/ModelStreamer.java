@@ -17,7 +17,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * Makes one streaming model call and turns its deltas into turn events. The gateway runs on a virtual thread of its
  * own and hands deltas over a queue, so the turn's event sink is only ever called from the thread running the turn,
- * in order, whatever thread the provider's client delivers on.
+ * in order, whatever thread the provider's client delivers on. The queue is bounded: a turn held up by its client (an
+ * SSE stream whose client stopped reading) holds up the gateway, which stops reading the provider's stream, instead of
+ * the whole answer piling up here.
  */
 final class ModelStreamer {
     /** How long past the call's own timeout we wait for a gateway that fails to enforce it. */
@@ -25,6 +27,9 @@ final class ModelStreamer {
 
     private static final Object END = new Object();
     private static final Object CANCELLED = new Object();
+    /** How many deltas may wait for the turn's thread. */
+    static final int CAPACITY = 64;
+
     static final String PARAGRAPH = "\n\n";
 
     /** A finished call and how long it took. */
@@ -38,7 +43,7 @@ final class ModelStreamer {
      * @throws ModelFailure when the call fails, times out or is cancelled
      */
     ModelCall stream(ModelBinding binding, ModelRequest request, AnswerStream out) {
-        BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
+        BlockingQueue<Object> queue = new LinkedBlockingQueue<>(CAPACITY);
         CompletableFuture<ModelReply> reply = new CompletableFuture<>();
         long started = System.nanoTime();
         ChatSpan span = TurnTracing.current().startChat(binding, request);
@@ -46,16 +51,21 @@ final class ModelStreamer {
                 .name("model-" + binding.gateway().provider())
                 .start(span.wrap(() -> {
                     try {
-                        reply.complete(binding.gateway().stream(request, queue::add));
+                        reply.complete(binding.gateway().stream(request, delta -> handOver(queue, delta)));
                     } catch (Throwable e) {
                         reply.completeExceptionally(e);
                     } finally {
-                        queue.add(END);
+                        try {
+                            queue.put(END);
+                        } catch (InterruptedException e) {
+                            // the turn stopped waiting (and interrupted this thread): nobody reads the end
+                        }
                     }
                 }));
 
         // a gateway should notice the cancellation itself; this makes sure the turn stops waiting even if it does not
-        AutoCloseable onCancel = request.cancellation().onCancel(() -> queue.add(CANCELLED));
+        // (a full queue has deltas to take, and each is checked against the cancellation)
+        AutoCloseable onCancel = request.cancellation().onCancel(() -> queue.offer(CANCELLED));
         try {
             ModelCall call = drain(queue, reply, caller, started, request, out);
             span.succeeded(call.reply());
@@ -65,6 +75,18 @@ final class ModelStreamer {
             throw e;
         } finally {
             closeQuietly(onCancel);
+            // however the turn stopped waiting, a gateway blocked on the full queue must not wait forever
+            if (!reply.isDone()) caller.interrupt();
+        }
+    }
+
+    /** Waits for room: the gateway is held up while the turn is. */
+    private static void handOver(BlockingQueue<Object> queue, ModelDelta delta) {
+        try {
+            queue.put(delta);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ModelFailure(ModelFailure.Kind.CANCELLED, "the turn stopped waiting for the model");
         }
     }
 
@@ -101,6 +123,7 @@ final class ModelStreamer {
                 caller.interrupt();
                 throw new ModelFailure(ModelFailure.Kind.CANCELLED, "the turn was cancelled");
             }
+            long handing = System.nanoTime();
             switch ((ModelDelta) item) {
                 case ModelDelta.Text text
                 when text.content() != null && !text.content().isEmpty() -> {
@@ -116,6 +139,8 @@ final class ModelStreamer {
                 // they stream: a resilient gateway may still retry after these, and the call would then show twice
                 case ModelDelta.ToolCallDelta ignored -> {}
             }
+            // the time the client holds the turn up (a full SSE stream) is not the model's
+            deadline += System.nanoTime() - handing;
         }
         ModelReply finished;
         try {

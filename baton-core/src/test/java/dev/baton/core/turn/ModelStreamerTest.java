@@ -1,6 +1,7 @@
 package dev.baton.core.turn;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.baton.core.hook.OutputFilterChain;
 import dev.baton.core.model.ChatMessage;
@@ -15,6 +16,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
@@ -83,5 +88,47 @@ class ModelStreamerTest {
 
         assertThat(events).containsExactly(new TurnEvent.Chunk("Let me check."));
         assertThat(answer).hasToString("Let me check.");
+    }
+
+    @Test
+    void a_turn_held_up_by_its_client_holds_up_the_model_call_instead_of_queueing_its_answer() throws Exception {
+        int pieces = ModelStreamer.CAPACITY * 4;
+        AtomicInteger handedOver = new AtomicInteger();
+        ModelGateway gateway = new ModelGateway() {
+            @Override
+            public ModelReply stream(ModelRequest request, Consumer<ModelDelta> onDelta) {
+                for (int i = 0; i < pieces; i++) {
+                    onDelta.accept(new ModelDelta.Text("x"));
+                    handedOver.incrementAndGet();
+                }
+                return new ModelReply("x".repeat(pieces), List.of(), TokenUsage.ZERO, "model", "stop");
+            }
+
+            @Override
+            public String provider() {
+                return "scripted";
+            }
+        };
+        CountDownLatch clientReads = new CountDownLatch(1);
+        AnswerStream stalled = new AnswerStream(new StringBuilder(), OutputFilterChain.none(), false, event -> {
+            try {
+                clientReads.await(); // a client that stopped reading: the turn waits on its stream
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        var turn = Executors.newVirtualThreadPerTaskExecutor()
+                .submit(() -> new ModelStreamer()
+                        .stream(new ModelBinding("scripted:model", gateway, "model"), request(), stalled));
+
+        // one delta held by the turn, a full queue, and the gateway waiting to hand over the next
+        await().atMost(Duration.ofSeconds(30)).until(() -> handedOver.get() == ModelStreamer.CAPACITY + 1);
+        await().during(Duration.ofMillis(200))
+                .atMost(Duration.ofSeconds(5))
+                .until(() -> handedOver.get() == ModelStreamer.CAPACITY + 1);
+
+        clientReads.countDown();
+        assertThat(turn.get(30, TimeUnit.SECONDS).reply().text()).hasSize(pieces);
+        assertThat(handedOver).hasValue(pieces);
     }
 }

@@ -30,6 +30,7 @@ final class NdjsonExchange {
 
     private final class Lines implements Flow.Subscriber<String> {
         private final GatewayCall<String> call;
+        private Flow.Subscription subscription;
 
         Lines(GatewayCall<String> call) {
             this.call = call;
@@ -38,7 +39,8 @@ final class NdjsonExchange {
         @Override
         public void onSubscribe(Flow.Subscription s) {
             if (exchange.attach(s)) {
-                s.request(Long.MAX_VALUE);
+                subscription = s;
+                s.request(StreamingExchange.LINES_AHEAD);
             }
         }
 
@@ -47,6 +49,7 @@ final class NdjsonExchange {
             if (!exchange.isAborted() && !line.isBlank()) {
                 call.next(line);
             }
+            call.whenRoom(() -> subscription.request(1));
         }
 
         @Override

@@ -14,6 +14,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Flow;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
@@ -38,6 +39,7 @@ public final class CancellableHttpClient implements HttpClient {
     private final AtomicBoolean finished = new AtomicBoolean();
     private volatile boolean completionMarkerSeen;
     private volatile ServerSentEventListener listener;
+    private volatile Consumer<Runnable> pacing = Runnable::run;
 
     /**
      * @param completionMarker recognises the event with which the provider says the stream is complete (for
@@ -95,6 +97,18 @@ public final class CancellableHttpClient implements HttpClient {
                 },
                 null,
                 this::finishWithError);
+    }
+
+    /**
+     * Reads the stream only as fast as {@code pacing} lets: it is handed how to read the next line and runs it when the
+     * reader of the events has room (see {@link GatewayCall#whenRoom}). Without it every line is read at once.
+     */
+    public void pacedBy(Consumer<Runnable> pacing) {
+        this.pacing = pacing;
+    }
+
+    void whenRoom(Runnable readMore) {
+        pacing.accept(readMore);
     }
 
     /** Closes the connection of the call, whatever stage it is in. Idempotent; safe from any thread. */

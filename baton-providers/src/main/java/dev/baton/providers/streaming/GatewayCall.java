@@ -9,11 +9,13 @@ import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
 /**
  * One model call as a blocking call: whatever the provider's stream yields arrives on HTTP threads and is
- * queued; the calling (virtual) thread drains the queue in order until the answer is complete. The call owns
+ * queued (at most {@value #CAPACITY} pieces: the stream is read as the queue makes room, see {@link #whenRoom}); the
+ * calling (virtual) thread drains the queue in order until the answer is complete. The call owns
  * what every gateway must get right the same way: the deadline, the request's cancellation (which aborts the
  * exchange and returns at once, whatever the provider is doing), aborting the exchange when the call ends
  * early, and turning each way of ending into a {@link ModelFailure}.
@@ -32,12 +34,21 @@ public final class GatewayCall<T> {
         record Cancelled<T>() implements Signal<T> {}
     }
 
+    /**
+     * How many pieces may wait for the calling thread before the stream is read no further: when the calling thread is
+     * held up (a turn whose client stopped reading), the provider's stream stays in its socket instead of piling up
+     * here.
+     */
+    static final int CAPACITY = 64;
+
     private final Cancellation cancellation;
     private final Duration limit;
     private final long deadline;
     private final FailureClassifier failures;
     private final Runnable abort;
     private final BlockingQueue<Signal<T>> signals = new LinkedBlockingQueue<>();
+    /** How to read more of the stream, held while the queue is full. */
+    private final AtomicReference<Runnable> paused = new AtomicReference<>();
 
     private GatewayCall(Cancellation cancellation, Duration limit, FailureClassifier failures, Runnable abort) {
         this.cancellation = cancellation;
@@ -66,6 +77,25 @@ public final class GatewayCall<T> {
     /** The stream yielded {@code piece}. Safe from any thread. */
     public void next(T piece) {
         signals.add(new Signal.Next<>(piece));
+    }
+
+    /**
+     * Runs {@code readMore} (asking the stream for more) now when the queue has room, else once the calling thread has
+     * taken enough pieces. Safe from any thread.
+     */
+    public void whenRoom(Runnable readMore) {
+        if (signals.size() < CAPACITY) {
+            readMore.run();
+            return;
+        }
+        paused.set(readMore);
+        // the calling thread may have made room since the size was read
+        if (signals.size() < CAPACITY) resume();
+    }
+
+    private void resume() {
+        Runnable readMore = paused.getAndSet(null);
+        if (readMore != null) readMore.run();
     }
 
     /** The stream failed after the request was sent. Safe from any thread. */
@@ -101,15 +131,21 @@ public final class GatewayCall<T> {
         });
         try {
             send.run();
+            long due = deadline;
             while (true) {
-                long remaining = deadline - System.nanoTime();
+                long remaining = due - System.nanoTime();
                 var signal = remaining > 0 ? signals.poll(remaining, TimeUnit.NANOSECONDS) : null;
                 if (signal == null) {
                     throw failures.timedOut(limit);
                 }
+                if (paused.get() != null && signals.size() < CAPACITY) resume();
                 switch (signal) {
                     case Signal.Next<T> next -> {
+                        long handing = System.nanoTime();
                         var answer = onPiece.apply(next.piece());
+                        // the time the caller holds a piece is not the provider's: a turn held up by its client
+                        // must not make the model look slow (a timeout counts against the provider's breaker)
+                        due += System.nanoTime() - handing;
                         if (answer.isPresent()) {
                             completed = true;
                             return answer.get();

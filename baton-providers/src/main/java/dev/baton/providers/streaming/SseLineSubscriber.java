@@ -11,7 +11,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Turns the lines of a streamed response body into server-sent events. Driven by the JDK client's push
  * ({@code BodySubscribers.fromLineSubscriber}) rather than a blocking reader, so that aborting the exchange
- * never leaves a thread parked in {@code read()}.
+ * never leaves a thread parked in {@code read()}. Lines are asked for a few at a time, as the model call makes room for
+ * them, so a call whose caller is held up stops reading the provider's stream.
  */
 final class SseLineSubscriber implements Flow.Subscriber<String> {
 
@@ -22,6 +23,7 @@ final class SseLineSubscriber implements Flow.Subscriber<String> {
     private final ServerSentEventContext context;
     private final StringBuilder data = new StringBuilder();
     private String eventType;
+    private Flow.Subscription subscription;
 
     SseLineSubscriber(CancellableHttpClient exchange, ServerSentEventListener listener) {
         this.exchange = exchange;
@@ -41,8 +43,10 @@ final class SseLineSubscriber implements Flow.Subscriber<String> {
 
     @Override
     public void onSubscribe(Flow.Subscription subscription) {
+        this.subscription = subscription;
         exchange.attach(subscription);
-        subscription.request(Long.MAX_VALUE);
+        // a few lines ahead, then one more per line once the model call has room for what they carry
+        subscription.request(StreamingExchange.LINES_AHEAD);
     }
 
     @Override
@@ -66,6 +70,7 @@ final class SseLineSubscriber implements Flow.Subscriber<String> {
             eventType = line.substring("event:".length()).trim();
         }
         // comments (":...") and the id/retry fields mean nothing to a chat completion stream
+        exchange.whenRoom(() -> subscription.request(1));
     }
 
     @Override

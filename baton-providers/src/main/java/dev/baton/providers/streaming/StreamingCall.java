@@ -43,6 +43,7 @@ public final class StreamingCall {
             FailureClassifier failures,
             Consumer<ModelDelta> onDelta) {
         GatewayCall<Event> call = GatewayCall.open(request, limit, failures, exchange::abort);
+        exchange.pacedBy(call::whenRoom);
         return call.await(
                 () -> {
                     try {

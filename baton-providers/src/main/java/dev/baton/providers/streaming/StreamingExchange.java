@@ -24,6 +24,12 @@ import java.util.function.Function;
  */
 public final class StreamingExchange {
 
+    /**
+     * How many lines a reader asks for before the first arrives; after that it asks for one more per line, once the
+     * call has room for it, so a stream whose caller is held up stops being read.
+     */
+    public static final int LINES_AHEAD = 16;
+
     private final AtomicBoolean aborted = new AtomicBoolean();
     private volatile CompletableFuture<?> inFlight;
     private volatile Flow.Subscription subscription;

@@ -23,11 +23,11 @@ import dev.baton.server.http.QuotaHeaders;
 import dev.baton.server.http.RequestBody;
 import dev.baton.server.http.RequestIds;
 import dev.baton.server.http.SseEvents;
+import dev.baton.server.http.SseStreams;
 import dev.baton.server.http.SseTurnListener;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.io.IOException;
-import java.time.Duration;
 import java.util.function.Function;
 
 /**
@@ -45,13 +45,13 @@ public final class MessageRoutes {
     private final TurnEventLog events;
 
     private final int maxBodyBytes;
-    private final Duration heartbeat;
+    private final SseStreams streams;
 
     /** The header that asks for a stream the turn outlives: a dropped connection does not cancel it. */
     public static final String RESUMABLE = "Baton-Resumable";
 
-    public MessageRoutes(Conversations conversations, int maxBodyBytes, Duration heartbeat) {
-        this(conversations, null, null, maxBodyBytes, heartbeat);
+    public MessageRoutes(Conversations conversations, int maxBodyBytes, SseStreams streams) {
+        this(conversations, null, null, maxBodyBytes, streams);
     }
 
     public MessageRoutes(
@@ -59,12 +59,12 @@ public final class MessageRoutes {
             Approvals approvals,
             TurnEventLog events,
             int maxBodyBytes,
-            Duration heartbeat) {
+            SseStreams streams) {
         this.conversations = conversations;
         this.approvals = approvals;
         this.events = events;
         this.maxBodyBytes = maxBodyBytes;
-        this.heartbeat = heartbeat;
+        this.streams = streams;
     }
 
     record SendMessage(String content) {}
@@ -251,7 +251,7 @@ public final class MessageRoutes {
     private SseTurnListener streaming(Context ctx, TurnEventRecorder recorder) {
         return new SseTurnListener(
                 ctx,
-                heartbeat,
+                streams,
                 (writer, event) -> {
                     TurnEventRecorder.Recorded recorded = recorder.record(event);
                     writer.send(

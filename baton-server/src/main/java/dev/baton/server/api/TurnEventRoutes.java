@@ -6,6 +6,7 @@ import dev.baton.runtime.session.Sessions;
 import dev.baton.runtime.stream.TurnEventLog;
 import dev.baton.server.http.ApiException;
 import dev.baton.server.http.Caller;
+import dev.baton.server.http.SseStreams;
 import dev.baton.server.http.SseWriter;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
@@ -27,11 +28,11 @@ public final class TurnEventRoutes {
     private static final Duration POLL = Duration.ofSeconds(1);
 
     private final TurnEventLog log;
-    private final Duration heartbeat;
+    private final SseStreams streams;
 
-    public TurnEventRoutes(TurnEventLog log, Duration heartbeat) {
+    public TurnEventRoutes(TurnEventLog log, SseStreams streams) {
         this.log = log;
-        this.heartbeat = heartbeat;
+        this.streams = streams;
     }
 
     public void register(RoutesConfig routes) {
@@ -50,7 +51,7 @@ public final class TurnEventRoutes {
         ctx.contentType("text/event-stream; charset=utf-8");
         ctx.header("Cache-Control", "no-cache");
         ctx.header("X-Accel-Buffering", "no");
-        try (SseWriter out = new SseWriter(ctx.res().getOutputStream(), heartbeat, () -> {});
+        try (SseWriter out = streams.open(ctx.res().getOutputStream(), () -> {}, () -> {});
                 TurnEventLog.Reader reader = log.reader(turnId)) {
             while (!out.disconnected()) {
                 List<TurnEventLog.LoggedEvent> events = reader.read(after, POLL);

@@ -41,6 +41,7 @@ import dev.baton.server.compat.CompatSettings;
 import dev.baton.server.config.BatonConfig;
 import dev.baton.server.http.HttpApi;
 import dev.baton.server.http.HttpSettings;
+import dev.baton.server.http.SseStreams;
 import dev.baton.server.metrics.BatonMetrics;
 import dev.baton.server.metrics.BreakerMeters;
 import dev.baton.server.metrics.HttpMetrics;
@@ -240,6 +241,8 @@ public final class BatonServer implements AutoCloseable {
             metrics.watch(baton.modules().activity());
             baton.sessionEvents().add(new SessionMeters(metrics.registry()));
             String modelMode = simulatorOnly ? "simulator" : defaultModel;
+            HttpSettings http = httpSettings(config);
+            SseStreams sse = new SseStreams(http.sseBufferBytes(), sseHeartbeat, metrics.registry());
             List<Consumer<RoutesConfig>> routes = new ArrayList<>(List.of(
                     new HealthRoutes(
                                     () -> db.isUp(HealthRoutes.DEADLINE),
@@ -253,12 +256,12 @@ public final class BatonServer implements AutoCloseable {
                     new SessionRoutes(baton.sessions(), baton.approvals(), baton.turnEvents(), config.maxBodyBytes())
                             ::register,
                     new MessageRoutes(
-                            baton.conversations(),
-                            baton.approvals(),
-                            baton.turnEvents(),
-                            config.maxBodyBytes(),
-                            sseHeartbeat)::register,
-                    new TurnEventRoutes(baton.turnEvents(), sseHeartbeat)::register,
+                                    baton.conversations(),
+                                    baton.approvals(),
+                                    baton.turnEvents(),
+                                    config.maxBodyBytes(),
+                                    sse)::register,
+                    new TurnEventRoutes(baton.turnEvents(), sse)::register,
                     new UsageRoutes(baton.usage())::register,
                     new AuditRoutes(auditStore, baton.approvals())::register,
                     new TaskRoutes(tasks.service(), config.maxBodyBytes())::register,
@@ -272,8 +275,7 @@ public final class BatonServer implements AutoCloseable {
                 routes.add(new TraceContextRoutes(
                         tracing.openTelemetry().getPropagators().getTextMapPropagator())::register);
             }
-            routes.addAll(CompatRoutes.groups(compat, baton, learning, config.maxBodyBytes(), sseHeartbeat));
-            HttpSettings http = httpSettings(config);
+            routes.addAll(CompatRoutes.groups(compat, baton, learning, config.maxBodyBytes(), sse));
             Javalin app = HttpApi.create(
                     host, config.port(), http, auth, routes, new HttpMetrics(metrics.registry())::record);
             app.start();

@@ -56,6 +56,26 @@ public record ServerSettings(
         ModuleRegistry modules,
         AtomicReference<Module> learningMemory) {
 
+    /** The same settings with other agents (an evaluation swaps one agent's model). */
+    public ServerSettings withAgents(AgentRegistry changed) {
+        return new ServerSettings(
+                config,
+                jwt,
+                metrics,
+                tracing,
+                providers,
+                simulatorOnly,
+                defaultModel,
+                resilience,
+                prices,
+                rateLimits,
+                budgets,
+                turns,
+                changed,
+                modules,
+                learningMemory);
+    }
+
     /** The agents shipped on the class path, in the order they are offered (the domains' jars bring their own). */
     static final List<String> BUILT_IN_AGENTS = List.of(
             "agents/tasks.yaml", "agents/study.yaml", LearningModule.LEARNING_AGENT, LearningModule.PLATFORM_AGENT);

@@ -3,8 +3,8 @@ package dev.baton.server.compat;
 import dev.baton.learning.LearningModule;
 import dev.baton.runtime.Baton;
 import dev.baton.runtime.config.ConfigException;
+import dev.baton.server.http.SseStreams;
 import io.javalin.config.RoutesConfig;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -20,8 +20,8 @@ public final class CompatRoutes {
      * @throws ConfigException when an enabled surface names an agent that is not configured
      */
     public static List<Consumer<RoutesConfig>> groups(
-            CompatSettings settings, Baton baton, LearningModule learning, int maxBodyBytes, Duration heartbeat) {
-        CompatTurns turns = new CompatTurns(baton.conversations(), maxBodyBytes, heartbeat);
+            CompatSettings settings, Baton baton, LearningModule learning, int maxBodyBytes, SseStreams streams) {
+        CompatTurns turns = new CompatTurns(baton.conversations(), maxBodyBytes, streams);
         List<Consumer<RoutesConfig>> groups = new ArrayList<>();
         if (enabled(settings.aiLayer(), baton)) {
             groups.add(new AiLayerRoutes(turns, settings.aiLayer().agent())::register);

@@ -17,10 +17,10 @@ import dev.baton.server.http.Json;
 import dev.baton.server.http.QuotaHeaders;
 import dev.baton.server.http.RequestBody;
 import dev.baton.server.http.RequestIds;
+import dev.baton.server.http.SseStreams;
 import dev.baton.server.http.SseTurnListener;
 import io.javalin.http.Context;
 import java.io.IOException;
-import java.time.Duration;
 import java.util.Optional;
 
 /**
@@ -31,12 +31,12 @@ import java.util.Optional;
 final class CompatTurns {
     private final Conversations conversations;
     private final int maxBodyBytes;
-    private final Duration heartbeat;
+    private final SseStreams streams;
 
-    CompatTurns(Conversations conversations, int maxBodyBytes, Duration heartbeat) {
+    CompatTurns(Conversations conversations, int maxBodyBytes, SseStreams streams) {
         this.conversations = conversations;
         this.maxBodyBytes = maxBodyBytes;
-        this.heartbeat = heartbeat;
+        this.streams = streams;
     }
 
     /** The caller, who must be allowed to chat. */
@@ -95,7 +95,7 @@ final class CompatTurns {
             Conversations.ChatTarget target,
             String message,
             SseTurnListener.Encoder encoder) {
-        try (SseTurnListener listener = new SseTurnListener(ctx, heartbeat, encoder)) {
+        try (SseTurnListener listener = new SseTurnListener(ctx, streams, encoder)) {
             conversations.chat(caller, target, message, options(ctx), listener);
         }
     }

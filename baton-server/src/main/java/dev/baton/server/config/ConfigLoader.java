@@ -48,7 +48,8 @@ public final class ConfigLoader {
             List.of("server", "database", "auth", "models", "roles", "agents", BatonConfig.DEFAULT_AGENT);
 
     /** The keys of {@code server:}. */
-    private static final List<String> SERVER_KEYS = List.of("host", "port", "maxBodyBytes", "dataDir", "acceptQueue");
+    private static final List<String> SERVER_KEYS =
+            List.of("host", "port", "maxBodyBytes", "dataDir", "acceptQueue", "sseBufferBytes");
 
     /**
      * Every top-level key of baton.yaml: the sections read here and each one another reader owns (the name is

@@ -178,21 +178,7 @@ public final class EvalRuntime implements AutoCloseable {
                 .map(a -> a.id().equals(agent.id()) ? changed : a)
                 .toList();
         AgentRegistry agents = AgentRegistry.of(all).withDefault(s.config().defaultAgent());
-        ServerSettings changedSettings = new ServerSettings(
-                s.config(),
-                s.jwt(),
-                s.metrics(),
-                s.providers(),
-                s.simulatorOnly(),
-                s.defaultModel(),
-                s.resilience(),
-                s.prices(),
-                s.rateLimits(),
-                s.budgets(),
-                s.turns(),
-                agents,
-                s.modules(),
-                s.learningMemory());
+        ServerSettings changedSettings = s.withAgents(agents);
         // a model no configured provider serves fails here, naming the agent and what to set
         changedSettings.checkModels();
         return changedSettings;

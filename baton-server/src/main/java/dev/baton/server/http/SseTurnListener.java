@@ -12,7 +12,9 @@ import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
 /**
  * Streams a turn as Server-Sent Events: the stream starts once the turn is admitted (refusals before that are
  * plain JSON errors), each event is written by the front door's {@link Encoder}, and a client that goes away cancels
- * the turn. Close it when the send returns, whatever happened, so the heartbeat stops.
+ * the turn. Each stream buffers a bounded number of bytes ({@link SseStreams}): a client that stops reading stalls its
+ * own turn until the turn's deadline. Close it when the send returns, whatever happened: that writes what is still
+ * buffered and stops the heartbeat.
  */
 public final class SseTurnListener implements TurnListener, AutoCloseable {
 
@@ -26,20 +28,20 @@ public final class SseTurnListener implements TurnListener, AutoCloseable {
     private static final Duration BLOCKED_WRITE_GRACE = Duration.ofSeconds(1);
 
     private final Context ctx;
-    private final Duration heartbeat;
+    private final SseStreams streams;
     private final Encoder encoder;
     private final boolean cancelOnDisconnect;
     private SseWriter writer;
 
     /** A stream whose client going away cancels the turn. */
-    public SseTurnListener(Context ctx, Duration heartbeat, Encoder encoder) {
-        this(ctx, heartbeat, encoder, true);
+    public SseTurnListener(Context ctx, SseStreams streams, Encoder encoder) {
+        this(ctx, streams, encoder, true);
     }
 
     /** @param cancelOnDisconnect false when the turn should run on for a client that will take the stream up again */
-    public SseTurnListener(Context ctx, Duration heartbeat, Encoder encoder, boolean cancelOnDisconnect) {
+    public SseTurnListener(Context ctx, SseStreams streams, Encoder encoder, boolean cancelOnDisconnect) {
         this.ctx = ctx;
-        this.heartbeat = heartbeat;
+        this.streams = streams;
         this.encoder = encoder;
         this.cancelOnDisconnect = cancelOnDisconnect;
     }
@@ -53,7 +55,7 @@ public final class SseTurnListener implements TurnListener, AutoCloseable {
         ctx.header("X-Accel-Buffering", "no");
         try {
             Runnable onDisconnect = cancelOnDisconnect ? turn.cancellation()::cancel : () -> {};
-            writer = new SseWriter(ctx.res().getOutputStream(), heartbeat, onDisconnect, () -> abort(ctx));
+            writer = streams.open(ctx.res().getOutputStream(), onDisconnect, () -> abort(ctx));
         } catch (IOException e) {
             turn.cancellation().cancel();
             throw new UncheckedIOException(e);

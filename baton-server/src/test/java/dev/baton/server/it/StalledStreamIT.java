@@ -1,0 +1,113 @@
+package dev.baton.server.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.core.agent.TurnLimits;
+import dev.baton.server.config.BatonConfig;
+import dev.baton.server.config.ModelSettings;
+import dev.baton.simulator.LlmSimulator;
+import dev.baton.simulator.Reply;
+import dev.baton.simulator.SimulatorScript;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A client that stops reading its SSE stream holds no more than the stream's bound on the server: its turn waits for
+ * it (and ends, cancelled, at the request deadline) while another user's turn runs to the end.
+ */
+class StalledStreamIT {
+    @TempDir
+    Path dir;
+
+    /** A small bound, so that a few events fill it. */
+    private static final int BOUND = 1024;
+
+    @Test
+    void a_stalled_stream_holds_at_most_its_bound_and_its_turn_is_cancelled_at_the_deadline_while_others_chat()
+            throws Exception {
+        // far more text than the socket buffers between Baton and the client hold
+        SimulatorScript script = SimulatorScript.builder()
+                // 15 MB in 1 KB words, one a delta: cheap for the simulator to split
+                .whenUserSays("talk a lot", Reply.text(("x".repeat(999) + " ").repeat(15_000)))
+                .fallback("Hello from the model.")
+                .build();
+        // long enough that the other user's turn ends while the stalled one still waits, on a loaded machine too
+        TurnLimits deadline = new TurnLimits(
+                5, 10, 50, 20, 4000, 128_000, Duration.ofSeconds(60), Duration.ofSeconds(10), Duration.ofSeconds(20));
+        ObjectNode raw = new ObjectMapper().createObjectNode();
+        raw.putObject("server").put("sseBufferBytes", BOUND);
+        BatonConfig config = new BatonConfig(
+                0,
+                TestServer.sqliteUrl(dir),
+                TestServer.SECRET,
+                new ModelSettings("simulator:default", null, null, Map.of()),
+                deadline,
+                TestServer.ROLES,
+                List.of(),
+                BatonConfig.DEFAULT_MAX_BODY_BYTES,
+                raw,
+                null);
+        try (LlmSimulator sim = LlmSimulator.start(script);
+                TestServer t = TestServer.start(config, sim, false, Clock.systemUTC());
+                Socket stalled = new Socket()) {
+            String token = TestServer.token("stalled");
+            String session = t.api.startSession(token, "tasks");
+            stalled.setReceiveBufferSize(1024);
+            stalled.connect(new InetSocketAddress("127.0.0.1", t.server.port()), 5_000);
+            byte[] body = "{\"content\":\"talk a lot\"}".getBytes(StandardCharsets.UTF_8);
+            OutputStream out = stalled.getOutputStream();
+            out.write(("POST /v1/sessions/" + session + "/messages HTTP/1.1\r\nHost: localhost\r\n"
+                            + "Authorization: Bearer " + token + "\r\nAccept: text/event-stream\r\n"
+                            + "Content-Type: application/json\r\nContent-Length: " + body.length + "\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.write(body);
+            out.flush();
+            // ... and never reads a byte of the answer
+
+            // the stream's buffer filled up and its turn had to wait for the client
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> MetricsIT.scrape(t).value("baton_sse_stalled_total") >= 1);
+            assertThat(t.server.runtime().runningTurns().count()).isEqualTo(1);
+
+            // another user chats meanwhile, to the end
+            String other = TestServer.token("other");
+            String otherSession = t.api.startSession(other, "tasks");
+            try (ApiClient.SseStream s = t.api.stream(otherSession, other, "hello")) {
+                List<SseEvent> events =
+                        s.until(e -> e.type().equals("done") || e.type().equals("error"));
+                assertThat(events.getLast().type()).isEqualTo("done");
+            }
+            assertThat(t.server.runtime().runningTurns().count())
+                    .as("the stalled turn still waits for its client")
+                    .isEqualTo(1);
+
+            // the deadline cancels the stalled turn, which is recorded as cancelled
+            await().atMost(Duration.ofSeconds(90))
+                    .until(() -> t.server.runtime().runningTurns().count() == 0);
+            var messages = t.api.get("/v1/sessions/" + session + "/messages", token)
+                    .body()
+                    .path("messages");
+            assertThat(messages.get(1).path("status").asText()).isEqualTo("cancelled");
+
+            // never more than the bound in one stream, and nothing left once the streams ended
+            PrometheusScrape after = MetricsIT.scrape(t);
+            assertThat(after.value("baton_sse_stream_buffered_max_bytes"))
+                    .isPositive()
+                    .isLessThanOrEqualTo(BOUND);
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> MetricsIT.scrape(t).value("baton_sse_buffered_bytes") == 0);
+        }
+    }
+}
