@@ -450,8 +450,13 @@ public final class TurnRunner {
             checkCancelled(request);
             progress.iteration++;
             Duration llmTimeout = bounded(limits.llmTimeout(), limits, progress);
-            ModelRequest modelRequest =
-                    new ModelRequest(binding.model(), progress.messages, specs, llmTimeout, request.cancellation());
+            ModelRequest modelRequest = new ModelRequest(
+                    binding.model(),
+                    progress.messages,
+                    specs,
+                    llmTimeout,
+                    request.cancellation(),
+                    request.agent().temperature());
             ModelStreamer.ModelCall call = streamer.stream(binding, modelRequest, out);
             ModelReply reply = call.reply();
             progress.model = reply.model() == null || reply.model().isBlank() ? binding.model() : reply.model();

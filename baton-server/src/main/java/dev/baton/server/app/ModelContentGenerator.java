@@ -50,7 +50,8 @@ final class ModelContentGenerator implements ContentGenerator {
                 List.of(new ChatMessage.System(SYSTEM_PROMPT), new ChatMessage.User("Topic: " + request.topic())),
                 List.of(),
                 agent.limits().llmTimeout(),
-                new Cancellation());
+                new Cancellation(),
+                agent.temperature());
         try {
             ModelReply reply = binding.gateway().stream(call, delta -> {});
             log.info(
