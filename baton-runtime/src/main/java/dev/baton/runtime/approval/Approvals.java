@@ -41,6 +41,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,6 +59,11 @@ import org.slf4j.LoggerFactory;
  */
 public final class Approvals {
     private static final Logger log = LoggerFactory.getLogger(Approvals.class);
+    /**
+     * How much longer than the turn's time left a decision's claim holds: a turn is cut at its deadline, so an
+     * instance still holding a claim this long after it is gone.
+     */
+    static final Duration CLAIM_MARGIN = Duration.ofSeconds(30);
 
     private final ApprovalStore store;
     private final ApprovalSettings settings;
@@ -121,62 +128,133 @@ public final class Approvals {
             expire(call.turnId(), now);
             throw new RefusalException(ApprovalDecisions.notPending(ApprovalStatus.EXPIRED));
         }
-        if (!call.isPending()) throw new RefusalException(ApprovalDecisions.notPending(call.status()));
+        if (!call.isPending()) {
+            // decided already: only a turn whose claim ran out (its instance died going on with it) goes on again
+            PausedTurn abandoned = store.turn(caller.tenantId(), caller.userId(), call.turnId())
+                    .filter(t -> t.abandonedAt(now))
+                    .orElseThrow(() -> new RefusalException(ApprovalDecisions.notPending(call.status())));
+            return goOn(
+                    caller,
+                    session,
+                    setup(caller, session),
+                    abandoned,
+                    options,
+                    listener,
+                    until -> store.reclaim(abandoned.turnId(), clock.instant(), until)
+                            .orElseThrow(
+                                    () -> new RefusalException(ApprovalDecisions.notPending(ApprovalStatus.APPROVED))));
+        }
         PausedTurn turn = store.pausedTurn(caller.tenantId(), caller.userId(), session.id())
                 .filter(t -> t.turnId().equals(call.turnId()))
                 .orElseThrow(() -> new RefusalException(ApprovalDecisions.notPending(ApprovalStatus.APPROVED)));
-        if (!session.isActive())
-            throw new RefusalException(new Refusal.SessionCompleted("this session is completed; start a new one"));
-        AgentDefinition configured = agents.find(session.agentId())
-                .orElseThrow(() -> new RefusalException(
-                        new Refusal.AgentUnavailable("this session's agent is no longer configured")));
-        SessionLifecycle.TurnSetup setup = sessions.lifecycle().beforeTurn(caller, session, configured);
-        AgentDefinition agent = setup.agent();
-        String edited = decision.approve() && decision.arguments() != null
-                ? checkedArguments(call, decision.arguments(), caller, session, agent)
-                : null;
+        SessionLifecycle.TurnSetup setup = setup(caller, session);
         ApprovalStore.Decision recorded = new ApprovalStore.Decision(
                 decision.approve() ? ApprovalStatus.APPROVED : ApprovalStatus.DENIED,
                 caller.userId(),
-                edited,
+                decision.approve() && decision.arguments() != null
+                        ? checkedArguments(call, decision.arguments(), caller, session, setup.agent())
+                        : null,
                 decision.comment());
-        TurnState paused = TurnStateCodec.decode(turn.state());
-        Duration left = timeLeft(paused, turn, agent);
+        return goOn(caller, session, setup, turn, options, listener, until -> switch (store.decide(
+                callId, recorded, clock.instant(), until)) {
+            case ApprovalStore.NotPending np ->
+                throw new RefusalException(ApprovalDecisions.notPending(
+                        np.current() == null
+                                ? ApprovalStatus.APPROVED
+                                : np.current().status()));
+            case ApprovalStore.Waiting waiting -> throw new StillWaiting(waiting);
+            case ApprovalStore.Resumable r -> r;
+        });
+    }
+
+    /**
+     * Goes on with {@code turn} once {@code claim} took it (under the session's turn lock), on this thread, and
+     * releases the claim at the turn's end. The claim holds for the turn's time left and {@link #CLAIM_MARGIN}: past
+     * that, the instance holding it is taken for dead and a retried decision takes the turn over.
+     */
+    private ApprovalResult goOn(
+            Principal caller,
+            Session session,
+            SessionLifecycle.TurnSetup setup,
+            PausedTurn turn,
+            SendOptions options,
+            TurnListener listener,
+            Function<Instant, ApprovalStore.Resumable> claim) {
+        AgentDefinition agent = setup.agent();
+        Duration left = timeLeft(TurnStateCodec.decode(turn.state()), turn, agent);
+        AtomicReference<ApprovalStore.Resumable> claimed = new AtomicReference<>();
         try (BudgetReservation budget = admission.reserveBudget(caller, agent)) {
-            TurnOutcome outcome = dispatcher.run(
-                    session.id(),
-                    left,
-                    cancellation -> {
-                        ApprovalStore.Resumable resumable = switch (store.decide(callId, recorded, clock.instant())) {
-                            case ApprovalStore.NotPending np ->
-                                throw new RefusalException(ApprovalDecisions.notPending(
-                                        np.current() == null
-                                                ? ApprovalStatus.APPROVED
-                                                : np.current().status()));
-                            case ApprovalStore.Waiting waiting -> throw new StillWaiting(waiting);
-                            case ApprovalStore.Resumable r -> r;
-                        };
-                        log.info(
-                                "request {}: the user decided the last held call of turn {}; it goes on",
-                                options.requestId(),
-                                resumable.turn().turnId());
-                        listener.admitted(new AdmittedTurn(session, RateDecision.UNLIMITED, cancellation));
-                        return resumeRequest(
-                                options.requestId(),
-                                caller,
-                                session,
-                                agent,
-                                setup.assignment(),
-                                resumable,
-                                left,
-                                cancellation);
-                    },
-                    listener::onEvent);
+            TurnOutcome outcome;
+            try {
+                outcome = dispatcher.run(
+                        session.id(),
+                        left,
+                        cancellation -> {
+                            ApprovalStore.Resumable resumable =
+                                    claim.apply(clock.instant().plus(left).plus(CLAIM_MARGIN));
+                            claimed.set(resumable);
+                            List<TurnResume.ToolDecision> decisions = decisions(resumable, turn);
+                            log.info(
+                                    "request {}: the calls turn {} held are decided; it goes on",
+                                    options.requestId(),
+                                    resumable.turn().turnId());
+                            listener.admitted(new AdmittedTurn(session, RateDecision.UNLIMITED, cancellation));
+                            return resumeRequest(
+                                    options.requestId(),
+                                    caller,
+                                    session,
+                                    agent,
+                                    setup.assignment(),
+                                    resumable,
+                                    decisions,
+                                    left,
+                                    cancellation);
+                        },
+                        listener::onEvent);
+            } finally {
+                finish(claimed.get());
+            }
             sessions.lifecycle().afterTurn(caller, session, setup);
             return new ApprovalResult.Resumed(new SendResult.Ran(session, outcome, RateDecision.UNLIMITED));
         } catch (StillWaiting waiting) {
             return new ApprovalResult.Recorded(waiting.waiting.decided(), waiting.waiting.stillPending());
         }
+    }
+
+    /** The decisions the turn goes on with; those of a turn taken over keep what its dead instance got to. */
+    private List<TurnResume.ToolDecision> decisions(ApprovalStore.Resumable resumable, PausedTurn before) {
+        if (before.status() == PausedTurn.Status.PAUSED) {
+            return resumable.calls().stream().map(ApprovalDecisions::decision).toList();
+        }
+        log.warn(
+                "paused turn {} was claimed by an instance that did not finish it by {}; this one takes it over",
+                before.turnId(),
+                before.claimedUntil());
+        return TakeoverDecisions.of(resumable, conversations, clock.instant())
+                // its end was stored before its instance could release the claim: nothing to go on with
+                .orElseThrow(() -> new RefusalException(ApprovalDecisions.notPending(ApprovalStatus.APPROVED)));
+    }
+
+    private void finish(ApprovalStore.Resumable claimed) {
+        if (claimed == null) return;
+        try {
+            store.finish(claimed.turn().turnId(), claimed.turn().claimId());
+        } catch (RuntimeException e) {
+            // the claim then runs out, and a retried decision finds the turn's end stored (or goes on without rerun)
+            log.warn(
+                    "could not release the claim of paused turn {}: {}",
+                    claimed.turn().turnId(),
+                    e.toString());
+        }
+    }
+
+    private SessionLifecycle.TurnSetup setup(Principal caller, Session session) {
+        if (!session.isActive())
+            throw new RefusalException(new Refusal.SessionCompleted("this session is completed; start a new one"));
+        AgentDefinition configured = agents.find(session.agentId())
+                .orElseThrow(() -> new RefusalException(
+                        new Refusal.AgentUnavailable("this session's agent is no longer configured")));
+        return sessions.lifecycle().beforeTurn(caller, session, configured);
     }
 
     /** The calls the caller's session waits on, in the order they were held (empty when nothing waits). */
@@ -291,6 +369,7 @@ public final class Approvals {
             AgentDefinition agent,
             Assignment assignment,
             ApprovalStore.Resumable resumable,
+            List<TurnResume.ToolDecision> decisions,
             Duration left,
             Cancellation cancellation) {
         TurnState stored = TurnStateCodec.decode(resumable.turn().state());
@@ -308,8 +387,6 @@ public final class Approvals {
                 stored.usage(),
                 stored.callCache(),
                 stored.filters());
-        List<TurnResume.ToolDecision> decisions =
-                resumable.calls().stream().map(ApprovalDecisions::decision).toList();
         return new TurnRequest(requestId, caller, session, agent, userContent(state), cancellation, assignment)
                 .resuming(new TurnResume(state, decisions));
     }
