@@ -2,12 +2,10 @@ package dev.baton.runtime.approval;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.core.agent.AgentDefinition;
-import dev.baton.core.agent.Assignment;
 import dev.baton.core.auth.Principal;
 import dev.baton.core.conversation.ConversationStore;
 import dev.baton.core.conversation.MessageStatus;
 import dev.baton.core.conversation.Session;
-import dev.baton.core.model.ChatMessage;
 import dev.baton.core.model.ToolCallRequest;
 import dev.baton.core.tool.ToolCallScope;
 import dev.baton.core.tool.ToolCatalog;
@@ -104,6 +102,10 @@ public final class Approvals {
      * the turn goes on at once, on this thread, and {@code listener} hears it like a message's turn ({@code admitted},
      * then its events: {@code Started} with the paused turn's id, the decided calls, the rest of the loop).
      *
+     * <p>A call decided before whose turn was claimed by an instance that died going on with it (its claim's lease
+     * ran out) is not refused: the decision as recorded first takes the turn over here, and no approved call runs a
+     * second time (see {@link TakeoverDecisions}).
+     *
      * @throws RefusalException {@link Refusal.NotFound} (no such session or call of the caller's);
      *     {@link Refusal.ApprovalNotPending} (already decided, superseded, expired, or nothing waits);
      *     {@link Refusal.InvalidArguments} (edited arguments that do not match the tool's schema);
@@ -181,7 +183,7 @@ public final class Approvals {
             TurnListener listener,
             Function<Instant, ApprovalStore.Resumable> claim) {
         AgentDefinition agent = setup.agent();
-        Duration left = timeLeft(TurnStateCodec.decode(turn.state()), turn, agent);
+        Duration left = PausedTurnRequests.timeLeft(TurnStateCodec.decode(turn.state()), turn, agent);
         AtomicReference<ApprovalStore.Resumable> claimed = new AtomicReference<>();
         try (BudgetReservation budget = admission.reserveBudget(caller, agent)) {
             TurnOutcome outcome;
@@ -190,8 +192,9 @@ public final class Approvals {
                         session.id(),
                         left,
                         cancellation -> {
-                            ApprovalStore.Resumable resumable =
-                                    claim.apply(clock.instant().plus(left).plus(CLAIM_MARGIN));
+                            // a turn without a request timeout has no end to measure the claim by
+                            ApprovalStore.Resumable resumable = claim.apply(clock.instant()
+                                    .plus(left == null ? ApprovalStore.DEFAULT_CLAIM : left.plus(CLAIM_MARGIN)));
                             claimed.set(resumable);
                             List<TurnResume.ToolDecision> decisions = decisions(resumable, turn);
                             log.info(
@@ -199,7 +202,8 @@ public final class Approvals {
                                     options.requestId(),
                                     resumable.turn().turnId());
                             listener.admitted(new AdmittedTurn(session, RateDecision.UNLIMITED, cancellation));
-                            return resumeRequest(
+                            return PausedTurnRequests.resuming(
+                                    clock.instant(),
                                     options.requestId(),
                                     caller,
                                     session,
@@ -349,7 +353,13 @@ public final class Approvals {
         try {
             TurnState state = TurnStateCodec.decode(closed.turn().state());
             TurnRequest request = new TurnRequest(
-                            requestId, owner, session, agent, userContent(state), new Cancellation(), null)
+                            requestId,
+                            owner,
+                            session,
+                            agent,
+                            PausedTurnRequests.userContent(state),
+                            new Cancellation(),
+                            null)
                     .resuming(new TurnResume(
                             state,
                             closed.calls().stream()
@@ -360,56 +370,6 @@ public final class Approvals {
             // the calls are decided (denied) whatever happens here; only the turn's partial answer is not stored
             log.error("could not store the end of paused turn {}", closed.turn().turnId(), e);
         }
-    }
-
-    private TurnRequest resumeRequest(
-            String requestId,
-            Principal caller,
-            Session session,
-            AgentDefinition agent,
-            Assignment assignment,
-            ApprovalStore.Resumable resumable,
-            List<TurnResume.ToolDecision> decisions,
-            Duration left,
-            Cancellation cancellation) {
-        TurnState stored = TurnStateCodec.decode(resumable.turn().state());
-        Instant deadline = stored.deadline() == null ? null : clock.instant().plus(left);
-        TurnState state = new TurnState(
-                stored.turnId(),
-                stored.sessionId(),
-                stored.userMessageId(),
-                deadline,
-                stored.iteration(),
-                stored.messages(),
-                stored.answerText(),
-                stored.model(),
-                stored.toolCalls(),
-                stored.usage(),
-                stored.callCache(),
-                stored.filters());
-        return new TurnRequest(requestId, caller, session, agent, userContent(state), cancellation, assignment)
-                .resuming(new TurnResume(state, decisions));
-    }
-
-    /**
-     * What the paused turn has left of its request time: the time it had when it paused (the wait does not count),
-     * and at least the agent's tool timeout.
-     */
-    private static Duration timeLeft(TurnState state, PausedTurn turn, AgentDefinition agent) {
-        Duration requestTimeout = agent.limits().requestTimeout();
-        if (state.deadline() == null) return requestTimeout;
-        Duration left = Duration.between(turn.pausedAt(), state.deadline());
-        Duration floor = agent.limits().toolTimeout();
-        if (left.compareTo(floor) < 0) left = floor;
-        return requestTimeout != null && left.compareTo(requestTimeout) > 0 ? requestTimeout : left;
-    }
-
-    /** The turn's user message as the model reads it (after before_ai modules). */
-    private static String userContent(TurnState state) {
-        for (ChatMessage m : state.messages().reversed()) {
-            if (m instanceof ChatMessage.User user) return user.content();
-        }
-        return "";
     }
 
     private String checkedArguments(
