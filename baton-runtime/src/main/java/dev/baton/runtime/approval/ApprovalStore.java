@@ -59,6 +59,12 @@ public interface ApprovalStore {
      */
     Optional<Resumable> reclaim(String turnId, Instant now, Instant claimUntil);
 
+    /**
+     * Turns claimed by an instance that died ({@link PausedTurn#abandonedAt}) which nobody took over by their calls'
+     * expiry either: {@code now} is past both their claim and their expiry. Oldest claim first, at most {@code limit}.
+     */
+    List<PausedTurn> abandoned(Instant now, int limit);
+
     /** Notes that the turn's approved calls {@code callIds} are about to run (see {@link Resumable#runStarted}). */
     void runStarting(String turnId, List<String> callIds, Instant now);
 

@@ -73,6 +73,7 @@ public final class Approvals {
     private final TurnRunner runner;
     private final ToolExecutor executor;
     private final Clock clock;
+    private final AbandonedClaims abandoned;
 
     public Approvals(
             ApprovalStore store,
@@ -95,6 +96,7 @@ public final class Approvals {
         this.runner = Objects.requireNonNull(runner, "runner");
         this.executor = new ToolExecutor(Objects.requireNonNull(tools, "tools"), clock);
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.abandoned = new AbandonedClaims(store, conversations, agents, runner);
     }
 
     /**
@@ -307,7 +309,8 @@ public final class Approvals {
 
     /**
      * Ends the paused turns whose held calls expired: the calls become {@code expired} (denied), the turn's answer
-     * so far is stored as cancelled. The background job runs it every {@code lifecycle.sweepInterval}.
+     * so far is stored as cancelled; and the turns claimed by an instance that died which nobody took over by then
+     * ({@link AbandonedClaims}). The background job runs it every {@code lifecycle.sweepInterval}.
      *
      * @return how many paused turns it ended
      */
@@ -318,7 +321,7 @@ public final class Approvals {
             if (expire(turn.turnId(), now)) ended++;
         }
         if (ended > 0) log.info("approval expiry ended {} paused turns", ended);
-        return ended;
+        return ended + abandoned.end(now, settings.expiryBatch());
     }
 
     private boolean expire(String turnId, Instant now) {

@@ -88,6 +88,15 @@ final class InMemoryApprovalStore implements ApprovalStore {
     }
 
     @Override
+    public synchronized List<PausedTurn> abandoned(Instant now, int limit) {
+        return turns.values().stream()
+                .filter(t -> t.abandonedAt(now) && !now.isBefore(t.expiresAt()))
+                .sorted(Comparator.comparing(PausedTurn::claimedUntil))
+                .limit(limit)
+                .toList();
+    }
+
+    @Override
     public synchronized void runStarting(String turnId, List<String> callIds, Instant now) {
         runStarted.addAll(callIds);
     }

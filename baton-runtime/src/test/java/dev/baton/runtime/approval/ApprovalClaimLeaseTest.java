@@ -35,7 +35,8 @@ import org.junit.jupiter.api.Test;
  * with it: the test claims the turn straight in the {@link ApprovalStore}, as that instance did, and leaves it. A
  * retried decision takes the turn over only once the claim's lease ran out (the clock is moved, nothing sleeps), and
  * the approved call runs exactly once overall: not again when the dead instance recorded it, not again when it had
- * started it without a record (the model is told the outcome is unknown), and now when it never started.
+ * started it without a record (the model is told the outcome is unknown), and now when it never started. A turn
+ * nobody took over by its calls' expiry is ended by the sweep, which runs nothing.
  */
 class ApprovalClaimLeaseTest {
     private static final Instant START = Instant.parse("2026-03-01T08:00:00Z");
@@ -216,5 +217,26 @@ class ApprovalClaimLeaseTest {
                     assertThat(((TurnEvent.ToolCallFinished) e).ok()).isFalse();
                     assertThat(((TurnEvent.ToolCallFinished) e).error()).contains("tool_outcome_unknown");
                 });
+    }
+
+    @Test
+    void a_turn_nobody_took_over_before_its_expiry_is_ended_by_the_sweep_without_running_anything() {
+        ToolApproval call = paused();
+        claimedByAnInstanceThatDies(call);
+        clock.advance(PAST_THE_LEASE);
+        // past the lease, but the user may still retry until the calls' expiry
+        assertThat(baton.approvals().expire()).isZero();
+        clock.advance(Duration.ofHours(24));
+
+        assertThat(baton.approvals().expire()).isEqualTo(1);
+
+        assertThat(removed).isEmpty();
+        assertThat(row(call).state()).as("stored as not run").isEqualTo(ToolCallState.CANCELLED);
+        var answer = conversations.recentMessages("alice", session, 1).getFirst();
+        assertThat(answer.status()).isEqualTo(dev.baton.core.conversation.MessageStatus.CANCELLED);
+        assertThat(row(call).messageId()).isEqualTo(answer.id());
+        assertThat(baton.approvals().expire()).as("once").isZero();
+        assertThatThrownBy(() -> retry(call)).satisfies(e -> assertThat(code(e)).isEqualTo("approval_already_decided"));
+        assertThat(removed).isEmpty();
     }
 }

@@ -188,6 +188,24 @@ public final class JdbcApprovalStore implements ApprovalStore {
     }
 
     @Override
+    public List<PausedTurn> abandoned(Instant now, int limit) {
+        return db.withConnection(c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT " + TURN_COLUMNS + CLAIM_COLUMNS
+                    + " FROM paused_turns WHERE status = '" + RESUMED + "' AND claimed_until <= ? AND expires_at <= ?"
+                    + " ORDER BY claimed_until LIMIT ?")) {
+                codec.setInstant(ps, 1, now);
+                codec.setInstant(ps, 2, now);
+                ps.setInt(3, limit);
+                List<PausedTurn> found = new ArrayList<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) found.add(turn(rs));
+                }
+                return found;
+            }
+        });
+    }
+
+    @Override
     public void runStarting(String turnId, List<String> callIds, Instant now) {
         if (callIds.isEmpty()) return;
         db.inTransaction(c -> {

@@ -260,6 +260,13 @@ abstract class ApprovalStoreContract {
         assertThat(store.turn("tenant-1", "ida", turn.turnId()).orElseThrow().abandonedAt(at.plusSeconds(61)))
                 .isTrue();
         assertThat(store.turn("tenant-1", "bob", turn.turnId())).isEmpty();
+        assertThat(store.abandoned(at.plusSeconds(61), 100))
+                .as("the user may still retry until the calls expire")
+                .extracting(PausedTurn::turnId)
+                .doesNotContain(turn.turnId());
+        assertThat(store.abandoned(at.plus(DAY), 100))
+                .extracting(PausedTurn::turnId)
+                .contains(turn.turnId());
 
         List<Optional<ApprovalStore.Resumable>> takeovers =
                 race(4, i -> store.reclaim(turn.turnId(), at.plusSeconds(61), at.plusSeconds(200)));
@@ -279,6 +286,9 @@ abstract class ApprovalStoreContract {
         store.finish(turn.turnId(), takeover.turn().claimId());
         assertThat(store.reclaim(turn.turnId(), at.plusSeconds(10_000), at.plusSeconds(10_100)))
                 .isEmpty();
+        assertThat(store.abandoned(at.plus(DAY).plus(DAY), 100))
+                .extracting(PausedTurn::turnId)
+                .doesNotContain(turn.turnId());
     }
 
     private static <T> List<T> race(int threads, java.util.function.IntFunction<T> work) throws Exception {
