@@ -52,6 +52,15 @@ public record AgentDefinition(
                 id, id, "", systemPrompt, model, tools, List.of(), TurnLimits.DEFAULTS, List.of(), null);
     }
 
+    /**
+     * The sampling temperature its model calls ask for ({@code temperature} in its definition, 0–2); null for the
+     * provider's default.
+     */
+    public Double temperature() {
+        JsonNode t = definition.path("temperature");
+        return t.isNumber() ? t.doubleValue() : null;
+    }
+
     public AgentDefinition withLimits(TurnLimits newLimits) {
         return new AgentDefinition(
                 id, name, description, systemPrompt, model, tools, allowedRoles, newLimits, fallbackModels, definition);

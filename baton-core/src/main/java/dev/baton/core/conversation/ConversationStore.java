@@ -49,6 +49,12 @@ public interface ConversationStore {
     List<ToolCallRecord> toolCallsOf(String userId, String sessionId, List<String> messageIds);
 
     /**
+     * The tool calls of the user's session with these row ids (e.g. held calls, whose rows get their approval's id):
+     * whether they ran, with what outcome, and whether their turn's answer was stored (linked to a message).
+     */
+    List<ToolCallRecord> toolCallsWithIds(String userId, String sessionId, List<String> ids);
+
+    /**
      * Writes tool calls of a turn that is still running, as soon as they have finished, so that they are in the
      * audit trail even if the turn never ends (the process dies). The rows belong to no message yet ({@code messageId}
      * must be null), so history display does not show them, and they count towards the session's tool-call count

@@ -143,6 +143,23 @@ public final class InMemoryConversationStore implements ConversationStore, Idemp
     }
 
     @Override
+    public List<ToolCallRecord> toolCallsWithIds(String userId, String sessionId, List<String> ids) {
+        if (ids.isEmpty()) {
+            return List.of();
+        }
+        Set<String> wanted = Set.copyOf(ids);
+        synchronized (lock) {
+            if (owned(userId, sessionId) == null) {
+                return List.of();
+            }
+            return toolCalls.values().stream()
+                    .filter(t -> t.sessionId().equals(sessionId) && wanted.contains(t.id()))
+                    .sorted(Comparator.comparing(ToolCallRecord::startedAt).thenComparing(ToolCallRecord::id))
+                    .toList();
+        }
+    }
+
+    @Override
     public void recordToolCalls(String userId, List<ToolCallRecord> calls) {
         for (ToolCallRecord t : calls) {
             if (t.messageId() != null) {

@@ -70,8 +70,12 @@ final class ToolRun {
     private void start() {
         startedAt = clock.instant();
         startedNanos = System.nanoTime();
-        ToolContext context =
-                new ToolContext(scope.principal(), scope.sessionId(), startedAt.plus(timeout), scope.cancellation());
+        ToolContext context = new ToolContext(
+                scope.principal(),
+                scope.sessionId(),
+                startedAt.plus(timeout),
+                scope.cancellation(),
+                scope.agent() == null ? null : scope.agent().id());
         span = TurnTracing.current().startTool(call);
         thread = Thread.ofVirtual().name("tool-" + call.name()).unstarted(span.wrap(() -> {
             try {

@@ -49,6 +49,13 @@ public interface ToolApprovals {
     List<Pending> pause(Pause pause);
 
     /**
+     * Notes that the approved calls of a paused turn going on are about to run ({@code recordIds}: their
+     * {@link Pending#callId()}s): an instance that takes the turn over after this one died must not run them again
+     * when it cannot tell whether they ran. Called before they run; a failure fails the turn instead of running them.
+     */
+    default void runStarting(TurnState state, List<String> recordIds) {}
+
+    /**
      * A call held for approval.
      *
      * @param call the call as the model made it

@@ -158,6 +158,7 @@ final class ToolDispatcher {
                 case TurnResume.ToolDecision.Approve approve -> ran.next();
                 case TurnResume.ToolDecision.Deny deny ->
                     ToolCallOutcome.rejected(deny.call(), ToolCallState.DENIED, deny.error(), clock.instant());
+                case TurnResume.ToolDecision.Settled settled -> settled.outcome();
             };
             outcomes.add(o);
             sink.accept(finishedEvent(o));

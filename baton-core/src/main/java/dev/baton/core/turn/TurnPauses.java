@@ -85,6 +85,7 @@ final class TurnPauses {
                     ToolCallOutcome.rejected(deny.call(), ToolCallState.DENIED, deny.error(), now);
                 case TurnResume.ToolDecision.Approve approve ->
                     ToolCallOutcome.rejected(approve.call(), ToolCallState.CANCELLED, NOT_RUN, now);
+                case TurnResume.ToolDecision.Settled settled -> settled.outcome();
             };
             progress.toolCalls.add(new TurnState.ToolCall(decision.recordId(), refused));
         }

@@ -1,6 +1,7 @@
 package dev.baton.core.turn;
 
 import dev.baton.core.model.ToolCallRequest;
+import dev.baton.core.tool.ToolCallOutcome;
 import dev.baton.core.tool.ToolError;
 import java.util.List;
 import java.util.Objects;
@@ -33,6 +34,21 @@ public record TurnResume(TurnState state, List<ToolDecision> decisions) {
             public Approve {
                 Objects.requireNonNull(recordId, "recordId");
                 Objects.requireNonNull(call, "call");
+            }
+        }
+
+        /**
+         * Do not run it again: an earlier attempt at this turn (on an instance that died while going on with it) ran
+         * it, or started to. The model reads {@code outcome}.
+         *
+         * @param recorded whether {@code outcome} is already a {@code tool_calls} row (with id {@code recordId})
+         */
+        record Settled(String recordId, ToolCallRequest call, ToolCallOutcome outcome, boolean recorded)
+                implements ToolDecision {
+            public Settled {
+                Objects.requireNonNull(recordId, "recordId");
+                Objects.requireNonNull(call, "call");
+                Objects.requireNonNull(outcome, "outcome");
             }
         }
 

@@ -379,13 +379,26 @@ public final class TurnRunner {
             Duration toolTimeout = bounded(limits.toolTimeout(), limits, progress);
             Duration timeLeft =
                     limits.requestTimeout() == null ? null : bounded(limits.requestTimeout(), limits, progress);
+            List<String> toRun = paused.decisions().stream()
+                    .filter(d -> d instanceof TurnResume.ToolDecision.Approve)
+                    .map(TurnResume.ToolDecision::recordId)
+                    .toList();
+            if (!toRun.isEmpty()) approvals.runStarting(state, toRun);
             List<ToolCallOutcome> outcomes =
                     dispatcher.decide(paused.decisions(), request, toolTimeout, timeLeft, progress.cache, sink);
             List<TurnState.ToolCall> decided = new ArrayList<>(outcomes.size());
+            List<TurnState.ToolCall> unrecorded = new ArrayList<>(outcomes.size());
             for (int i = 0; i < outcomes.size(); i++) {
-                decided.add(new TurnState.ToolCall(paused.decisions().get(i).recordId(), outcomes.get(i)));
+                TurnResume.ToolDecision decision = paused.decisions().get(i);
+                TurnState.ToolCall call = new TurnState.ToolCall(decision.recordId(), outcomes.get(i));
+                decided.add(call);
+                // a call an earlier attempt at this turn ran has its row already
+                if (!(decision instanceof TurnResume.ToolDecision.Settled settled && settled.recorded())) {
+                    unrecorded.add(call);
+                }
             }
-            progress.toolCalls.addAll(recorder.record(request, decided));
+            recorder.record(request, unrecorded);
+            progress.toolCalls.addAll(decided);
             progress.addToolResults(
                     outcomes.stream().map(ToolCallOutcome::toMessage).toList());
             checkpoint(request, TurnCheckpoint.Step.TOOL_CALLS, progress, out);
@@ -462,8 +475,13 @@ public final class TurnRunner {
             checkCancelled(request);
             progress.iteration++;
             Duration llmTimeout = bounded(limits.llmTimeout(), limits, progress);
-            ModelRequest modelRequest =
-                    new ModelRequest(binding.model(), progress.messages, specs, llmTimeout, request.cancellation());
+            ModelRequest modelRequest = new ModelRequest(
+                    binding.model(),
+                    progress.messages,
+                    specs,
+                    llmTimeout,
+                    request.cancellation(),
+                    request.agent().temperature());
             ModelStreamer.ModelCall call = streamer.stream(binding, modelRequest, out);
             ModelReply reply = call.reply();
             progress.model = reply.model() == null || reply.model().isBlank() ? binding.model() : reply.model();

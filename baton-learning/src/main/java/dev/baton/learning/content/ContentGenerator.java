@@ -13,8 +13,19 @@ public interface ContentGenerator {
      */
     String generate(ContentRequest request);
 
-    /** What to write about, and for whom. */
-    record ContentRequest(String jobId, String topic, String tenantId, String userId) {}
+    /**
+     * What to write about, and for whom.
+     *
+     * @param sessionId the session the model usage of the generation is recorded under (the job's conversation, or
+     *     the job id when it has none)
+     * @param agentId the agent of the job's conversation; null when it has none (the generator's own agent then)
+     */
+    record ContentRequest(
+            String jobId, String topic, String tenantId, String userId, String sessionId, String agentId) {
+        public ContentRequest {
+            java.util.Objects.requireNonNull(sessionId, "sessionId");
+        }
+    }
 
     /** Why material could not be written. */
     final class ContentGenerationException extends RuntimeException {

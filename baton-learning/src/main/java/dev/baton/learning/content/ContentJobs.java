@@ -37,13 +37,21 @@ public final class ContentJobs {
      * @throws LearningException invalid_argument for an empty or overlong topic
      */
     public ContentJob start(Principal principal, String topic) {
+        return start(principal, topic, ContentJob.Origin.NONE);
+    }
+
+    /**
+     * Like {@link #start(Principal, String)}, for a job started in a conversation: its model usage is recorded under
+     * {@code origin}'s session and agent.
+     */
+    public ContentJob start(Principal principal, String topic, ContentJob.Origin origin) {
         LearningPermissions.require(principal, LearningPermissions.WRITE);
         String text = Texts.required(topic, "topic", MAX_TOPIC);
         Learner learner = Learner.of(principal);
         var running = repository.unfinished(learner, text);
         if (running.isPresent()) return running.get();
-        ContentJob job =
-                ContentJob.queued(Ids.newId(), learner, text, clock.instant().truncatedTo(ChronoUnit.MICROS));
+        ContentJob job = ContentJob.queued(
+                Ids.newId(), learner, text, origin, clock.instant().truncatedTo(ChronoUnit.MICROS));
         repository.insert(job);
         wake.run();
         return job;

@@ -79,7 +79,9 @@ public final class ContentWorker implements AutoCloseable {
                     job.id(),
                     job.topic(),
                     job.learner().tenantId(),
-                    job.learner().userId()));
+                    job.learner().userId(),
+                    job.usageSessionId(),
+                    job.origin().agentId()));
             if (content == null || content.isBlank())
                 throw new ContentGenerator.ContentGenerationException("the model returned no content", true, null);
             if (!repository.complete(job.id(), workerId, content, clock.instant())) {

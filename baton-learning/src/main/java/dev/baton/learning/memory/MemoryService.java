@@ -27,6 +27,8 @@ import org.slf4j.LoggerFactory;
 public final class MemoryService {
     /** How many decisions a memory read returns. */
     public static final int RECENT_DECISIONS = 20;
+    /** How many of the running conversation's latest messages a memory read returns. */
+    public static final int RECENT_MESSAGES = 20;
 
     public static final int MAX_DECISION = 100;
     public static final int MAX_DATA_CHARS = 4_000;
@@ -109,12 +111,16 @@ public final class MemoryService {
     }
 
     /**
-     * A learner's memory: the caller's own, or anyone's in the caller's tenant for an administrator.
+     * A learner's memory, with the latest {@value #RECENT_MESSAGES} messages of their running conversation with the
+     * learning agent: the caller's own, or anyone's in the caller's tenant for an administrator.
      *
      * @throws LearningException permission_denied for another learner without {@link LearningPermissions#ADMIN}
      */
     public AgentMemory memory(Principal principal, String userId) {
-        return recall(target(principal, userId, LearningPermissions.READ));
+        Learner learner = target(principal, userId, LearningPermissions.READ);
+        AgentMemory remembered = recall(learner);
+        return new AgentMemory(
+                remembered.state(), remembered.decisions(), conversations.recentMessages(learner, RECENT_MESSAGES));
     }
 
     /**

@@ -1,15 +1,18 @@
 package dev.baton.learning.store;
 
 import dev.baton.core.conversation.ConversationStore;
+import dev.baton.core.conversation.MessageStatus;
 import dev.baton.learning.Learner;
 import dev.baton.learning.memory.ExpiredConversations;
 import dev.baton.learning.memory.LearnerConversations;
+import dev.baton.learning.memory.LearnerMessage;
 import dev.baton.store.jdbc.Database;
 import dev.baton.store.jdbc.OwnedRows.Param;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The conversations (sessions) of the learning agents, found in the runtime's {@code sessions} table and deleted
@@ -50,6 +53,27 @@ public final class JdbcAgentConversations implements LearnerConversations, Expir
             for (String id : page) if (store.deleteSession(learner.userId(), id)) deleted++;
         } while (page.size() == PAGE);
         return deleted;
+    }
+
+    @Override
+    public List<LearnerMessage> recentMessages(Learner learner, int limit) {
+        List<Param> params = new ArrayList<>(List.of(Param.text(learner.tenantId()), Param.text(learner.userId())));
+        agentIds.forEach(a -> params.add(Param.text(a)));
+        Optional<String> running = Sql.one(
+                db,
+                "SELECT id FROM sessions WHERE tenant_id = ? AND user_id = ? AND agent_id IN (" + marks() + ")"
+                        + " AND state = 'active' ORDER BY started_at DESC, id DESC LIMIT 1",
+                params,
+                rs -> rs.getString("id"));
+        if (running.isEmpty()) return List.of();
+        return store.recentMessages(learner.userId(), running.get(), limit).stream()
+                .map(m -> new LearnerMessage(
+                        m.sessionId(),
+                        m.role().wireName(),
+                        // as every listing shows it: what a module blocked is not shown again
+                        m.status() == MessageStatus.BLOCKED ? "[blocked]" : m.content(),
+                        m.createdAt()))
+                .toList();
     }
 
     @Override

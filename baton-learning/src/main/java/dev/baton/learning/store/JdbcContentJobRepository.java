@@ -23,7 +23,7 @@ import java.util.Optional;
  */
 public final class JdbcContentJobRepository implements ContentJobRepository {
     private static final String COLUMNS =
-            "id, tenant_id, user_id, topic, status, content, error, attempts, created_at, updated_at";
+            "id, tenant_id, user_id, topic, status, content, error, attempts, created_at, updated_at, session_id, agent_id";
     private static final String OWNED = " WHERE tenant_id = ? AND user_id = ?";
 
     private final Database db;
@@ -41,7 +41,7 @@ public final class JdbcContentJobRepository implements ContentJobRepository {
         db.inTransaction(c -> Sql.update(
                 c,
                 "INSERT INTO learning_content_jobs (id, tenant_id, user_id, topic, status, attempts, created_at,"
-                        + " updated_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?)",
+                        + " updated_at, session_id, agent_id) VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?)",
                 List.of(
                         Param.text(job.id()),
                         Param.text(job.learner().tenantId()),
@@ -49,7 +49,9 @@ public final class JdbcContentJobRepository implements ContentJobRepository {
                         Param.text(job.topic()),
                         Param.text(job.status().wireName()),
                         (ps, i) -> codec.setInstant(ps, i, job.createdAt()),
-                        (ps, i) -> codec.setInstant(ps, i, job.updatedAt()))));
+                        (ps, i) -> codec.setInstant(ps, i, job.updatedAt()),
+                        (ps, i) -> ps.setString(i, job.origin().sessionId()),
+                        (ps, i) -> ps.setString(i, job.origin().agentId()))));
     }
 
     @Override
@@ -156,6 +158,7 @@ public final class JdbcContentJobRepository implements ContentJobRepository {
                 rs.getString("error"),
                 rs.getInt("attempts"),
                 codec.getInstant(rs, "created_at"),
-                codec.getInstant(rs, "updated_at"));
+                codec.getInstant(rs, "updated_at"),
+                new ContentJob.Origin(rs.getString("session_id"), rs.getString("agent_id")));
     }
 }

@@ -89,7 +89,10 @@ public final class AgentJson {
         return json.put("createdAt", d.createdAt().toString());
     }
 
-    /** {@code {userId, currentTopic, currentGranularity, pendingQuestion, updatedAt, decisions: [...]}} */
+    /**
+     * {@code {userId, currentTopic, currentGranularity, pendingQuestion, updatedAt, decisions: [...], conversationId,
+     * conversationHistory: [{role, content, timestamp}]}}
+     */
     public static ObjectNode memory(AgentMemory m) {
         ObjectNode json = LearningJson.MAPPER
                 .createObjectNode()
@@ -97,6 +100,17 @@ public final class AgentJson {
         stateFields(json, m.state());
         m.decisions().forEach(d -> json.withArray("decisions").add(decision(d)));
         if (!json.has("decisions")) json.putArray("decisions");
+        // the design's AgentMessage: {role, content, timestamp}, oldest first, of the running conversation
+        json.put(
+                "conversationId",
+                m.history().isEmpty() ? null : m.history().getFirst().conversationId());
+        var history = json.putArray("conversationHistory");
+        m.history()
+                .forEach(h -> history.add(LearningJson.MAPPER
+                        .createObjectNode()
+                        .put("role", h.role())
+                        .put("content", h.content())
+                        .put("timestamp", h.timestamp().toString())));
         return json;
     }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.core.auth.Principal;
 import dev.baton.core.tool.ToolContext;
 import dev.baton.learning.LearningPermissions;
+import dev.baton.learning.content.ContentJob;
 import dev.baton.learning.content.ContentJobs;
 import java.util.Set;
 
@@ -42,6 +43,7 @@ final class GenerateContentTool extends LearningTool {
     JsonNode call(JsonNode arguments, ToolContext context) {
         Principal principal = context.principal();
         String topic = LearningJson.fields(arguments, Set.of("topic")).text("topic");
-        return AgentJson.job(content.start(principal, topic), false);
+        var origin = new ContentJob.Origin(context.sessionId(), context.agentId());
+        return AgentJson.job(content.start(principal, topic, origin), false);
     }
 }

@@ -7,12 +7,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.core.auth.Principal;
+import dev.baton.core.conversation.Message;
+import dev.baton.core.conversation.MessageRole;
+import dev.baton.core.conversation.MessageStatus;
 import dev.baton.core.conversation.Session;
 import dev.baton.core.id.Ids;
 import dev.baton.learning.LearningPermissions;
 import dev.baton.learning.library.Granularity;
 import dev.baton.learning.memory.AgentMemory;
 import dev.baton.learning.memory.DecisionPoint;
+import dev.baton.learning.memory.LearnerMessage;
+import dev.baton.learning.memory.MemoryService;
 import dev.baton.learning.memory.RetentionJob;
 import dev.baton.learning.store.JdbcAgentConversations;
 import dev.baton.learning.store.JdbcMemoryRepository;
@@ -171,6 +176,40 @@ abstract class AgentMemoryContract extends LearningDatabaseTest {
                         .filter(s ->
                                 conversations.findSession(a.userId(), s.id()).isPresent()))
                 .hasSize(2);
+    }
+
+    @Test
+    void a_memory_read_shows_the_newest_messages_of_the_running_learning_conversation_oldest_first() {
+        Session older = session(alice, "learning", clock.instant());
+        say(older, 0, "an older conversation");
+        clock.advance(Duration.ofMinutes(1));
+        Session running = session(alice, "learning", clock.instant());
+        int said = MemoryService.RECENT_MESSAGES + 5;
+        for (int i = 1; i <= said; i++) say(running, i, "message " + i);
+        Session tasks = session(alice, "tasks", clock.instant());
+        say(tasks, 1, "not a learning conversation");
+
+        List<LearnerMessage> history = module.memory().memory(alice).history();
+
+        assertThat(history).hasSize(MemoryService.RECENT_MESSAGES);
+        assertThat(history).extracting(LearnerMessage::conversationId).containsOnly(running.id());
+        assertThat(history.getFirst().content()).isEqualTo("message 6");
+        assertThat(history.getLast().content()).isEqualTo("message " + said);
+        assertThat(history).extracting(LearnerMessage::role).containsOnly("user");
+        assertThat(module.memory().memory(Learners.newLearner()).history()).isEmpty();
+    }
+
+    private void say(Session session, int seq, String content) {
+        conversations.appendUserMessage(new Message(
+                Ids.newId(),
+                session.id(),
+                session.userId(),
+                seq,
+                MessageRole.USER,
+                content,
+                MessageStatus.COMPLETE,
+                null,
+                clock.instant()));
     }
 
     private Session session(Principal owner, String agentId, java.time.Instant at) {

@@ -21,12 +21,17 @@ import java.util.Map;
  */
 final class AnthropicRequestMapper {
 
+    /** The highest temperature the Messages API accepts. */
+    static final double MAX_TEMPERATURE = 1.0;
+
     private AnthropicRequestMapper() {}
 
     static ChatRequest toChatRequest(ModelRequest request, int maxTokens) {
         var parameters = AnthropicChatRequestParameters.builder()
                 .modelName(request.model())
                 .maxOutputTokens(maxTokens)
+                // Anthropic's scale ends at 1: a higher setting (meant for OpenAI's 0-2) is sent as its highest
+                .temperature(request.temperature() == null ? null : Math.min(request.temperature(), MAX_TEMPERATURE))
                 .build();
         return ChatRequest.builder()
                 .messages(LangChainMessages.messagesOf(request.messages()))

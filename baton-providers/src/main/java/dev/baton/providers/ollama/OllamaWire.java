@@ -24,6 +24,9 @@ final class OllamaWire {
         var root = JSON.createObjectNode();
         root.put("model", request.model());
         root.put("stream", true);
+        if (request.temperature() != null) {
+            root.putObject("options").put("temperature", request.temperature());
+        }
         var messages = root.putArray("messages");
         for (var message : request.messages()) {
             switch (message) {

@@ -23,6 +23,9 @@ final class OpenAiRequestMapper {
 
     static ChatRequest toChatRequest(ModelRequest request) {
         var parameters = OpenAiChatRequestParameters.builder().modelName(request.model());
+        if (request.temperature() != null) {
+            parameters.temperature(request.temperature());
+        }
         if (!request.tools().isEmpty()) {
             parameters.customParameters(Map.of("tools", toolsOf(request.tools())));
         }

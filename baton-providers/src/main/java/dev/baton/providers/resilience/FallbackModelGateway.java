@@ -60,8 +60,7 @@ final class FallbackModelGateway implements ModelGateway {
                 log.info("no time left to fall back to {} after {}", binding.reference(), last.getMessage());
                 break;
             }
-            ModelRequest call = new ModelRequest(
-                    binding.model(), request.messages(), request.tools(), left, request.cancellation());
+            ModelRequest call = request.attempt(binding.model(), left, request.cancellation());
             try {
                 ModelReply reply = ((ResilientModelGateway) binding.gateway()).stream(call, onDelta, textSent);
                 if (i > 0) {

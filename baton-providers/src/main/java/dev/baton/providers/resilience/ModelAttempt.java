@@ -50,8 +50,7 @@ final class ModelAttempt {
                 attemptCancellation.cancel();
             }
         });
-        ModelRequest attempt =
-                new ModelRequest(request.model(), request.messages(), request.tools(), overall, attemptCancellation);
+        ModelRequest attempt = request.attempt(request.model(), overall, attemptCancellation);
         try {
             return gateway.stream(attempt, delta -> {
                 // a delta that races the first-token timer loses: the attempt is being aborted and may be retried,

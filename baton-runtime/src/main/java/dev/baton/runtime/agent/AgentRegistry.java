@@ -1,6 +1,8 @@
 package dev.baton.runtime.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.core.agent.AgentDefinition;
 import dev.baton.core.agent.TurnLimits;
 import dev.baton.core.auth.Principal;
@@ -44,6 +46,7 @@ public final class AgentRegistry {
             "systemPrompt",
             "model",
             "fallbackModels",
+            "temperature",
             "tools",
             "roles",
             "limits",
@@ -84,6 +87,45 @@ public final class AgentRegistry {
      */
     public AgentRegistry withDefault(String agentId) {
         return new AgentRegistry(agents, agentId == null || agentId.isBlank() ? null : agentId.trim(), files);
+    }
+
+    /**
+     * The same agents, those whose file sets no {@code temperature} asking for {@code temperature} (the server-wide
+     * {@code models.temperature}); null leaves them at the provider's default.
+     */
+    public AgentRegistry withDefaultTemperature(Double temperature) {
+        if (temperature == null) return this;
+        checkTemperature(temperature, "models.temperature");
+        Map<String, AgentDefinition> tempered = new LinkedHashMap<>();
+        agents.forEach((id, a) -> {
+            if (a.temperature() != null) {
+                tempered.put(id, a);
+                return;
+            }
+            ObjectNode definition = a.definition().isObject()
+                    ? ((ObjectNode) a.definition()).deepCopy()
+                    : JsonNodeFactory.instance.objectNode();
+            definition.put("temperature", temperature);
+            tempered.put(
+                    id,
+                    new AgentDefinition(
+                            a.id(),
+                            a.name(),
+                            a.description(),
+                            a.systemPrompt(),
+                            a.model(),
+                            a.tools(),
+                            a.allowedRoles(),
+                            a.limits(),
+                            a.fallbackModels(),
+                            definition));
+        });
+        return new AgentRegistry(tempered, defaultAgentId, files);
+    }
+
+    private static void checkTemperature(double t, String where) {
+        if (!(t >= 0 && t <= dev.baton.core.model.ModelRequest.MAX_TEMPERATURE))
+            throw new ConfigException(where + " must be a number from 0 to 2, got " + t);
     }
 
     /**
@@ -182,6 +224,13 @@ public final class AgentRegistry {
         SessionLimits.checkLimitKeys(limits, "limits");
         // the session limits are applied when a session starts; read them now so that a bad one fails the start
         SessionLimits.overlay(limits, "limits", SessionLimits.DEFAULTS);
+        JsonNode temperature = s.get("temperature");
+        if (!temperature.isMissingNode() && !temperature.isNull()) {
+            if (!temperature.isNumber()
+                    || temperature.doubleValue() < 0
+                    || temperature.doubleValue() > dev.baton.core.model.ModelRequest.MAX_TEMPERATURE)
+                throw s.invalid("temperature", "must be a number from 0 to 2");
+        }
         return new AgentDefinition(
                 id,
                 s.text("name", id),

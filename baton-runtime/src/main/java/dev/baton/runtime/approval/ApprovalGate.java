@@ -6,6 +6,7 @@ import dev.baton.core.model.ToolCallRequest;
 import dev.baton.core.tool.ToolDefinition;
 import dev.baton.core.tool.ToolJson;
 import dev.baton.core.turn.ToolApprovals;
+import dev.baton.core.turn.TurnState;
 import dev.baton.core.turn.TurnStateCodec;
 import java.time.Clock;
 import java.time.Instant;
@@ -84,5 +85,10 @@ public final class ApprovalGate implements ToolApprovals {
         }
         store.pause(turn, calls);
         return pending;
+    }
+
+    @Override
+    public void runStarting(TurnState state, List<String> recordIds) {
+        store.runStarting(state.turnId(), recordIds, clock.instant());
     }
 }

@@ -2,12 +2,10 @@ package dev.baton.runtime.approval;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.core.agent.AgentDefinition;
-import dev.baton.core.agent.Assignment;
 import dev.baton.core.auth.Principal;
 import dev.baton.core.conversation.ConversationStore;
 import dev.baton.core.conversation.MessageStatus;
 import dev.baton.core.conversation.Session;
-import dev.baton.core.model.ChatMessage;
 import dev.baton.core.model.ToolCallRequest;
 import dev.baton.core.tool.ToolCallScope;
 import dev.baton.core.tool.ToolCatalog;
@@ -41,6 +39,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,6 +57,11 @@ import org.slf4j.LoggerFactory;
  */
 public final class Approvals {
     private static final Logger log = LoggerFactory.getLogger(Approvals.class);
+    /**
+     * How much longer than the turn's time left a decision's claim holds: a turn is cut at its deadline, so an
+     * instance still holding a claim this long after it is gone.
+     */
+    static final Duration CLAIM_MARGIN = Duration.ofSeconds(30);
 
     private final ApprovalStore store;
     private final ApprovalSettings settings;
@@ -68,6 +73,7 @@ public final class Approvals {
     private final TurnRunner runner;
     private final ToolExecutor executor;
     private final Clock clock;
+    private final AbandonedClaims abandoned;
 
     public Approvals(
             ApprovalStore store,
@@ -90,12 +96,17 @@ public final class Approvals {
         this.runner = Objects.requireNonNull(runner, "runner");
         this.executor = new ToolExecutor(Objects.requireNonNull(tools, "tools"), clock);
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.abandoned = new AbandonedClaims(store, conversations, agents, runner);
     }
 
     /**
      * Decides the caller's held call {@code callId} in their session. When it was the last call its turn waited on,
      * the turn goes on at once, on this thread, and {@code listener} hears it like a message's turn ({@code admitted},
      * then its events: {@code Started} with the paused turn's id, the decided calls, the rest of the loop).
+     *
+     * <p>A call decided before whose turn was claimed by an instance that died going on with it (its claim's lease
+     * ran out) is not refused: the decision as recorded first takes the turn over here, and no approved call runs a
+     * second time (see {@link TakeoverDecisions}).
      *
      * @throws RefusalException {@link Refusal.NotFound} (no such session or call of the caller's);
      *     {@link Refusal.ApprovalNotPending} (already decided, superseded, expired, or nothing waits);
@@ -121,62 +132,135 @@ public final class Approvals {
             expire(call.turnId(), now);
             throw new RefusalException(ApprovalDecisions.notPending(ApprovalStatus.EXPIRED));
         }
-        if (!call.isPending()) throw new RefusalException(ApprovalDecisions.notPending(call.status()));
+        if (!call.isPending()) {
+            // decided already: only a turn whose claim ran out (its instance died going on with it) goes on again
+            PausedTurn abandoned = store.turn(caller.tenantId(), caller.userId(), call.turnId())
+                    .filter(t -> t.abandonedAt(now))
+                    .orElseThrow(() -> new RefusalException(ApprovalDecisions.notPending(call.status())));
+            return goOn(
+                    caller,
+                    session,
+                    setup(caller, session),
+                    abandoned,
+                    options,
+                    listener,
+                    until -> store.reclaim(abandoned.turnId(), clock.instant(), until)
+                            .orElseThrow(
+                                    () -> new RefusalException(ApprovalDecisions.notPending(ApprovalStatus.APPROVED))));
+        }
         PausedTurn turn = store.pausedTurn(caller.tenantId(), caller.userId(), session.id())
                 .filter(t -> t.turnId().equals(call.turnId()))
                 .orElseThrow(() -> new RefusalException(ApprovalDecisions.notPending(ApprovalStatus.APPROVED)));
-        if (!session.isActive())
-            throw new RefusalException(new Refusal.SessionCompleted("this session is completed; start a new one"));
-        AgentDefinition configured = agents.find(session.agentId())
-                .orElseThrow(() -> new RefusalException(
-                        new Refusal.AgentUnavailable("this session's agent is no longer configured")));
-        SessionLifecycle.TurnSetup setup = sessions.lifecycle().beforeTurn(caller, session, configured);
-        AgentDefinition agent = setup.agent();
-        String edited = decision.approve() && decision.arguments() != null
-                ? checkedArguments(call, decision.arguments(), caller, session, agent)
-                : null;
+        SessionLifecycle.TurnSetup setup = setup(caller, session);
         ApprovalStore.Decision recorded = new ApprovalStore.Decision(
                 decision.approve() ? ApprovalStatus.APPROVED : ApprovalStatus.DENIED,
                 caller.userId(),
-                edited,
+                decision.approve() && decision.arguments() != null
+                        ? checkedArguments(call, decision.arguments(), caller, session, setup.agent())
+                        : null,
                 decision.comment());
-        TurnState paused = TurnStateCodec.decode(turn.state());
-        Duration left = timeLeft(paused, turn, agent);
+        return goOn(caller, session, setup, turn, options, listener, until -> switch (store.decide(
+                callId, recorded, clock.instant(), until)) {
+            case ApprovalStore.NotPending np ->
+                throw new RefusalException(ApprovalDecisions.notPending(
+                        np.current() == null
+                                ? ApprovalStatus.APPROVED
+                                : np.current().status()));
+            case ApprovalStore.Waiting waiting -> throw new StillWaiting(waiting);
+            case ApprovalStore.Resumable r -> r;
+        });
+    }
+
+    /**
+     * Goes on with {@code turn} once {@code claim} took it (under the session's turn lock), on this thread, and
+     * releases the claim at the turn's end. The claim holds for the turn's time left and {@link #CLAIM_MARGIN}: past
+     * that, the instance holding it is taken for dead and a retried decision takes the turn over.
+     */
+    private ApprovalResult goOn(
+            Principal caller,
+            Session session,
+            SessionLifecycle.TurnSetup setup,
+            PausedTurn turn,
+            SendOptions options,
+            TurnListener listener,
+            Function<Instant, ApprovalStore.Resumable> claim) {
+        AgentDefinition agent = setup.agent();
+        Duration left = PausedTurnRequests.timeLeft(TurnStateCodec.decode(turn.state()), turn, agent);
+        AtomicReference<ApprovalStore.Resumable> claimed = new AtomicReference<>();
         try (BudgetReservation budget = admission.reserveBudget(caller, agent)) {
-            TurnOutcome outcome = dispatcher.run(
-                    session.id(),
-                    left,
-                    cancellation -> {
-                        ApprovalStore.Resumable resumable = switch (store.decide(callId, recorded, clock.instant())) {
-                            case ApprovalStore.NotPending np ->
-                                throw new RefusalException(ApprovalDecisions.notPending(
-                                        np.current() == null
-                                                ? ApprovalStatus.APPROVED
-                                                : np.current().status()));
-                            case ApprovalStore.Waiting waiting -> throw new StillWaiting(waiting);
-                            case ApprovalStore.Resumable r -> r;
-                        };
-                        log.info(
-                                "request {}: the user decided the last held call of turn {}; it goes on",
-                                options.requestId(),
-                                resumable.turn().turnId());
-                        listener.admitted(new AdmittedTurn(session, RateDecision.UNLIMITED, cancellation));
-                        return resumeRequest(
-                                options.requestId(),
-                                caller,
-                                session,
-                                agent,
-                                setup.assignment(),
-                                resumable,
-                                left,
-                                cancellation);
-                    },
-                    listener::onEvent);
+            TurnOutcome outcome;
+            try {
+                outcome = dispatcher.run(
+                        session.id(),
+                        left,
+                        cancellation -> {
+                            // a turn without a request timeout has no end to measure the claim by
+                            ApprovalStore.Resumable resumable = claim.apply(clock.instant()
+                                    .plus(left == null ? ApprovalStore.DEFAULT_CLAIM : left.plus(CLAIM_MARGIN)));
+                            claimed.set(resumable);
+                            List<TurnResume.ToolDecision> decisions = decisions(resumable, turn);
+                            log.info(
+                                    "request {}: the calls turn {} held are decided; it goes on",
+                                    options.requestId(),
+                                    resumable.turn().turnId());
+                            listener.admitted(new AdmittedTurn(session, RateDecision.UNLIMITED, cancellation));
+                            return PausedTurnRequests.resuming(
+                                    clock.instant(),
+                                    options.requestId(),
+                                    caller,
+                                    session,
+                                    agent,
+                                    setup.assignment(),
+                                    resumable,
+                                    decisions,
+                                    left,
+                                    cancellation);
+                        },
+                        listener::onEvent);
+            } finally {
+                finish(claimed.get());
+            }
             sessions.lifecycle().afterTurn(caller, session, setup);
             return new ApprovalResult.Resumed(new SendResult.Ran(session, outcome, RateDecision.UNLIMITED));
         } catch (StillWaiting waiting) {
             return new ApprovalResult.Recorded(waiting.waiting.decided(), waiting.waiting.stillPending());
         }
+    }
+
+    /** The decisions the turn goes on with; those of a turn taken over keep what its dead instance got to. */
+    private List<TurnResume.ToolDecision> decisions(ApprovalStore.Resumable resumable, PausedTurn before) {
+        if (before.status() == PausedTurn.Status.PAUSED) {
+            return resumable.calls().stream().map(ApprovalDecisions::decision).toList();
+        }
+        log.warn(
+                "paused turn {} was claimed by an instance that did not finish it by {}; this one takes it over",
+                before.turnId(),
+                before.claimedUntil());
+        return TakeoverDecisions.of(resumable, conversations, clock.instant())
+                // its end was stored before its instance could release the claim: nothing to go on with
+                .orElseThrow(() -> new RefusalException(ApprovalDecisions.notPending(ApprovalStatus.APPROVED)));
+    }
+
+    private void finish(ApprovalStore.Resumable claimed) {
+        if (claimed == null) return;
+        try {
+            store.finish(claimed.turn().turnId(), claimed.turn().claimId());
+        } catch (RuntimeException e) {
+            // the claim then runs out, and a retried decision finds the turn's end stored (or goes on without rerun)
+            log.warn(
+                    "could not release the claim of paused turn {}: {}",
+                    claimed.turn().turnId(),
+                    e.toString());
+        }
+    }
+
+    private SessionLifecycle.TurnSetup setup(Principal caller, Session session) {
+        if (!session.isActive())
+            throw new RefusalException(new Refusal.SessionCompleted("this session is completed; start a new one"));
+        AgentDefinition configured = agents.find(session.agentId())
+                .orElseThrow(() -> new RefusalException(
+                        new Refusal.AgentUnavailable("this session's agent is no longer configured")));
+        return sessions.lifecycle().beforeTurn(caller, session, configured);
     }
 
     /** The calls the caller's session waits on, in the order they were held (empty when nothing waits). */
@@ -225,7 +309,8 @@ public final class Approvals {
 
     /**
      * Ends the paused turns whose held calls expired: the calls become {@code expired} (denied), the turn's answer
-     * so far is stored as cancelled. The background job runs it every {@code lifecycle.sweepInterval}.
+     * so far is stored as cancelled; and the turns claimed by an instance that died which nobody took over by then
+     * ({@link AbandonedClaims}). The background job runs it every {@code lifecycle.sweepInterval}.
      *
      * @return how many paused turns it ended
      */
@@ -236,7 +321,7 @@ public final class Approvals {
             if (expire(turn.turnId(), now)) ended++;
         }
         if (ended > 0) log.info("approval expiry ended {} paused turns", ended);
-        return ended;
+        return ended + abandoned.end(now, settings.expiryBatch());
     }
 
     private boolean expire(String turnId, Instant now) {
@@ -271,7 +356,13 @@ public final class Approvals {
         try {
             TurnState state = TurnStateCodec.decode(closed.turn().state());
             TurnRequest request = new TurnRequest(
-                            requestId, owner, session, agent, userContent(state), new Cancellation(), null)
+                            requestId,
+                            owner,
+                            session,
+                            agent,
+                            PausedTurnRequests.userContent(state),
+                            new Cancellation(),
+                            null)
                     .resuming(new TurnResume(
                             state,
                             closed.calls().stream()
@@ -282,57 +373,6 @@ public final class Approvals {
             // the calls are decided (denied) whatever happens here; only the turn's partial answer is not stored
             log.error("could not store the end of paused turn {}", closed.turn().turnId(), e);
         }
-    }
-
-    private TurnRequest resumeRequest(
-            String requestId,
-            Principal caller,
-            Session session,
-            AgentDefinition agent,
-            Assignment assignment,
-            ApprovalStore.Resumable resumable,
-            Duration left,
-            Cancellation cancellation) {
-        TurnState stored = TurnStateCodec.decode(resumable.turn().state());
-        Instant deadline = stored.deadline() == null ? null : clock.instant().plus(left);
-        TurnState state = new TurnState(
-                stored.turnId(),
-                stored.sessionId(),
-                stored.userMessageId(),
-                deadline,
-                stored.iteration(),
-                stored.messages(),
-                stored.answerText(),
-                stored.model(),
-                stored.toolCalls(),
-                stored.usage(),
-                stored.callCache(),
-                stored.filters());
-        List<TurnResume.ToolDecision> decisions =
-                resumable.calls().stream().map(ApprovalDecisions::decision).toList();
-        return new TurnRequest(requestId, caller, session, agent, userContent(state), cancellation, assignment)
-                .resuming(new TurnResume(state, decisions));
-    }
-
-    /**
-     * What the paused turn has left of its request time: the time it had when it paused (the wait does not count),
-     * and at least the agent's tool timeout.
-     */
-    private static Duration timeLeft(TurnState state, PausedTurn turn, AgentDefinition agent) {
-        Duration requestTimeout = agent.limits().requestTimeout();
-        if (state.deadline() == null) return requestTimeout;
-        Duration left = Duration.between(turn.pausedAt(), state.deadline());
-        Duration floor = agent.limits().toolTimeout();
-        if (left.compareTo(floor) < 0) left = floor;
-        return requestTimeout != null && left.compareTo(requestTimeout) > 0 ? requestTimeout : left;
-    }
-
-    /** The turn's user message as the model reads it (after before_ai modules). */
-    private static String userContent(TurnState state) {
-        for (ChatMessage m : state.messages().reversed()) {
-            if (m instanceof ChatMessage.User user) return user.content();
-        }
-        return "";
     }
 
     private String checkedArguments(

@@ -1,17 +1,21 @@
 package dev.baton.runtime.approval;
 
+import dev.baton.core.id.Ids;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /** {@link ApprovalStore} in this process's memory, for tests and programs that run one instance without a database. */
 final class InMemoryApprovalStore implements ApprovalStore {
     private final Map<String, PausedTurn> turns = new LinkedHashMap<>();
     private final Map<String, ToolApproval> calls = new LinkedHashMap<>();
+    private final Set<String> runStarted = new HashSet<>();
 
     @Override
     public synchronized void pause(PausedTurn turn, List<ToolApproval> approvals) {
@@ -44,7 +48,7 @@ final class InMemoryApprovalStore implements ApprovalStore {
     }
 
     @Override
-    public synchronized Decided decide(String callId, Decision decision, Instant now) {
+    public synchronized Decided decide(String callId, Decision decision, Instant now, Instant claimUntil) {
         ToolApproval current = calls.get(callId);
         PausedTurn turn = current == null ? null : turns.get(current.turnId());
         if (current == null
@@ -60,9 +64,48 @@ final class InMemoryApprovalStore implements ApprovalStore {
         List<ToolApproval> stillPending =
                 ofTurn.stream().filter(ToolApproval::isPending).toList();
         if (!stillPending.isEmpty()) return new Waiting(decided, stillPending);
-        PausedTurn claimed = withStatus(turn, PausedTurn.Status.RESUMED);
+        PausedTurn claimed = turn.claimed(PausedTurn.Status.RESUMED, Ids.newId(), claimUntil);
         turns.put(turn.turnId(), claimed);
         return new Resumable(claimed, ofTurn);
+    }
+
+    @Override
+    public synchronized Optional<PausedTurn> turn(String tenantId, String userId, String turnId) {
+        return Optional.ofNullable(turns.get(turnId))
+                .filter(t -> t.tenantId().equals(tenantId) && t.userId().equals(userId));
+    }
+
+    @Override
+    public synchronized Optional<Resumable> reclaim(String turnId, Instant now, Instant claimUntil) {
+        PausedTurn turn = turns.get(turnId);
+        if (turn == null || !turn.abandonedAt(now)) return Optional.empty();
+        PausedTurn claimed = turn.claimed(PausedTurn.Status.RESUMED, Ids.newId(), claimUntil);
+        turns.put(turnId, claimed);
+        List<ToolApproval> ofTurn = ofTurn(turnId);
+        Set<String> started = new HashSet<>();
+        for (ToolApproval a : ofTurn) if (runStarted.contains(a.callId())) started.add(a.callId());
+        return Optional.of(new Resumable(claimed, ofTurn, started));
+    }
+
+    @Override
+    public synchronized List<PausedTurn> abandoned(Instant now, int limit) {
+        return turns.values().stream()
+                .filter(t -> t.abandonedAt(now) && !now.isBefore(t.expiresAt()))
+                .sorted(Comparator.comparing(PausedTurn::claimedUntil))
+                .limit(limit)
+                .toList();
+    }
+
+    @Override
+    public synchronized void runStarting(String turnId, List<String> callIds, Instant now) {
+        runStarted.addAll(callIds);
+    }
+
+    @Override
+    public synchronized void finish(String turnId, String claimId) {
+        PausedTurn turn = turns.get(turnId);
+        if (turn == null || !java.util.Objects.equals(turn.claimId(), claimId)) return;
+        turns.put(turnId, turn.claimed(turn.status(), claimId, null));
     }
 
     @Override
@@ -70,7 +113,7 @@ final class InMemoryApprovalStore implements ApprovalStore {
             String turnId, ApprovalStatus status, String decidedBy, String comment, Instant now) {
         PausedTurn turn = turns.get(turnId);
         if (turn == null || turn.status() != PausedTurn.Status.PAUSED) return Optional.empty();
-        PausedTurn closed = withStatus(turn, PausedTurn.Status.CLOSED);
+        PausedTurn closed = turn.claimed(PausedTurn.Status.CLOSED, null, null);
         turns.put(turnId, closed);
         for (ToolApproval a : ofTurn(turnId)) {
             if (a.isPending()) calls.put(a.callId(), decided(a, status, now, decidedBy, null, comment));
@@ -109,19 +152,6 @@ final class InMemoryApprovalStore implements ApprovalStore {
         return a.tenantId().equals(tenantId)
                 && a.userId().equals(userId)
                 && a.sessionId().equals(sessionId);
-    }
-
-    private static PausedTurn withStatus(PausedTurn t, PausedTurn.Status status) {
-        return new PausedTurn(
-                t.turnId(),
-                t.tenantId(),
-                t.userId(),
-                t.sessionId(),
-                t.requestId(),
-                t.state(),
-                status,
-                t.pausedAt(),
-                t.expiresAt());
     }
 
     static ToolApproval decided(

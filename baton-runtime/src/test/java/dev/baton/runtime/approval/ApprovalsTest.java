@@ -86,7 +86,7 @@ class ApprovalsTest {
     }
 
     /** Asks for remove_file(path) and list_files on a user message, then says what the last tool result was. */
-    private static final class RemovingModel implements ModelGateway, ModelResolver {
+    static final class RemovingModel implements ModelGateway, ModelResolver {
         @Override
         public ModelReply stream(
                 dev.baton.core.model.ModelRequest request, Consumer<dev.baton.core.model.ModelDelta> onDelta) {
@@ -123,7 +123,7 @@ class ApprovalsTest {
     }
 
     /** Sessions that start and never end. */
-    private static final class OpenSessions implements SessionLifecycleStore {
+    static final class OpenSessions implements SessionLifecycleStore {
         private final InMemoryConversationStore conversations;
 
         OpenSessions(InMemoryConversationStore conversations) {

@@ -189,7 +189,8 @@ public final class BatonServer implements AutoCloseable {
                     clock,
                     LearningModule.Options.DEFAULTS
                             .withConversations(conversationStore)
-                            .withGenerator(new ModelContentGenerator(models, agents, "learning"))
+                            .withGenerator(new ModelContentGenerator(
+                                    models, agents, "learning", conversationStore, settings.prices(), clock))
                             .withWorker(learningSettings.jobs())
                             .withRetention(learningSettings.retention()));
             learning.seedCatalogue(learningSettings.catalogue());

@@ -109,7 +109,8 @@ public record ServerSettings(
             BudgetSettings budgets = BudgetSettings.parse(config.section(BudgetSettings.SECTION));
             SharedTurnSettings turns = SharedTurnSettings.parse(config.section(SharedTurnSettings.SECTION));
             agents = AgentRegistry.load(BUILT_IN_AGENTS, config.agentDirs(), config.limits(), defaultModel)
-                    .withDefault(config.defaultAgent());
+                    .withDefault(config.defaultAgent())
+                    .withDefaultTemperature(config.models().temperature());
             // the learning agent's memory module needs the learning domain, which exists only once the database is
             // open: registered now (so agent files are checked), bound by the server when it starts
             AtomicReference<Module> learningMemory = new AtomicReference<>();

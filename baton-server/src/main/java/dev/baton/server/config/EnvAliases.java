@@ -6,8 +6,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.runtime.config.ConfigException;
 import java.util.List;
 import java.util.Map;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The todo chatbot design's (004) environment names, honoured as aliases of Baton's own settings so its deployment
@@ -20,11 +18,10 @@ import org.slf4j.LoggerFactory;
  *   <tr><td>MAX_TOOL_CALLS_PER_REQUEST</td><td>limits.maxToolCallsPerTurn</td></tr>
  *   <tr><td>OPENAI_TIMEOUT_SECONDS</td><td>limits.llmTimeout</td></tr>
  *   <tr><td>OPENAI_MODEL</td><td>models.default (as openai:&lt;model&gt;)</td></tr>
- *   <tr><td>OPENAI_TEMPERATURE</td><td>models.temperature (checked; see docs/compat.md)</td></tr>
+ *   <tr><td>OPENAI_TEMPERATURE</td><td>models.temperature (agents that set no temperature of their own)</td></tr>
  * </table>
  */
 final class EnvAliases {
-    private static final Logger log = LoggerFactory.getLogger(EnvAliases.class);
 
     /** The design's variable names this reads. */
     private static final List<String> ALIASES = List.of(
@@ -60,10 +57,6 @@ final class EnvAliases {
             double t = number(temperature, "OPENAI_TEMPERATURE");
             if (t < 0 || t > 2) throw new ConfigException("OPENAI_TEMPERATURE must be 0-2, got " + temperature);
             models.put("temperature", t);
-            log.warn(
-                    "OPENAI_TEMPERATURE={} is accepted but not applied: Baton's model calls use the provider's"
-                            + " default temperature (see docs/compat.md)",
-                    t);
         }
         if (limits.isEmpty()) tree.remove("limits");
         if (models.isEmpty()) tree.remove("models");

@@ -13,12 +13,18 @@ import java.util.Map;
  * @param openAiApiKey null when no key is configured
  * @param openAiBaseUrl the OpenAI (or OpenAI-compatible) base URL; null means the vendor's own
  * @param compatible named OpenAI-compatible endpoints, referenced as "compatible:NAME"
+ * @param temperature the sampling temperature (0–2) of agents whose file sets none ({@code models.temperature}, or
+ *     the todo design's {@code OPENAI_TEMPERATURE}); null for each provider's default
  */
 public record ModelSettings(
-        String defaultModel, String openAiApiKey, String openAiBaseUrl, Map<String, CompatibleEndpoint> compatible) {
+        String defaultModel,
+        String openAiApiKey,
+        String openAiBaseUrl,
+        Map<String, CompatibleEndpoint> compatible,
+        Double temperature) {
 
     /** The keys of baton.yaml's {@code models:} section read here ({@link ProviderSettings} reads the others). */
-    public static final List<String> KEYS = List.of("default", "openai", "compatible");
+    public static final List<String> KEYS = List.of("default", "openai", "compatible", "temperature");
 
     public record CompatibleEndpoint(String baseUrl, String apiKey, String model) {
         @Override
@@ -30,6 +36,17 @@ public record ModelSettings(
 
     public ModelSettings {
         compatible = Map.copyOf(compatible == null ? Map.of() : compatible);
+        if (temperature != null && !(temperature >= 0 && temperature <= 2))
+            throw new IllegalArgumentException("models.temperature must be 0-2, got " + temperature);
+    }
+
+    /** Settings that leave the temperature to each provider. */
+    public ModelSettings(
+            String defaultModel,
+            String openAiApiKey,
+            String openAiBaseUrl,
+            Map<String, CompatibleEndpoint> compatible) {
+        this(defaultModel, openAiApiKey, openAiBaseUrl, compatible, null);
     }
 
     /**
@@ -56,7 +73,14 @@ public record ModelSettings(
         boolean realProvider = apiKey != null || baseUrl != null;
         String defaultModel = first(env.get("BATON_MODEL"), s.text("default"));
         if (defaultModel == null) defaultModel = realProvider ? "openai:gpt-4o-mini" : "simulator:default";
-        return new ModelSettings(defaultModel, apiKey, baseUrl, compatible);
+        JsonNode t = s.get("temperature");
+        Double temperature = null;
+        if (!t.isMissingNode() && !t.isNull()) {
+            if (!t.isNumber() || t.doubleValue() < 0 || t.doubleValue() > 2)
+                throw s.invalid("temperature", "must be a number from 0 to 2");
+            temperature = t.doubleValue();
+        }
+        return new ModelSettings(defaultModel, apiKey, baseUrl, compatible, temperature);
     }
 
     /** True when neither a key nor a base URL for a real provider was given: the server runs on the simulator. */
@@ -68,7 +92,7 @@ public record ModelSettings(
     public String toString() {
         return "ModelSettings[defaultModel=" + defaultModel + ", openAiApiKey="
                 + (openAiApiKey == null ? "none" : "***") + ", openAiBaseUrl=" + openAiBaseUrl + ", compatible="
-                + compatible + "]";
+                + compatible + ", temperature=" + temperature + "]";
     }
 
     private static boolean isBlank(String s) {

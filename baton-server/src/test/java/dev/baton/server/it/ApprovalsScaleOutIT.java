@@ -3,8 +3,12 @@ package dev.baton.server.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.runtime.approval.ApprovalStatus;
+import dev.baton.runtime.approval.ApprovalStore;
 import dev.baton.simulator.LlmSimulator;
 import dev.baton.simulator.TaskAgentScript;
+import dev.baton.store.jdbc.Database;
+import dev.baton.store.jdbc.JdbcApprovalStore;
 import dev.baton.testkit.db.RedisTestServer;
 import java.time.Clock;
 import java.time.Instant;
@@ -128,6 +132,35 @@ class ApprovalsScaleOutIT {
         assertThat(resumed.status()).as(resumed.raw()).isEqualTo(200);
         assertThat(resumed.body().path("state").asText()).isEqualTo("completed");
         assertThat(second.api.get("/v1/tasks", token).body().path("tasks")).isEmpty();
+        assertThat(deleteCalls(second, paused[0], token)).isEqualTo(1);
+    }
+
+    @Test
+    void a_turn_whose_claiming_instance_died_is_taken_over_by_the_retried_approval_on_another_instance() {
+        String token = token("lea");
+        String[] paused = pauseDelete(first, token, "water plants");
+        // an instance approved the call, claiming the turn, and died before going on with it; its claim's lease has
+        // run out (claimed until a moment ago: the clock moved on, nothing waits for it)
+        try (Database db = Database.open(pg.url())) {
+            Instant now = Instant.now();
+            assertThat(new JdbcApprovalStore(db)
+                            .decide(
+                                    paused[1],
+                                    new ApprovalStore.Decision(ApprovalStatus.APPROVED, "lea", null, null),
+                                    now,
+                                    now.minusSeconds(1)))
+                    .isInstanceOf(ApprovalStore.Resumable.class);
+        }
+
+        ApiClient.Response resumed = approve(second, paused[0], paused[1], token);
+
+        assertThat(resumed.status()).as(resumed.raw()).isEqualTo(200);
+        assertThat(resumed.body().path("state").asText()).isEqualTo("completed");
+        assertThat(resumed.body().path("answer").asText()).isEqualTo("I've deleted “water plants”.");
+        assertThat(second.api.get("/v1/tasks", token).body().path("tasks")).isEmpty();
+        assertThat(deleteCalls(second, paused[0], token)).isEqualTo(1);
+        // taken over and finished: nothing more to go on with, on either instance
+        assertThat(approve(first, paused[0], paused[1], token).status()).isEqualTo(409);
         assertThat(deleteCalls(second, paused[0], token)).isEqualTo(1);
     }
 

@@ -50,6 +50,15 @@ class LearningAgentApiIT {
         assertThat(memory.status()).isEqualTo(200);
         assertThat(memory.body().path("currentTopic").asText()).isEqualTo("Leadership");
         assertThat(memory.body().at("/decisions/0/decision").asText()).isEqualTo("topic_confirmed");
+        assertThat(memory.body().path("conversationId").asText()).isEqualTo(conversation);
+        var history = memory.body().path("conversationHistory");
+        assertThat(history).hasSize(4);
+        assertThat(history.get(0).path("role").asText()).isEqualTo("user");
+        assertThat(history.get(0).path("content").asText()).isEqualTo("ledarship");
+        assertThat(history.get(1).path("role").asText()).isEqualTo("assistant");
+        assertThat(history.get(1).path("content").asText()).startsWith("“Leadership” is a broad subject.");
+        assertThat(history.get(3).path("content").asText()).isEqualTo("Thank you. I'm putting that together now.");
+        assertThat(history.get(3).path("timestamp").asText()).isNotBlank();
     }
 
     @Test
@@ -61,6 +70,7 @@ class LearningAgentApiIT {
         var byAdmin = t.api.get("/api/agent/memory/nia", TestServer.token("root", "admin"));
         assertThat(byAdmin.status()).isEqualTo(200);
         assertThat(byAdmin.body().at("/decisions/0/decision").asText()).isEqualTo("restart");
+        assertThat(byAdmin.body().at("/conversationHistory/0/content").asText()).isEqualTo("learn something new");
         assertThat(t.api.post("/api/agent/reset/nia", TestServer.token("pry"), "{}")
                         .status())
                 .isEqualTo(403);
@@ -81,6 +91,8 @@ class LearningAgentApiIT {
         var memory = t.api.get("/api/agent/memory/rex", token).body();
         assertThat(memory.path("pendingQuestion").isNull()).isTrue();
         assertThat(memory.path("decisions")).isEmpty();
+        assertThat(memory.path("conversationHistory")).isEmpty();
+        assertThat(memory.path("conversationId").isNull()).isTrue();
         var fresh = t.api.post("/api/agent/chat", token, "{\"message\":\"yes\"}");
         assertThat(fresh.body().path("conversationId").asText()).isNotEqualTo(conversation);
         assertThat(fresh.body().path("message").asText()).isEqualTo("What would you like to learn?");

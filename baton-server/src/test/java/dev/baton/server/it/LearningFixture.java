@@ -37,9 +37,14 @@ final class LearningFixture {
 
     /** A server over SQLite in {@code dir} with baton.yaml {@code raw} (may be null), answering with {@code script}. */
     static TestServer start(Path dir, SimulatorScript script, JsonNode raw, Clock clock) {
+        return start(TestServer.sqliteUrl(dir), script, raw, clock);
+    }
+
+    /** A server over {@code databaseUrl} with baton.yaml {@code raw} (may be null), answering with {@code script}. */
+    static TestServer start(String databaseUrl, SimulatorScript script, JsonNode raw, Clock clock) {
         BatonConfig config = new BatonConfig(
                 0,
-                TestServer.sqliteUrl(dir),
+                databaseUrl,
                 TestServer.SECRET,
                 new ModelSettings("simulator:default", null, null, Map.of()),
                 TurnLimits.DEFAULTS,

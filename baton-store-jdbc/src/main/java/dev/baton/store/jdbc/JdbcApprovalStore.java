@@ -1,5 +1,6 @@
 package dev.baton.store.jdbc;
 
+import dev.baton.core.id.Ids;
 import dev.baton.runtime.approval.ApprovalStatus;
 import dev.baton.runtime.approval.ApprovalStore;
 import dev.baton.runtime.approval.PausedTurn;
@@ -10,9 +11,11 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * {@link ApprovalStore} on SQLite or PostgreSQL ({@code paused_turns}, {@code tool_approvals}). A decision first
@@ -23,6 +26,8 @@ import java.util.Optional;
 public final class JdbcApprovalStore implements ApprovalStore {
     private static final String TURN_COLUMNS =
             "turn_id, tenant_id, user_id, session_id, request_id, state_json, status, paused_at, expires_at";
+    private static final String CLAIM_COLUMNS = ", claim_id, claimed_until";
+    private static final String RESUMED = PausedTurn.Status.RESUMED.wireName();
     private static final String CALL_COLUMNS = "id, turn_id, call_index, tenant_id, user_id, session_id,"
             + " tool_call_id, tool_name, arguments, reason, status, created_at, expires_at, decided_at, decided_by,"
             + " decided_arguments, comment";
@@ -91,9 +96,10 @@ public final class JdbcApprovalStore implements ApprovalStore {
     @Override
     public Optional<PausedTurn> pausedTurn(String tenantId, String userId, String sessionId) {
         return db.withConnection(c -> {
-            try (PreparedStatement ps = c.prepareStatement("SELECT " + TURN_COLUMNS + " FROM paused_turns"
-                    + " WHERE session_id = ? AND tenant_id = ? AND user_id = ? AND status = '" + PAUSED
-                    + "' ORDER BY paused_at DESC LIMIT 1")) {
+            try (PreparedStatement ps =
+                    c.prepareStatement("SELECT " + TURN_COLUMNS + CLAIM_COLUMNS + " FROM paused_turns"
+                            + " WHERE session_id = ? AND tenant_id = ? AND user_id = ? AND status = '" + PAUSED
+                            + "' ORDER BY paused_at DESC LIMIT 1")) {
                 ps.setString(1, sessionId);
                 ps.setString(2, tenantId);
                 ps.setString(3, userId);
@@ -105,7 +111,7 @@ public final class JdbcApprovalStore implements ApprovalStore {
     }
 
     @Override
-    public Decided decide(String callId, Decision decision, Instant now) {
+    public Decided decide(String callId, Decision decision, Instant now, Instant claimUntil) {
         return db.inTransaction(c -> {
             Optional<ToolApproval> current =
                     one(c, "SELECT " + CALL_COLUMNS + " FROM tool_approvals WHERE id = ?", callId);
@@ -136,8 +142,108 @@ public final class JdbcApprovalStore implements ApprovalStore {
                     ofTurn.stream().filter(ToolApproval::isPending).toList();
             if (!stillPending.isEmpty()) return new Waiting(decided, stillPending);
             endTurn(c, turnId, PausedTurn.Status.RESUMED, now);
+            claim(c, turnId, Ids.newId(), claimUntil);
             return new Resumable(turn(c, turnId), ofTurn);
         });
+    }
+
+    @Override
+    public Optional<PausedTurn> turn(String tenantId, String userId, String turnId) {
+        return db.withConnection(c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT " + TURN_COLUMNS + CLAIM_COLUMNS
+                    + " FROM paused_turns WHERE turn_id = ? AND tenant_id = ? AND user_id = ?")) {
+                ps.setString(1, turnId);
+                ps.setString(2, tenantId);
+                ps.setString(3, userId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? Optional.of(turn(rs)) : Optional.<PausedTurn>empty();
+                }
+            }
+        });
+    }
+
+    @Override
+    public Optional<Resumable> reclaim(String turnId, Instant now, Instant claimUntil) {
+        return db.inTransaction(c -> {
+            // conditional: of two instances taking the turn over at once, one changes the row
+            try (PreparedStatement ps = c.prepareStatement("UPDATE paused_turns SET claim_id = ?, claimed_until = ?"
+                    + " WHERE turn_id = ? AND status = '" + RESUMED + "' AND claimed_until IS NOT NULL"
+                    + " AND claimed_until <= ?")) {
+                ps.setString(1, Ids.newId());
+                codec.setInstant(ps, 2, claimUntil);
+                ps.setString(3, turnId);
+                codec.setInstant(ps, 4, now);
+                if (ps.executeUpdate() == 0) return Optional.<Resumable>empty();
+            }
+            Set<String> started = new HashSet<>();
+            try (PreparedStatement ps = c.prepareStatement(
+                    "SELECT id FROM tool_approvals WHERE turn_id = ? AND run_started_at IS NOT NULL")) {
+                ps.setString(1, turnId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) started.add(rs.getString(1));
+                }
+            }
+            return Optional.of(new Resumable(turn(c, turnId), ofTurn(c, turnId), started));
+        });
+    }
+
+    @Override
+    public List<PausedTurn> abandoned(Instant now, int limit) {
+        return db.withConnection(c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT " + TURN_COLUMNS + CLAIM_COLUMNS
+                    + " FROM paused_turns WHERE status = '" + RESUMED + "' AND claimed_until <= ? AND expires_at <= ?"
+                    + " ORDER BY claimed_until LIMIT ?")) {
+                codec.setInstant(ps, 1, now);
+                codec.setInstant(ps, 2, now);
+                ps.setInt(3, limit);
+                List<PausedTurn> found = new ArrayList<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) found.add(turn(rs));
+                }
+                return found;
+            }
+        });
+    }
+
+    @Override
+    public void runStarting(String turnId, List<String> callIds, Instant now) {
+        if (callIds.isEmpty()) return;
+        db.inTransaction(c -> {
+            try (PreparedStatement ps = c.prepareStatement("UPDATE tool_approvals SET run_started_at = ?"
+                    + " WHERE turn_id = ? AND id = ? AND run_started_at IS NULL")) {
+                for (String id : callIds) {
+                    codec.setInstant(ps, 1, now);
+                    ps.setString(2, turnId);
+                    ps.setString(3, id);
+                    ps.addBatch();
+                }
+                ps.executeBatch();
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public void finish(String turnId, String claimId) {
+        db.inTransaction(c -> {
+            try (PreparedStatement ps = c.prepareStatement(
+                    "UPDATE paused_turns SET claimed_until = NULL WHERE turn_id = ? AND claim_id = ?")) {
+                ps.setString(1, turnId);
+                ps.setString(2, claimId);
+                ps.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    private void claim(Connection c, String turnId, String claimId, Instant until) throws SQLException {
+        try (PreparedStatement ps =
+                c.prepareStatement("UPDATE paused_turns SET claim_id = ?, claimed_until = ? WHERE turn_id = ?")) {
+            ps.setString(1, claimId);
+            codec.setInstant(ps, 2, until);
+            ps.setString(3, turnId);
+            ps.executeUpdate();
+        }
     }
 
     @Override
@@ -160,8 +266,9 @@ public final class JdbcApprovalStore implements ApprovalStore {
     @Override
     public List<PausedTurn> expired(Instant now, int limit) {
         return db.withConnection(c -> {
-            try (PreparedStatement ps = c.prepareStatement("SELECT " + TURN_COLUMNS + " FROM paused_turns"
-                    + " WHERE status = '" + PAUSED + "' AND expires_at <= ? ORDER BY expires_at LIMIT ?")) {
+            try (PreparedStatement ps =
+                    c.prepareStatement("SELECT " + TURN_COLUMNS + CLAIM_COLUMNS + " FROM paused_turns"
+                            + " WHERE status = '" + PAUSED + "' AND expires_at <= ? ORDER BY expires_at LIMIT ?")) {
                 codec.setInstant(ps, 1, now);
                 ps.setInt(2, limit);
                 List<PausedTurn> found = new ArrayList<>();
@@ -204,7 +311,7 @@ public final class JdbcApprovalStore implements ApprovalStore {
 
     private PausedTurn turn(Connection c, String turnId) throws SQLException {
         try (PreparedStatement ps =
-                c.prepareStatement("SELECT " + TURN_COLUMNS + " FROM paused_turns WHERE turn_id = ?")) {
+                c.prepareStatement("SELECT " + TURN_COLUMNS + CLAIM_COLUMNS + " FROM paused_turns WHERE turn_id = ?")) {
             ps.setString(1, turnId);
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) throw new IllegalStateException("paused turn " + turnId + " vanished");
@@ -285,6 +392,8 @@ public final class JdbcApprovalStore implements ApprovalStore {
                 rs.getString("state_json"),
                 PausedTurn.Status.fromWire(rs.getString("status")),
                 codec.getInstant(rs, "paused_at"),
-                codec.getInstant(rs, "expires_at"));
+                codec.getInstant(rs, "expires_at"),
+                rs.getString("claim_id"),
+                codec.getInstant(rs, "claimed_until"));
     }
 }

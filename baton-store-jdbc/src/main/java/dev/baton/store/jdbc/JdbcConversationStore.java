@@ -134,6 +134,12 @@ public final class JdbcConversationStore implements ConversationStore {
     }
 
     @Override
+    public List<ToolCallRecord> toolCallsWithIds(String userId, String sessionId, List<String> ids) {
+        if (ids.isEmpty()) return List.of();
+        return db.withConnection(c -> toolCalls.withIds(c, userId, sessionId, List.copyOf(ids)));
+    }
+
+    @Override
     public void recordToolCalls(String userId, List<ToolCallRecord> calls) {
         for (ToolCallRecord t : calls) {
             if (t.messageId() != null)

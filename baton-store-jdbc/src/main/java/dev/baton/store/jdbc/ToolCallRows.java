@@ -103,12 +103,22 @@ final class ToolCallRows {
     /** Tool calls of the given messages in the user's session, in the order they started. */
     List<ToolCallRecord> ofMessages(Connection c, String userId, String sessionId, List<String> messageIds)
             throws SQLException {
+        return matching(c, userId, sessionId, "t.message_id", messageIds);
+    }
+
+    /** The user's session's tool calls with these row ids, in the order they started. */
+    List<ToolCallRecord> withIds(Connection c, String userId, String sessionId, List<String> ids) throws SQLException {
+        return matching(c, userId, sessionId, "t.id", ids);
+    }
+
+    private List<ToolCallRecord> matching(
+            Connection c, String userId, String sessionId, String column, List<String> messageIds) throws SQLException {
         List<ToolCallRecord> calls = new ArrayList<>();
         for (int from = 0; from < messageIds.size(); from += IDS_PER_QUERY) {
             List<String> chunk = messageIds.subList(from, Math.min(messageIds.size(), from + IDS_PER_QUERY));
             String placeholders = String.join(", ", Collections.nCopies(chunk.size(), "?"));
             String sql = "SELECT " + qualified() + " FROM tool_calls t JOIN sessions s ON s.id = t.session_id"
-                    + " WHERE t.session_id = ? AND s.user_id = ? AND t.message_id IN (" + placeholders + ")";
+                    + " WHERE t.session_id = ? AND s.user_id = ? AND " + column + " IN (" + placeholders + ")";
             try (PreparedStatement ps = c.prepareStatement(sql)) {
                 ps.setString(1, sessionId);
                 ps.setString(2, userId);

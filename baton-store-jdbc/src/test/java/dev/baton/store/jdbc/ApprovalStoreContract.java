@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -236,6 +237,58 @@ abstract class ApprovalStoreContract {
                     assertThat(a.createdAt()).isEqualTo(at.truncatedTo(ChronoUnit.MICROS));
                 });
         assertThat(store.sessionApprovals("tenant-2", turn.sessionId())).isEmpty();
+    }
+
+    @Test
+    void a_claim_is_taken_over_only_after_its_lease_ran_out_by_exactly_one_instance_and_never_once_finished()
+            throws Exception {
+        Instant at = Instant.parse("2030-07-01T10:00:00Z");
+        PausedTurn turn = pause("ida", at, 2);
+        ToolApproval first = call(turn, 0);
+        ToolApproval second = call(turn, 1);
+        store.decide(first.callId(), approve("ida"), at, at.plusSeconds(60));
+        var claimed = (ApprovalStore.Resumable)
+                store.decide(second.callId(), approve("ida"), at.plusSeconds(1), at.plusSeconds(61));
+        assertThat(claimed.turn().claimId()).isNotNull();
+        assertThat(claimed.turn().claimedUntil()).isEqualTo(at.plusSeconds(61));
+        assertThat(claimed.runStarted()).isEmpty();
+        store.runStarting(turn.turnId(), List.of(first.callId()), at.plusSeconds(2));
+
+        assertThat(store.reclaim(turn.turnId(), at.plusSeconds(60), at.plusSeconds(200)))
+                .as("the claim still holds")
+                .isEmpty();
+        assertThat(store.turn("tenant-1", "ida", turn.turnId()).orElseThrow().abandonedAt(at.plusSeconds(61)))
+                .isTrue();
+        assertThat(store.turn("tenant-1", "bob", turn.turnId())).isEmpty();
+        assertThat(store.abandoned(at.plusSeconds(61), 100))
+                .as("the user may still retry until the calls expire")
+                .extracting(PausedTurn::turnId)
+                .doesNotContain(turn.turnId());
+        assertThat(store.abandoned(at.plus(DAY), 100))
+                .extracting(PausedTurn::turnId)
+                .contains(turn.turnId());
+
+        List<Optional<ApprovalStore.Resumable>> takeovers =
+                race(4, i -> store.reclaim(turn.turnId(), at.plusSeconds(61), at.plusSeconds(200)));
+
+        List<ApprovalStore.Resumable> won =
+                takeovers.stream().flatMap(Optional::stream).toList();
+        assertThat(won).hasSize(1);
+        ApprovalStore.Resumable takeover = won.getFirst();
+        assertThat(takeover.turn().claimId()).isNotEqualTo(claimed.turn().claimId());
+        assertThat(takeover.runStarted()).containsExactly(first.callId());
+        assertThat(takeover.calls()).extracting(ToolApproval::status).containsOnly(ApprovalStatus.APPROVED);
+
+        // the first claim's late release changes nothing; the takeover's own release ends the lease for good
+        store.finish(turn.turnId(), claimed.turn().claimId());
+        assertThat(store.turn("tenant-1", "ida", turn.turnId()).orElseThrow().claimedUntil())
+                .isEqualTo(at.plusSeconds(200));
+        store.finish(turn.turnId(), takeover.turn().claimId());
+        assertThat(store.reclaim(turn.turnId(), at.plusSeconds(10_000), at.plusSeconds(10_100)))
+                .isEmpty();
+        assertThat(store.abandoned(at.plus(DAY).plus(DAY), 100))
+                .extracting(PausedTurn::turnId)
+                .doesNotContain(turn.turnId());
     }
 
     private static <T> List<T> race(int threads, java.util.function.IntFunction<T> work) throws Exception {
