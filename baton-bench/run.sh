@@ -4,6 +4,8 @@
 #   baton-bench/run.sh statements [T N...]  only the statement count: T turns (default 20) at each history N (10 10000)
 #   baton-bench/run.sh burst [N [Q]]         N connections at once (2000) against a server with accept queue Q (default)
 #   baton-bench/run.sh soak [M [S [C]]]      M minutes (30) of steady turns from C clients (4), heap after GC every S s (60)
+#   baton-bench/run.sh connections [C [L [S]]]  C clients (200) of tool turns, the model waiting L ms (500) per answer, S s (20):
+#                                           database connections lent out vs turns open
 #   baton-bench/run.sh <JMH args>           only JMH, e.g. "TurnLatencyBench -p history=10000" or "-h"
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -41,6 +43,10 @@ case "${1:-}" in
   burst)
     shift
     "${java[@]}" dev.baton.bench.ConnectBurst "$@"
+    ;;
+  connections)
+    shift
+    "${java[@]}" dev.baton.bench.ConnectionsUnderLoad "$@"
     ;;
   soak)
     shift
