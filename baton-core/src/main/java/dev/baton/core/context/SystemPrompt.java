@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.TextStyle;
 import java.time.temporal.ChronoUnit;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.regex.Pattern;
 
@@ -17,6 +18,11 @@ public final class SystemPrompt {
     public static final String ASSIGNMENT_CONTEXT = "## Assignment Context";
     public static final String CONSTRAINTS = "## Constraints";
     public static final String ADDITIONAL_GUIDANCE = "## Additional Guidance";
+
+    /** The English day names, looked up once: the locale lookup behind {@code getDisplayName} costs every turn. */
+    private static final String[] DAY_NAMES = Arrays.stream(DayOfWeek.values())
+            .map(d -> d.getDisplayName(TextStyle.FULL, Locale.ENGLISH))
+            .toArray(String[]::new);
 
     private static final Pattern LINE_BREAKS = Pattern.compile("[\\r\\n\\t]+");
 
@@ -62,8 +68,7 @@ public final class SystemPrompt {
     public static String dateLine(Instant now) {
         Instant seconds = now.truncatedTo(ChronoUnit.SECONDS);
         DayOfWeek day = seconds.atOffset(ZoneOffset.UTC).getDayOfWeek();
-        return "Current date and time: " + seconds + " (" + day.getDisplayName(TextStyle.FULL, Locale.ENGLISH)
-                + ", UTC)";
+        return "Current date and time: " + seconds + " (" + DAY_NAMES[day.ordinal()] + ", UTC)";
     }
 
     private static void section(StringBuilder text, String heading, String body) {
