@@ -6,6 +6,8 @@
 #   baton-bench/run.sh soak [M [S [C]]]      M minutes (30) of steady turns from C clients (4), heap after GC every S s (60)
 #   baton-bench/run.sh stalled [C [S [D [H]]]]  C clients (8) that stop reading, S s per phase (60), deadline D s (10), heap H (512m)
 #   baton-bench/run.sh streams [N [R [W [T]]]] N SSE streams (10000) opened at R/s (250), W words (18) at T tokens/s (1)
+#   baton-bench/run.sh connections [C [L [S]]]  C clients (200) of tool turns, the model waiting L ms (500) per answer, S s (20):
+#                                           database connections lent out vs turns open
 #   baton-bench/run.sh <JMH args>           only JMH, e.g. "TurnLatencyBench -p history=10000" or "-h"
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -43,6 +45,10 @@ case "${1:-}" in
   burst)
     shift
     "${java[@]}" dev.baton.bench.ConnectBurst "$@"
+    ;;
+  connections)
+    shift
+    "${java[@]}" dev.baton.bench.ConnectionsUnderLoad "$@"
     ;;
   soak)
     shift

@@ -226,6 +226,30 @@ public final class BenchServer implements AutoCloseable {
         return new TurnReply(json.path("answer").asText(), List.copyOf(states));
     }
 
+    /**
+     * The value of one unlabelled gauge in the server's {@code GET /metrics} (Prometheus text), e.g.
+     * {@code baton_database_connections_active}.
+     */
+    public double gauge(String name) {
+        HttpRequest req =
+                HttpRequest.newBuilder(URI.create(base + "/metrics")).GET().build();
+        String body;
+        try {
+            body = http.send(req, HttpResponse.BodyHandlers.ofString()).body();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+        for (String line : body.split("\n")) {
+            if (line.startsWith(name + " ") || line.startsWith(name + "{")) {
+                return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        throw new IllegalStateException("no gauge " + name + " in /metrics");
+    }
+
     /** Makes the simulator keep every request it receives, as it once did (to show what that cost in a soak). */
     public void keepAllModelRequests() {
         simulator.keepAllRequests();

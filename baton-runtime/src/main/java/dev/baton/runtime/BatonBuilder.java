@@ -13,6 +13,7 @@ import dev.baton.core.tool.ToolCatalog;
 import dev.baton.core.tool.ToolExecutor;
 import dev.baton.core.tool.ToolSource;
 import dev.baton.core.trace.TurnTracing;
+import dev.baton.core.turn.CachingTokenCounter;
 import dev.baton.core.turn.TokenCounter;
 import dev.baton.core.turn.TurnRunner;
 import dev.baton.runtime.admission.BucketStore;
@@ -155,7 +156,7 @@ public final class BatonBuilder {
         return this;
     }
 
-    /** Counts tokens for the history budget (required). */
+    /** Counts tokens for the history budget (required); the turns keep its counts in a bounded cache. */
     public BatonBuilder tokenCounter(TokenCounter tokens) {
         this.tokenCounter = Objects.requireNonNull(tokens, "tokens");
         return this;
@@ -315,7 +316,8 @@ public final class BatonBuilder {
         sources.add(new StandardToolSource(conversationStore, assignments, new PriorSessions(search)));
         ToolCatalog tools = new ToolCatalog(toolGuard.apply(List.copyOf(sources)));
         ApprovalStore approvalsKept = approvalStore != null ? approvalStore : ApprovalStore.inMemory();
-        TurnRunner runner = new TurnRunner(conversationStore, models, tools, tokenCounter, prices, clock, modules)
+        TurnRunner runner = new TurnRunner(
+                        conversationStore, models, tools, CachingTokenCounter.of(tokenCounter), prices, clock, modules)
                 .withPromptSections(AssignmentPrompt::sectionsFor)
                 .withApprovals(new ApprovalGate(approvalsKept, approvalSettings, clock));
         TurnAdmission limits = opened(

@@ -1,5 +1,7 @@
 package dev.baton.core.context;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.baton.core.agent.TurnLimits;
 import dev.baton.core.conversation.ConversationStore;
 import dev.baton.core.conversation.Message;
@@ -35,6 +37,12 @@ public final class ContextBuilder {
     private final ConversationStore store;
     private final TokenCounter tokens;
     private final Clock clock;
+    /**
+     * What each tool's spec costs, kept between turns: the specs are the same turn after turn, and counting one
+     * serialises its schema first. Bounded: tools come and go with MCP servers.
+     */
+    private final Cache<ToolSpec, Integer> toolTokens =
+            Caffeine.newBuilder().maximumSize(1_000).build();
 
     public ContextBuilder(ConversationStore store, TokenCounter tokens, Clock clock) {
         this.store = Objects.requireNonNull(store, "store");
@@ -61,7 +69,7 @@ public final class ContextBuilder {
     /** Builds the context from history already loaded with {@link #recentHistory}. */
     public BuiltContext build(ContextRequest request, List<Message> recent) {
         TurnLimits limits = request.agent().limits();
-        String system = SystemPrompt.render(
+        SystemPrompt.Parts system = SystemPrompt.parts(
                 request.agent().systemPrompt(),
                 request.sections(),
                 clock.instant(),
@@ -77,7 +85,7 @@ public final class ContextBuilder {
         int used = -1;
         boolean fallback = false;
         try {
-            systemTokens = tokens.count(system);
+            systemTokens = tokens.count(system.sections()) + tokens.count(system.closing());
             toolTokens = countTools(request.tools());
             currentTokens = tokens.count(current);
             int room = limits.maxContextTokens() - systemTokens - toolTokens - ANSWER_RESERVE_TOKENS - currentTokens;
@@ -105,7 +113,7 @@ public final class ContextBuilder {
         }
 
         List<ChatMessage> messages = new ArrayList<>(history.size() + 2);
-        messages.add(new ChatMessage.System(system));
+        messages.add(new ChatMessage.System(system.text()));
         history.forEach(m -> messages.add(toChat(m)));
         messages.add(new ChatMessage.User(current));
         return new BuiltContext(
@@ -137,9 +145,13 @@ public final class ContextBuilder {
     private int countTools(List<ToolSpec> specs) {
         int total = 0;
         for (ToolSpec spec : specs) {
-            total += tokens.count(spec.name() + "\n" + spec.description() + "\n" + spec.parametersSchema());
+            total += toolTokens.get(spec, this::countTool);
         }
         return total;
+    }
+
+    private int countTool(ToolSpec spec) {
+        return tokens.count(spec.name() + "\n" + spec.description() + "\n" + spec.parametersSchema());
     }
 
     private static ChatMessage toChat(Message m) {

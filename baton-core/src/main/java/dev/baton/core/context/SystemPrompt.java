@@ -5,7 +5,9 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.TextStyle;
 import java.time.temporal.ChronoUnit;
+import java.util.Arrays;
 import java.util.Locale;
+import java.util.regex.Pattern;
 
 /**
  * Renders the system message: delimited sections in a fixed order (DESIGN §4), then the current date and time and
@@ -17,34 +19,56 @@ public final class SystemPrompt {
     public static final String CONSTRAINTS = "## Constraints";
     public static final String ADDITIONAL_GUIDANCE = "## Additional Guidance";
 
+    /** The English day names, looked up once: the locale lookup behind {@code getDisplayName} costs every turn. */
+    private static final String[] DAY_NAMES = Arrays.stream(DayOfWeek.values())
+            .map(d -> d.getDisplayName(TextStyle.FULL, Locale.ENGLISH))
+            .toArray(String[]::new);
+
+    private static final Pattern LINE_BREAKS = Pattern.compile("[\\r\\n\\t]+");
+
     private SystemPrompt() {}
 
     /**
      * @param displayName the user's name from their token; null or blank leaves the line out
      */
     public static String render(String behavior, PromptSections sections, Instant now, String displayName) {
+        return parts(behavior, sections, now, displayName).text();
+    }
+
+    /**
+     * The system message in two parts: the sections, the same turn after turn, and the closing lines with the time and
+     * the user's name, which change every second. The sections end in a blank line, where a tokeniser splits anyway,
+     * so the parts' token counts add up to the whole message's and the sections' count can be cached.
+     */
+    public record Parts(String sections, String closing) {
+        public String text() {
+            return sections + closing;
+        }
+    }
+
+    /** As {@link #render}, in its two parts. */
+    public static Parts parts(String behavior, PromptSections sections, Instant now, String displayName) {
         StringBuilder text = new StringBuilder();
         section(text, CORE_BEHAVIOR, behavior);
         section(text, ASSIGNMENT_CONTEXT, sections.assignmentContext());
         section(text, CONSTRAINTS, sections.constraints());
         section(text, ADDITIONAL_GUIDANCE, String.join("\n\n", sections.additionalGuidance()));
-        text.append(dateLine(now));
+        StringBuilder closing = new StringBuilder(dateLine(now));
         if (displayName != null && !displayName.isBlank()) {
             // the name comes from a token, not from us: keep it on one line so it cannot open a section of its own
-            text.append('\n')
+            closing.append('\n')
                     .append("The user's name is ")
                     .append(oneLine(displayName))
                     .append('.');
         }
-        return text.toString();
+        return new Parts(text.toString(), closing.toString());
     }
 
     /** "Current date and time: 2026-11-21T10:15:30Z (Saturday, UTC)". */
     public static String dateLine(Instant now) {
         Instant seconds = now.truncatedTo(ChronoUnit.SECONDS);
         DayOfWeek day = seconds.atOffset(ZoneOffset.UTC).getDayOfWeek();
-        return "Current date and time: " + seconds + " (" + day.getDisplayName(TextStyle.FULL, Locale.ENGLISH)
-                + ", UTC)";
+        return "Current date and time: " + seconds + " (" + DAY_NAMES[day.ordinal()] + ", UTC)";
     }
 
     private static void section(StringBuilder text, String heading, String body) {
@@ -55,7 +79,7 @@ public final class SystemPrompt {
     }
 
     private static String oneLine(String s) {
-        String flat = s.replaceAll("[\\r\\n\\t]+", " ").replace("#", "").strip();
+        String flat = LINE_BREAKS.matcher(s).replaceAll(" ").replace("#", "").strip();
         return flat.length() > 100 ? flat.substring(0, 100) : flat;
     }
 }

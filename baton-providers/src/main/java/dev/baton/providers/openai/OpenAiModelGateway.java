@@ -4,7 +4,7 @@ import dev.baton.core.model.ModelDelta;
 import dev.baton.core.model.ModelGateway;
 import dev.baton.core.model.ModelReply;
 import dev.baton.core.model.ModelRequest;
-import dev.baton.providers.streaming.CancellableHttpClient;
+import dev.baton.providers.streaming.CallBoundHttpClient;
 import dev.baton.providers.streaming.GatewayTransport;
 import dev.baton.providers.streaming.PerCallHttpClientBuilder;
 import dev.langchain4j.model.openai.OpenAiStreamingChatModel;
@@ -20,8 +20,9 @@ import java.util.function.Consumer;
  * <p>Every call streams (with {@code stream_options.include_usage}, so usage arrives), blocks the calling
  * thread until the answer is complete (deltas are handed to {@code onDelta} on that same thread, in order; an
  * exception thrown by {@code onDelta} aborts the call and propagates unchanged), and never retries: a retry after partial output would duplicate text,
- * so retrying is the caller's decision. Each call gets its own {@link CancellableHttpClient} over the
- * gateway's shared JDK client, so that cancelling the request or reaching its deadline closes that call's
+ * so retrying is the caller's decision. Each call gets its own {@link dev.baton.providers.streaming.CancellableHttpClient} over
+ * the gateway's shared JDK client (the LangChain4j model is built once and reaches it through a
+ * {@link CallBoundHttpClient}), so that cancelling the request or reaching its deadline closes that call's
  * connection, and the provider sees the disconnect, whether it is streaming or still silent.
  *
  * <p>Thread-safe; create one per endpoint and share it. {@link #close()} releases the connection pool.
@@ -30,7 +31,9 @@ public final class OpenAiModelGateway implements ModelGateway, AutoCloseable {
 
     private final OpenAiCompatibleConfig config;
     private final GatewayTransport transport;
-    private final Map<String, String> queryParams;
+    private final CallBoundHttpClient calls = new CallBoundHttpClient();
+    /** Built once: every call goes through {@link #calls} to the client of its own. */
+    private final OpenAiStreamingChatModel model;
 
     public OpenAiModelGateway(OpenAiCompatibleConfig config) {
         this(config, Clock.systemUTC());
@@ -46,9 +49,17 @@ public final class OpenAiModelGateway implements ModelGateway, AutoCloseable {
      * @param clock used to turn a {@code Retry-After} date into a duration
      */
     public OpenAiModelGateway(OpenAiCompatibleConfig config, Map<String, String> queryParams, Clock clock) {
-        this.queryParams = Map.copyOf(queryParams);
         this.config = Objects.requireNonNull(config, "config");
         this.transport = new GatewayTransport(OpenAiModelGateway.class, config.name(), config.requestTimeout(), clock);
+        this.model = OpenAiStreamingChatModel.builder()
+                .httpClientBuilder(new PerCallHttpClientBuilder(calls))
+                .baseUrl(config.baseUrl())
+                .apiKey(config.apiKey())
+                .organizationId(config.organization())
+                .customHeaders(config.headers())
+                .customQueryParams(Map.copyOf(queryParams))
+                .returnThinking(true)
+                .build();
     }
 
     @Override
@@ -65,27 +76,14 @@ public final class OpenAiModelGateway implements ModelGateway, AutoCloseable {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(onDelta, "onDelta");
         var exchange = transport.newExchange(event -> "[DONE]".equals(event.data()));
-        var model = modelOn(exchange);
         var chatRequest = OpenAiRequestMapper.toChatRequest(request);
-        var response = transport.stream(model, chatRequest, exchange, request, onDelta);
+        var response = calls.during(exchange, () -> transport.stream(model, chatRequest, exchange, request, onDelta));
         var reply = OpenAiReplyMapper.toReply(response, request.model());
         if (!exchange.completionMarkerSeen() && reply.finishReason() == null) {
             // the connection closed cleanly but the provider never said the answer was complete
             throw transport.failures().cutShort();
         }
         return reply;
-    }
-
-    private OpenAiStreamingChatModel modelOn(CancellableHttpClient exchange) {
-        return OpenAiStreamingChatModel.builder()
-                .httpClientBuilder(new PerCallHttpClientBuilder(exchange))
-                .baseUrl(config.baseUrl())
-                .apiKey(config.apiKey())
-                .organizationId(config.organization())
-                .customHeaders(config.headers())
-                .customQueryParams(queryParams)
-                .returnThinking(true)
-                .build();
     }
 
     /** Lets running calls finish for a moment, then aborts the rest. */

@@ -3,6 +3,8 @@ package dev.baton.runtime.session;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.baton.core.agent.TurnLimits;
 import dev.baton.core.config.ConfigNodes;
 import dev.baton.runtime.config.Json;
@@ -41,8 +43,19 @@ public record SessionConfig(TurnLimits turn, SessionLimits session) {
         return root.toString();
     }
 
+    /**
+     * Sessions' configurations read lately, by their JSON text: every turn reads its session's, and most sessions share
+     * a handful of them (one per agent and assignment), so parsing the JSON and its durations every turn was waste.
+     */
+    private static final Cache<String, SessionConfig> READ =
+            Caffeine.newBuilder().maximumSize(1_000).build();
+
     /** Reads what {@link #toJson} wrote; anything missing takes the defaults. */
     public static SessionConfig fromJson(String json) {
+        return READ.get(json, SessionConfig::parse);
+    }
+
+    private static SessionConfig parse(String json) {
         JsonNode limits;
         try {
             limits = Json.MAPPER.readTree(json).path("limits");

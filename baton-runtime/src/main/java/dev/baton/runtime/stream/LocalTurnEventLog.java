@@ -23,18 +23,20 @@ final class LocalTurnEventLog implements TurnEventLog {
     private final TurnEventLogSettings settings;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition appended = lock.newCondition();
-    /** By turn id, least recently appended to first. */
-    private final LinkedHashMap<String, Turn> turns = new LinkedHashMap<>(16, 0.75f, true);
+    /** By turn id, least recently appended to first (an append moves its turn to the end). */
+    private final LinkedHashMap<String, Turn> turns = new LinkedHashMap<>();
 
     private final Map<String, String> lastTurnOfSession = new LinkedHashMap<>();
 
     private static final class Turn {
+        final String id;
         final TurnOwner owner;
         final Deque<LoggedEvent> events = new ArrayDeque<>();
         long lastId;
         long lastAppendNanos = System.nanoTime();
 
-        Turn(TurnOwner owner) {
+        Turn(String id, TurnOwner owner) {
+            this.id = id;
             this.owner = owner;
         }
     }
@@ -48,11 +50,14 @@ final class LocalTurnEventLog implements TurnEventLog {
         lock.lock();
         try {
             forgetOld();
-            Turn turn = turns.computeIfAbsent(turnId, id -> new Turn(owner));
+            Turn turn = turns.remove(turnId);
+            if (turn == null) turn = new Turn(turnId, owner);
+            turns.put(turnId, turn);
             turn.lastAppendNanos = System.nanoTime();
             lastTurnOfSession.remove(owner.sessionId());
             lastTurnOfSession.put(owner.sessionId(), turnId);
-            return (type, data) -> append(turn, type, data);
+            Turn writing = turn;
+            return (type, data) -> append(writing, type, data);
         } finally {
             lock.unlock();
         }
@@ -65,6 +70,8 @@ final class LocalTurnEventLog implements TurnEventLog {
             turn.events.addLast(new LoggedEvent(id, type, data));
             while (turn.events.size() > settings.maxEvents()) turn.events.removeFirst();
             turn.lastAppendNanos = System.nanoTime();
+            // to the end of the order; a turn already forgotten stays forgotten
+            if (turns.remove(turn.id) != null) turns.put(turn.id, turn);
             appended.signalAll();
             return id;
         } finally {
@@ -130,15 +137,18 @@ final class LocalTurnEventLog implements TurnEventLog {
         return found;
     }
 
-    /** Drops turns quiet for longer than the retention, and the least recently used beyond {@link #MAX_TURNS}. */
+    /**
+     * Drops turns quiet for longer than the retention, and the least recently appended to beyond {@link #MAX_TURNS}.
+     * The map is in append order, so this stops at the first turn it keeps: its cost is the turns it drops, not every
+     * turn of the last retention period (it runs on every turn, under the log's one lock).
+     */
     private void forgetOld() {
         long cutoff = System.nanoTime() - settings.retention().toNanos();
         for (Iterator<Map.Entry<String, Turn>> it = turns.entrySet().iterator(); it.hasNext(); ) {
             Map.Entry<String, Turn> e = it.next();
-            if (turns.size() > MAX_TURNS || e.getValue().lastAppendNanos - cutoff < 0) {
-                it.remove();
-                lastTurnOfSession.remove(e.getValue().owner.sessionId(), e.getKey());
-            }
+            if (turns.size() <= MAX_TURNS && e.getValue().lastAppendNanos - cutoff >= 0) return;
+            it.remove();
+            lastTurnOfSession.remove(e.getValue().owner.sessionId(), e.getKey());
         }
     }
 

@@ -48,6 +48,25 @@ class LocalTurnEventLogTest {
     }
 
     @Test
+    void beyond_the_cap_the_turn_appended_to_longest_ago_is_forgotten_first() {
+        List<TurnEventLog.Writer> writers = new java.util.ArrayList<>();
+        for (int i = 0; i < LocalTurnEventLog.MAX_TURNS; i++) {
+            writers.add(log.writer("turn-" + i, new TurnEventLog.TurnOwner("t1", "ann", "s" + i)));
+        }
+        // the oldest turn is still going on: the one written to longest ago is now turn-1
+        writers.getFirst().append("chunk", "{}");
+
+        TurnEventLog.TurnOwner newcomer = new TurnEventLog.TurnOwner("t1", "bob", "s-new");
+        log.writer("turn-new", newcomer);
+
+        assertThat(log.owner("turn-1")).isEmpty();
+        assertThat(log.lastTurn("s1")).isEmpty();
+        assertThat(log.owner("turn-0")).isPresent();
+        assertThat(log.owner("turn-2")).isPresent();
+        assertThat(log.owner("turn-new")).contains(newcomer);
+    }
+
+    @Test
     void a_waiting_reader_wakes_when_an_event_is_appended() throws Exception {
         TurnEventLog.Writer writer = log.writer("turn-1", OWNER);
         writer.append("turn.started", "{}");

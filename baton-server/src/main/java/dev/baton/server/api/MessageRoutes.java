@@ -254,10 +254,7 @@ public final class MessageRoutes {
                 streams,
                 (writer, event) -> {
                     TurnEventRecorder.Recorded recorded = recorder.record(event);
-                    writer.send(
-                            recorded.id(),
-                            recorded.event().type(),
-                            recorded.event().json());
+                    writer.send(recorded.id(), recorded.type(), recorded.json());
                 },
                 !resumable(ctx));
     }

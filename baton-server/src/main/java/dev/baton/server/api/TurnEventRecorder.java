@@ -11,8 +11,11 @@ import dev.baton.server.http.SseEvents;
  * numbers the events; those numbers are the SSE ids. Confined to the turn's thread.
  */
 final class TurnEventRecorder {
-    /** What to send: the log's number for the event (0 when it is not kept) and its rendering. */
-    record Recorded(long id, SseEvents.Rendered event) {}
+    /**
+     * What to send: the log's number for the event (0 when it is not kept), its name and its data as JSON text,
+     * serialised once for both the log and the wire.
+     */
+    record Recorded(long id, String type, String json) {}
 
     private final TurnEventLog log;
     private final Principal caller;
@@ -30,7 +33,8 @@ final class TurnEventRecorder {
                     started.turnId(),
                     new TurnEventLog.TurnOwner(caller.tenantId(), caller.userId(), started.sessionId()));
         }
-        long id = writer == null ? 0 : writer.append(rendered.type(), rendered.json());
-        return new Recorded(id, rendered);
+        String json = rendered.json();
+        long id = writer == null ? 0 : writer.append(rendered.type(), json);
+        return new Recorded(id, rendered.type(), json);
     }
 }

@@ -235,6 +235,14 @@ public final class BatonServer implements AutoCloseable {
             io.micrometer.core.instrument.Gauge.builder("baton.database.available", db, d -> d.available() ? 1 : 0)
                     .description("1 while the database's circuit breaker lets calls through, 0 while it is open")
                     .register(metrics.registry());
+            io.micrometer.core.instrument.Gauge.builder(
+                            "baton.database.connections.active", db, Database::connectionsInUse)
+                    .description("database connections lent out now: reads and writes, never a turn waiting on a model")
+                    .register(metrics.registry());
+            io.micrometer.core.instrument.Gauge.builder(
+                            "baton.database.connections.pending", db, Database::connectionsAwaited)
+                    .description("threads waiting for a database connection now")
+                    .register(metrics.registry());
             io.micrometer.core.instrument.Gauge.builder("baton.usage.pending.rows", baton, b -> b.pendingUsageRows())
                     .description("usage rows of model calls kept in memory until the database takes them")
                     .register(metrics.registry());

@@ -1,5 +1,7 @@
 package dev.baton.server.auth;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JOSEObjectType;
 import com.nimbusds.jose.JWSAlgorithm;
@@ -54,8 +56,25 @@ public final class JwtAuthenticator {
     private static final DefaultJOSEObjectTypeVerifier<SecurityContext> TYPES =
             new DefaultJOSEObjectTypeVerifier<>(JOSEObjectType.JWT, new JOSEObjectType("at+jwt"), null);
 
+    /** How long a verified token's signature check is trusted without being done again. */
+    static final Duration VERIFIED_FOR = Duration.ofSeconds(60);
+
     private final DefaultJWTProcessor<SecurityContext> hs256;
     private final DefaultJWTProcessor<SecurityContext> jwks;
+    /**
+     * Tokens whose signature checked out lately, with their claims and principal: a client sends the same token with
+     * every request, and parsing it and checking its signature again was a twentieth of a turn's CPU. The claims
+     * (expiry, not-before, issuer, audience) are still checked against the clock on every request; only the signature
+     * and parsing are remembered, for at most {@link #VERIFIED_FOR} (a key withdrawn from the JWKS stops being
+     * honoured within that), and only for tokens that passed.
+     */
+    private final Cache<String, Verified> verified = Caffeine.newBuilder()
+            .maximumSize(10_000)
+            .expireAfterWrite(VERIFIED_FOR)
+            .build();
+
+    private record Verified(JWTClaimsSet claims, DefaultJWTProcessor<SecurityContext> processor, Principal principal) {}
+
     private final String jwksTenantClaim;
     private final Map<String, Set<String>> rolePermissions;
 
@@ -110,24 +129,37 @@ public final class JwtAuthenticator {
         if (!authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
             throw new AuthException("Authorization must be 'Bearer <token>'");
         }
+        String token = authorization.substring(7).trim();
+        Verified known = verified.getIfPresent(token);
+        if (known != null) {
+            try {
+                known.processor().getJWTClaimsSetVerifier().verify(known.claims(), null);
+            } catch (BadJOSEException e) {
+                throw new AuthException(reason(e));
+            }
+            return known.principal();
+        }
         JWT jwt;
         try {
-            jwt = JWTParser.parse(authorization.substring(7).trim());
+            jwt = JWTParser.parse(token);
         } catch (ParseException e) {
             throw new AuthException("malformed token");
         }
         // The header only picks which pinned processor looks at the token; each refuses every algorithm but its own.
         boolean viaJwks = jwks != null
                 && (hs256 == null || !JWSAlgorithm.HS256.equals(jwt.getHeader().getAlgorithm()));
+        DefaultJWTProcessor<SecurityContext> processor = viaJwks ? jwks : hs256;
         JWTClaimsSet claims;
         try {
-            claims = (viaJwks ? jwks : hs256).process(jwt, null);
+            claims = processor.process(jwt, null);
         } catch (BadJOSEException e) {
             throw new AuthException(reason(e));
         } catch (JOSEException e) {
             throw new AuthException(unverifiable(e));
         }
-        return principal(claims, viaJwks ? jwksTenantClaim : HS256_TENANT_CLAIM);
+        Principal principal = principal(claims, viaJwks ? jwksTenantClaim : HS256_TENANT_CLAIM);
+        verified.put(token, new Verified(claims, processor, principal));
+        return principal;
     }
 
     private static DefaultJWTProcessor<SecurityContext> processor(

@@ -10,6 +10,7 @@ import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import dev.baton.core.auth.Principal;
 import dev.baton.runtime.config.ConfigException;
+import dev.baton.testkit.time.SettableClock;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -103,6 +104,25 @@ class JwtAuthenticatorTest {
         assertThatThrownBy(() -> fixed.authenticate(
                         "Bearer " + hs256(claims(now).notBeforeTime(Date.from(now.plusSeconds(31))))))
                 .hasMessageContaining("not valid yet");
+    }
+
+    @Test
+    void a_token_accepted_before_is_refused_once_it_expires_or_when_another_one_is_tampered() throws Exception {
+        Instant now = Instant.parse("2026-01-01T12:00:00Z");
+        SettableClock clock = new SettableClock(now);
+        JwtAuthenticator settable = JwtAuthenticator.create(JwtSettings.hs256(JwtSecret.of(SECRET)), Map.of(), clock);
+        String token = hs256(claims(now).expirationTime(Date.from(now.plusSeconds(60))));
+
+        assertThat(settable.authenticate("Bearer " + token).userId()).isEqualTo("alice");
+        assertThat(settable.authenticate("Bearer " + token).userId()).isEqualTo("alice");
+        // the signature is not checked again, but the expiry is, on every request
+        clock.advance(Duration.ofSeconds(91));
+        assertThatThrownBy(() -> settable.authenticate("Bearer " + token)).hasMessage("token expired");
+
+        String[] parts = token.split("\\.");
+        String tampered = parts[0] + "." + parts[1] + "." + new StringBuilder(parts[2]).reverse();
+        clock.set(now);
+        assertThatThrownBy(() -> settable.authenticate("Bearer " + tampered)).hasMessage("invalid token signature");
     }
 
     @Test

@@ -8,7 +8,6 @@ import java.sql.Types;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 
 /**
@@ -20,9 +19,6 @@ import java.time.temporal.ChronoUnit;
  * PostgreSQL, both exact.
  */
 public final class ColumnCodec {
-    private static final DateTimeFormatter SQLITE_INSTANT =
-            DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSS'Z'").withZone(ZoneOffset.UTC);
-
     private final Dialect dialect;
 
     private ColumnCodec(Dialect dialect) {
@@ -41,7 +37,7 @@ public final class ColumnCodec {
     public void setInstant(PreparedStatement ps, int index, Instant value) throws SQLException {
         if (dialect == Dialect.SQLITE) {
             if (value == null) ps.setNull(index, Types.VARCHAR);
-            else ps.setString(index, SQLITE_INSTANT.format(truncate(value)));
+            else ps.setString(index, SqliteInstants.format(truncate(value)));
         } else {
             if (value == null) ps.setNull(index, Types.TIMESTAMP_WITH_TIMEZONE);
             else ps.setObject(index, OffsetDateTime.ofInstant(truncate(value), ZoneOffset.UTC));
@@ -51,7 +47,7 @@ public final class ColumnCodec {
     public Instant getInstant(ResultSet rs, String column) throws SQLException {
         if (dialect == Dialect.SQLITE) {
             String text = rs.getString(column);
-            return text == null ? null : Instant.parse(text);
+            return text == null ? null : SqliteInstants.parse(text);
         }
         OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
         return value == null ? null : value.toInstant();

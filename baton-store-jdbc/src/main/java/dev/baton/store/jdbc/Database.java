@@ -153,6 +153,19 @@ public final class Database implements AutoCloseable {
         return breaker.getState() != CircuitBreaker.State.OPEN;
     }
 
+    /**
+     * Connections lent out right now (HikariCP's count). Work holds one only while it reads or writes, so under load
+     * this follows the rate of reads and writes, not the number of turns open (which mostly wait on models and tools).
+     */
+    public int connectionsInUse() {
+        return pool.getHikariPoolMXBean().getActiveConnections();
+    }
+
+    /** Threads waiting for a connection right now: above zero for long, the pool is too small for the load. */
+    public int connectionsAwaited() {
+        return pool.getHikariPoolMXBean().getThreadsAwaitingConnection();
+    }
+
     /** Read-only work on a pooled connection, outside any explicit transaction (or inside this thread's one). */
     public <T> T withConnection(SqlWork<T> work) {
         Connection joined = currentTransaction.get();

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Where a turn's server CPU goes: a fresh Baton (SQLite, JSON mode, or SSE with "sse") against the shared harness's
+# mock, 2,000 warm-up turns, 500 sequential turns, then SECS (20) s at 16 connections under a JFR 'profile' recording.
+# Prints CPU per turn (the load client's /proc figures), the samples by library, and allocation per turn.
+# usage: baton-bench/profile/turn-profile.sh OUTDIR [sse]
+#   needs the peer harness built (README of ../shared/perf, copied to PEERS, default /tmp/perf-peers) and its mock
+#   running on 19100 with its pid in MOCK_PID; BATON_JAR defaults to baton-server/target/baton.jar (with its lib/)
+set -uo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+JDK=${PERF_JAVA_HOME:-$(ls -d /usr/lib/jvm/temurin-2[5-9]* 2>/dev/null | head -1)}; J=$JDK/bin/java; JCMD=$JDK/bin/jcmd
+P=${PEERS:-/tmp/perf-peers}; H=$P/harness/target/harness.jar
+JAR=${BATON_JAR:-$PWD/baton-server/target/baton.jar}
+D=${1:?outdir}; SSE=${2:-}; MOCK_PID=${MOCK_PID:?pid of the running mock}
+mkdir -p "$D"; rm -rf "$D/run"; mkdir -p "$D/run"
+TOKEN=$($J --enable-native-access=ALL-UNNAMED -jar "$JAR" token --config $P/baton/baton.yaml --user alice --ttl 12h 2>/dev/null)
+(cd "$D/run" && exec $J -Xmx1g --enable-native-access=ALL-UNNAMED -jar "$JAR" serve --host 127.0.0.1 \
+   --config $P/baton/baton.yaml > server.log 2>&1) &
+SPID=$!
+for i in $(seq 1 600); do curl -s -o /dev/null --max-time 1 http://127.0.0.1:19101/healthz && break; sleep 0.1; done
+LG="--target baton --token $TOKEN --base http://127.0.0.1:19101 --pids server=$SPID,mock=$MOCK_PID"
+[ "$SSE" = sse ] && LG="$LG --sse"
+lg() { $J -Xmx256m -XX:+UseSerialGC -cp $H perf.LoadGen $LG "$@"; }
+lg --phase seq --warmup 2000 --n 500 > "$D/seq.json"
+$JCMD $SPID JFR.start name=turns settings=profile filename="$D/rec.jfr" > /dev/null
+lg --phase conc --c 16 --seconds ${SECS:-20} --ramp 1 > "$D/c16.json"
+$JCMD $SPID JFR.stop name=turns > /dev/null
+kill $SPID; wait $SPID 2>/dev/null
+# jfr print cuts stacks to 5 frames unless told otherwise
+$JDK/bin/jfr print --json --stack-depth 300 --events jdk.ExecutionSample "$D/rec.jfr" > "$D/samples.json"
+python3 -c "import json,sys; [print(p, json.load(open(f'$D/{p}.json'))['cpuMsPerTurn']['server'], 'ms server CPU per turn') for p in ('seq','c16')]"
+python3 "$here/jfr-buckets.py" "$D/samples.json"
+python3 "$here/jfr-alloc.py" "$D/rec.jfr" "$D/c16.json" "$JDK/bin/jfr"
