@@ -252,7 +252,7 @@ public final class Experiments {
      * The seam for the eval harness, which calls this (or the admin endpoint) after a suite ran against the arm's
      * agent.
      *
-     * @throws RefusalException {@link Refusal.NotFound} for an unknown experiment or arm; {@link Refusal.InvalidInput}
+     * @throws RefusalException {@link Refusal.NotFound} for an unknown experiment or arm; {@link Refusal.InvalidValue}
      *     for counts out of range
      */
     public EvalRun recordEvalRun(Principal admin, String id, String arm, String suite, int scenarios, int passed) {
@@ -268,7 +268,7 @@ public final class Experiments {
         try {
             run = new EvalRun(id, arm, suite == null ? "unnamed" : suite, scenarios, passed, actor, clock.instant());
         } catch (IllegalArgumentException bad) {
-            throw RefusalException.invalidInput(bad.getMessage());
+            throw invalidValue(bad.getMessage());
         }
         ObjectNode detail = JSON.createObjectNode()
                 .put("arm", arm)

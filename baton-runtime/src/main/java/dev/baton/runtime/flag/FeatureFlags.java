@@ -2,6 +2,7 @@ package dev.baton.runtime.flag;
 
 import dev.baton.core.auth.Principal;
 import dev.baton.core.id.Ids;
+import dev.baton.runtime.Refusal;
 import dev.baton.runtime.RefusalException;
 import dev.baton.runtime.experiment.OperatorAuditRecord;
 import dev.baton.runtime.experiment.SharedSnapshot;
@@ -70,15 +71,15 @@ public final class FeatureFlags {
     /**
      * Sets a flag at runtime for every instance.
      *
-     * @throws RefusalException {@code Forbidden} without {@value #ADMIN}; {@code InvalidInput} for a bad name or a
-     *     percentage outside 0..100
+     * @throws RefusalException {@code Forbidden} without {@value #ADMIN}; {@code InvalidInput} for a bad name;
+     *     {@code InvalidValue} for a percentage outside 0..100
      */
     public FlagState set(Principal admin, String name, int percentage) {
         Sessions.require(admin, ADMIN);
         if (!FlagSettings.validName(name))
             throw RefusalException.invalidInput("flag name must be a-z, 0-9 and '_', starting with a letter");
         if (percentage < 0 || percentage > 100)
-            throw RefusalException.invalidInput("percentage must be between 0 and 100");
+            throw new RefusalException(new Refusal.InvalidValue("percentage must be between 0 and 100"));
         int before = percentage(name);
         store.set(
                 name,
