@@ -51,7 +51,8 @@ public record ExperimentSettings(Duration refreshEvery, Duration evaluateEvery, 
                 Experiment e = ExperimentDefinition.read(entry.getKey(), entry.getValue(), path, 1);
                 String unknown = unknownAgent(e, agents);
                 if (unknown != null)
-                    throw ConfigProblem.of(entry.getValue(), path + ": unknown agent '" + unknown + "'");
+                    throw ConfigProblem.of(
+                            naming(entry.getValue(), unknown), path + ": unknown agent '" + unknown + "'");
                 experiments.add(e);
             }
         }
@@ -59,6 +60,14 @@ public record ExperimentSettings(Duration refreshEvery, Duration evaluateEvery, 
                 s.duration("refreshEvery", DEFAULTS.refreshEvery()),
                 s.duration("evaluateEvery", DEFAULTS.evaluateEvery()),
                 experiments);
+    }
+
+    /** Where in the definition {@code agent} is named: an arm, the fallback, or the definition itself. */
+    private static JsonNode naming(JsonNode definition, String agent) {
+        for (JsonNode arm : definition.path("arms"))
+            if (agent.equals(arm.path("agent").asText())) return arm;
+        if (agent.equals(definition.path("fallback").path("agent").asText())) return definition.path("fallback");
+        return definition;
     }
 
     /** The first agent the experiment names that is not configured; null when all are. */
