@@ -98,12 +98,16 @@ public final class Sessions {
     }
 
     /**
-     * The caller's newest active session with {@code agentId}, to continue where they left off; empty when there is
-     * none.
+     * The caller's newest active session with {@code agentId} (with the agent of the caller's arm, when an experiment
+     * is over it), to continue where they left off; empty when there is none.
      */
     public Optional<Session> resume(Principal caller, String agentId) {
         require(caller, READ);
-        return list(caller, new SessionQuery(agentId, SessionState.ACTIVE, 1, null)).sessions().stream()
+        // under an experiment the caller's sessions of this agent carry their arm's agent
+        String routed = agents.find(agentId)
+                .map(agent -> experiments.route(caller, agent).agent().id())
+                .orElse(agentId);
+        return list(caller, new SessionQuery(routed, SessionState.ACTIVE, 1, null)).sessions().stream()
                 .findFirst();
     }
 
