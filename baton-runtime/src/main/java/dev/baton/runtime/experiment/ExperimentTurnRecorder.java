@@ -1,10 +1,13 @@
 package dev.baton.runtime.experiment;
 
+import dev.baton.core.conversation.ToolCallState;
 import dev.baton.core.id.Ids;
 import dev.baton.core.turn.TurnOutcome;
 import dev.baton.core.turn.TurnRequest;
 import dev.baton.runtime.turn.TurnObserver;
 import java.time.Clock;
+import java.util.EnumSet;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
@@ -22,6 +25,9 @@ import org.slf4j.LoggerFactory;
 public final class ExperimentTurnRecorder implements TurnObserver, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ExperimentTurnRecorder.class);
     static final int IN_FLIGHT = 64;
+    /** The tool call states that count as tool errors (as in the stored metrics). */
+    static final Set<ToolCallState> TOOL_ERRORS = EnumSet.of(
+            ToolCallState.FAILED, ToolCallState.INVALID_ARGUMENTS, ToolCallState.TIMED_OUT, ToolCallState.DENIED);
 
     private final Experiments experiments;
     private final Clock clock;
@@ -68,6 +74,9 @@ public final class ExperimentTurnRecorder implements TurnObserver, AutoCloseable
         experiments
                 .store()
                 .recordTurn(arm.get(), turnId, status, TimeUnit.NANOSECONDS.toMillis(nanos), clock.instant());
+        int failedTools = (int) outcome.toolCalls().stream()
+                .filter(c -> TOOL_ERRORS.contains(c.state()))
+                .count();
         experiments
                 .listener()
                 .turnFinished(
@@ -75,7 +84,9 @@ public final class ExperimentTurnRecorder implements TurnObserver, AutoCloseable
                         arm.get().arm(),
                         status,
                         nanos,
-                        outcome.usage().costUsd());
+                        outcome.usage().costUsd(),
+                        outcome.toolCalls().size(),
+                        failedTools);
     }
 
     /** Turns not recorded because too many records were being written at once. */

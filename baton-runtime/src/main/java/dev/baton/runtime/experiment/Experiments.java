@@ -276,6 +276,7 @@ public final class Experiments {
                 .put("scenarios", scenarios)
                 .put("passed", passed);
         store.recordEvalRun(run, audit(id, "eval_recorded", actor, detail));
+        listener.evalRecorded(id, arm, run.passRate());
         return run;
     }
 

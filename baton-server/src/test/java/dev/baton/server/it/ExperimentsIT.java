@@ -240,6 +240,9 @@ class ExperimentsIT {
         assertThat(metricsOf(report, "treatment").path("evalPassRate").asDouble())
                 .isBetween(0.81, 0.82);
         assertThat(metricsOf(report, "control").path("evalPassRate").isNull()).isTrue();
+        assertThat(PrometheusScrape.parse(t.api.get("/metrics", null).raw())
+                        .value("baton_experiment_eval_pass_rate", "experiment", ID, "arm", "treatment"))
+                .isBetween(0.81, 0.82);
         assertThat(report.path("audit").get(0).path("detail").path("triggers").path("treatment"))
                 .anySatisfy(f -> assertThat(f.path("trigger").asText()).isEqualTo("eval_pass_rate"));
     }
