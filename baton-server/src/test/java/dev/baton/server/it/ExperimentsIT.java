@@ -307,6 +307,28 @@ class ExperimentsIT {
     }
 
     @Test
+    @Order(9)
+    void the_learning_designs_api_keeps_one_conversation_on_the_arm_it_started_on() {
+        ApiClient.Response created = t.api.post(
+                "/v1/admin/experiments",
+                admin,
+                "{\"id\":\"learning-agent\",\"baseAgent\":\"learning\",\"arms\":[{\"name\":\"classic\","
+                        + "\"agent\":\"learning\",\"weight\":0},{\"name\":\"agent\",\"agent\":\"helper\",\"weight\":1}]}");
+        assertThat(created.status()).as(created.raw()).isEqualTo(201);
+        String learner = student("learner");
+
+        ApiClient.Response first = t.api.post("/api/agent/chat", learner, "{\"message\":\"hi\"}");
+        ApiClient.Response second = t.api.post("/api/agent/chat", learner, "{\"message\":\"again\"}");
+
+        assertThat(first.status()).as(first.raw()).isEqualTo(200);
+        assertThat(first.body().path("message").asText()).isEqualTo("steady answer");
+        assertThat(second.body().path("conversationId").asText())
+                .isEqualTo(first.body().path("conversationId").asText());
+        assertThat(agentOf(first.body().path("conversationId").asText(), "learner"))
+                .isEqualTo("helper");
+    }
+
+    @Test
     @Order(8)
     void flags_come_from_the_file_and_ff_variables_and_change_at_runtime() {
         JsonNode flags = t.api.get("/v1/admin/flags", admin).body().path("flags");
