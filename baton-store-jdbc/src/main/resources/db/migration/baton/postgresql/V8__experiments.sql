@@ -38,8 +38,9 @@ CREATE TABLE experiment_turns (
     latency_ms    BIGINT      NOT NULL,
     created_at    TIMESTAMPTZ NOT NULL
 );
-CREATE INDEX experiment_turns_arm ON experiment_turns (experiment_id, arm, created_at);
-CREATE INDEX experiment_turns_arm_latency ON experiment_turns (experiment_id, arm, latency_ms);
+-- covering indexes: the per-arm count and the percentile walk read the index only, never the table
+CREATE INDEX experiment_turns_arm ON experiment_turns (experiment_id, arm, created_at, status);
+CREATE INDEX experiment_turns_arm_latency ON experiment_turns (experiment_id, arm, latency_ms, created_at);
 CREATE INDEX experiment_turns_user ON experiment_turns (experiment_id, tenant_id, user_id, created_at);
 
 -- Eval runs attached to an arm (the eval harness reports a pass rate; the accuracy trigger reads the latest).

@@ -1,8 +1,9 @@
 -- Experiments and feature flags (issue 11). Operator-level definitions, shared by every instance through this
 -- database; each instance caches them for a few seconds.
 --
--- experiments: one A/B experiment over a base agent. definition holds the arms (name, agent, weight), triggers and fallback, and is rewritten
--- whole on a weight change, guarded by version (compare-and-set), so two instances rolling back at once change it once.
+-- experiments: one A/B experiment over a base agent. definition holds the arms (name, agent, weight), triggers and
+-- fallback, and is rewritten whole on a weight change, guarded by version (compare-and-set), so two instances
+-- rolling back at once change it once.
 CREATE TABLE experiments (
     id            TEXT    NOT NULL PRIMARY KEY,
     base_agent_id TEXT    NOT NULL,
@@ -37,8 +38,9 @@ CREATE TABLE experiment_turns (
     latency_ms    INTEGER NOT NULL,
     created_at    TEXT    NOT NULL
 );
-CREATE INDEX experiment_turns_arm ON experiment_turns (experiment_id, arm, created_at);
-CREATE INDEX experiment_turns_arm_latency ON experiment_turns (experiment_id, arm, latency_ms);
+-- covering indexes: the per-arm count and the percentile walk read the index only, never the table
+CREATE INDEX experiment_turns_arm ON experiment_turns (experiment_id, arm, created_at, status);
+CREATE INDEX experiment_turns_arm_latency ON experiment_turns (experiment_id, arm, latency_ms, created_at);
 CREATE INDEX experiment_turns_user ON experiment_turns (experiment_id, tenant_id, user_id, created_at);
 
 -- Eval runs attached to an arm (the eval harness reports a pass rate; the accuracy trigger reads the latest).

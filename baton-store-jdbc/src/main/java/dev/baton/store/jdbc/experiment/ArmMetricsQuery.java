@@ -22,8 +22,8 @@ import java.util.Map;
 
 /**
  * Each arm's metrics over a window, in aggregate queries whose number depends on the arms, never on the traffic:
- * turns and failures (experiment_turns, one grouped query), p50 and p95 latency (nearest rank: two single-row
- * index reads per arm with turns), conversations and their cost (experiment_sessions joined to ai_usage by session,
+ * turns and failures (experiment_turns: a count per arm), p50 and p95 latency (nearest rank: two single-row reads per
+ * arm with turns; both walk covering indexes, never the table), conversations and their cost (experiment_sessions joined to ai_usage by session,
  * grouped), tool calls and failures (joined to tool_calls, grouped), and each arm's latest eval run. The
  * session-based figures count the conversations started in the window.
  */
@@ -43,7 +43,9 @@ final class ArmMetricsQuery {
 
     List<ArmMetrics> of(Experiment e, Instant since) {
         return db.withConnection(c -> {
-            Map<String, long[]> turns = turns(c, e.id(), since);
+            Map<String, long[]> turns = new HashMap<>();
+            for (Arm a : e.arms()) turns.put(a.name(), turns(c, e.id(), a.name(), since));
+            if (e.fallback() != null) turns.put(Routing.FALLBACK_ARM, turns(c, e.id(), Routing.FALLBACK_ARM, since));
             Map<String, Conversations> conversations = conversations(c, e.id(), since);
             Map<String, long[]> tools = tools(c, e.id(), since);
             Map<String, EvalRun> evals = latestEvals(c, e.id());
@@ -63,17 +65,18 @@ final class ArmMetricsQuery {
         });
     }
 
-    private Map<String, long[]> turns(Connection c, String id, Instant since) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT arm, COUNT(*) AS turns,"
-                + " SUM(CASE WHEN status IN (" + TURN_OK + ") THEN 0 ELSE 1 END) AS failed"
-                + " FROM experiment_turns WHERE experiment_id = ? AND created_at >= ? GROUP BY arm")) {
+    /** One arm's turns and failed turns: a range of the covering (experiment, arm, created_at, status) index. */
+    private long[] turns(Connection c, String id, String arm, Instant since) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) AS turns,"
+                + " COALESCE(SUM(CASE WHEN status IN (" + TURN_OK + ") THEN 0 ELSE 1 END), 0) AS failed"
+                + " FROM experiment_turns WHERE experiment_id = ? AND arm = ? AND created_at >= ?")) {
             ps.setString(1, id);
-            columns.setInstant(ps, 2, since);
-            Map<String, long[]> out = new HashMap<>();
+            ps.setString(2, arm);
+            columns.setInstant(ps, 3, since);
             try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) out.put(rs.getString("arm"), new long[] {rs.getLong("turns"), rs.getLong("failed")});
+                rs.next();
+                return new long[] {rs.getLong("turns"), rs.getLong("failed")};
             }
-            return out;
         }
     }
 
