@@ -7,6 +7,8 @@ import dev.baton.runtime.agent.AgentRegistry;
 import dev.baton.runtime.approval.Approvals;
 import dev.baton.runtime.assignment.Assignments;
 import dev.baton.runtime.conversation.Conversations;
+import dev.baton.runtime.experiment.Experiments;
+import dev.baton.runtime.flag.FeatureFlags;
 import dev.baton.runtime.session.SessionEventBus;
 import dev.baton.runtime.session.Sessions;
 import dev.baton.runtime.stream.TurnEventLog;
@@ -56,6 +58,8 @@ public final class Baton implements AutoCloseable {
     private final TurnAdmission admission;
     private final Approvals approvals;
     private final TurnEventLog turnEvents;
+    private final Experiments experiments;
+    private final FeatureFlags flags;
     /** Each starts one background job and returns what stops it. */
     private final List<Supplier<AutoCloseable>> backgroundJobs;
 
@@ -80,6 +84,8 @@ public final class Baton implements AutoCloseable {
             TurnAdmission admission,
             Approvals approvals,
             TurnEventLog turnEvents,
+            Experiments experiments,
+            FeatureFlags flags,
             List<Supplier<AutoCloseable>> backgroundJobs,
             java.util.function.IntSupplier pendingUsageRows,
             Deque<AutoCloseable> opened) {
@@ -96,6 +102,8 @@ public final class Baton implements AutoCloseable {
         this.admission = admission;
         this.approvals = approvals;
         this.turnEvents = turnEvents;
+        this.experiments = experiments;
+        this.flags = flags;
         this.backgroundJobs = List.copyOf(backgroundJobs);
         this.pendingUsageRows = pendingUsageRows;
         this.opened = new ArrayDeque<>(opened);
@@ -127,6 +135,16 @@ public final class Baton implements AutoCloseable {
     /** Recent turns' events, for front doors that let a client take a dropped stream up again or follow a turn. */
     public TurnEventLog turnEvents() {
         return turnEvents;
+    }
+
+    /** A/B experiments over agents: routing, staged weights, per-arm metrics, eval runs and rollbacks. */
+    public Experiments experiments() {
+        return experiments;
+    }
+
+    /** Feature flags (boolean or a percentage of users) from baton.yaml, {@code FF_} variables and the admin API. */
+    public FeatureFlags flags() {
+        return flags;
     }
 
     /** The configured agents, in configuration order. */
@@ -183,8 +201,8 @@ public final class Baton implements AutoCloseable {
     }
 
     /**
-     * Starts the background jobs: the inactivity sweep, the expiry of tool calls waiting for approval and the
-     * idempotency key expiry (once; stopped by close).
+     * Starts the background jobs: the inactivity sweep, the expiry of tool calls waiting for approval, the
+     * idempotency key expiry and the experiments' rollback triggers (once; stopped by close).
      */
     public synchronized void startBackgroundJobs() {
         if (jobsStarted || closed) return;

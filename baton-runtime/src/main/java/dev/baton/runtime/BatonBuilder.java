@@ -33,6 +33,14 @@ import dev.baton.runtime.assignment.AssignmentPrompt;
 import dev.baton.runtime.assignment.Assignments;
 import dev.baton.runtime.config.ConfigException;
 import dev.baton.runtime.conversation.Conversations;
+import dev.baton.runtime.experiment.ExperimentListener;
+import dev.baton.runtime.experiment.ExperimentSettings;
+import dev.baton.runtime.experiment.ExperimentStore;
+import dev.baton.runtime.experiment.ExperimentTurnRecorder;
+import dev.baton.runtime.experiment.Experiments;
+import dev.baton.runtime.experiment.RollbackJob;
+import dev.baton.runtime.flag.FeatureFlags;
+import dev.baton.runtime.flag.FlagStore;
 import dev.baton.runtime.session.ConfigCascade;
 import dev.baton.runtime.session.ConversationSearch;
 import dev.baton.runtime.session.ModuleSessionEvents;
@@ -57,6 +65,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -98,6 +107,10 @@ public final class BatonBuilder {
     private TurnObserver observer = TurnObserver.NONE;
     private TurnTracing tracing = TurnTracing.OFF;
     private JsonNode configuration = MissingNode.getInstance();
+    private Map<String, String> environment = System.getenv();
+    private ExperimentStore experimentStore;
+    private FlagStore flagStore;
+    private ExperimentListener experimentListener = ExperimentListener.NONE;
 
     BatonBuilder() {}
 
@@ -240,6 +253,33 @@ public final class BatonBuilder {
         return this;
     }
 
+    /**
+     * Where experiments, their sessions' arms and turns, and the operators' audit trail are kept, shared by every
+     * instance (default: none; baton.yaml's {@code experiments} then must define none, and creating one is refused).
+     */
+    public BatonBuilder experimentStore(ExperimentStore store) {
+        this.experimentStore = Objects.requireNonNull(store, "store");
+        return this;
+    }
+
+    /** Where feature flag values set at runtime are kept, shared by every instance (default: this process only). */
+    public BatonBuilder flagStore(FlagStore store) {
+        this.flagStore = Objects.requireNonNull(store, "store");
+        return this;
+    }
+
+    /** Hears what experiments do: routing, turns, rollbacks (metrics). */
+    public BatonBuilder experimentListener(ExperimentListener listener) {
+        this.experimentListener = Objects.requireNonNull(listener, "listener");
+        return this;
+    }
+
+    /** The environment {@code FF_<NAME>} feature flag overrides are read from (default: the process's). */
+    public BatonBuilder environment(Map<String, String> env) {
+        this.environment = Map.copyOf(Objects.requireNonNull(env, "env"));
+        return this;
+    }
+
     /** Injected time: sessions, limits, budgets and sweeps read it (tests move it instead of sleeping). */
     public BatonBuilder clock(Clock clock) {
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -249,8 +289,8 @@ public final class BatonBuilder {
     /**
      * The configuration tree (baton.yaml as parsed): {@code limits} (org level of the cascade), {@code assignments},
      * {@code lifecycle} (the inactivity sweep), {@code idempotency} (key retention), {@code approvals} (how long a
-     * held tool call waits, the default approval policy) and {@code streams} (how many events of a turn are kept, and
-     * how long).
+     * held tool call waits, the default approval policy), {@code streams} (how many events of a turn are kept, and
+     * how long), {@code experiments} and {@code flags}.
      */
     public BatonBuilder configure(JsonNode root) {
         this.configuration = root == null ? MissingNode.getInstance() : root;
@@ -268,7 +308,12 @@ public final class BatonBuilder {
      *     as the cause, for the file's owner to locate)
      */
     public static void check(JsonNode root, AgentRegistry agents) {
-        RuntimeSettings.read(root == null ? MissingNode.getInstance() : root, agents);
+        check(root, agents, System.getenv());
+    }
+
+    /** {@link #check(JsonNode, AgentRegistry)} with {@code FF_<NAME>} flags read from {@code env}. */
+    public static void check(JsonNode root, AgentRegistry agents, Map<String, String> env) {
+        RuntimeSettings.read(root == null ? MissingNode.getInstance() : root, agents, env);
     }
 
     /**
@@ -299,7 +344,23 @@ public final class BatonBuilder {
 
     private Baton build(Deque<AutoCloseable> opened) {
         AgentRegistry agentsInOrder = agents;
-        RuntimeSettings configured = RuntimeSettings.read(configuration, agentsInOrder);
+        RuntimeSettings configured = RuntimeSettings.read(configuration, agentsInOrder, environment);
+        ExperimentSettings experimentSettings = configured.experiments();
+        if (experimentStore == null && !experimentSettings.definitions().isEmpty())
+            throw new ConfigException("experiments are defined but this runtime has no experimentStore to keep them");
+        FeatureFlags flags = new FeatureFlags(
+                configured.flags(),
+                flagStore != null ? flagStore : FlagStore.inMemory(),
+                clock,
+                experimentSettings.refreshEvery());
+        Experiments experiments = new Experiments(
+                experimentStore != null ? experimentStore : ExperimentStore.none(),
+                agentsInOrder,
+                flags,
+                experimentListener,
+                clock,
+                experimentSettings.refreshEvery());
+        ExperimentTurnRecorder experimentTurns = opened(opened, new ExperimentTurnRecorder(experiments, clock));
         Assignments assignments = configured.assignments();
         ConfigCascade cascade = configured.cascade();
         Duration shortest = configured.shortestInactivity();
@@ -332,8 +393,10 @@ public final class BatonBuilder {
                         clock,
                         refusals));
         RunningTurns running = opened(opened, turnLocks == null ? new RunningTurns() : RunningTurns.shared(turnLocks));
-        TurnDispatcher dispatcher = opened(opened, new TurnDispatcher(runner, running, observer, tracing));
-        Sessions sessions = new Sessions(conversationStore, agentsInOrder, assignments, lifecycle, running, clock);
+        TurnDispatcher dispatcher = opened(
+                opened, new TurnDispatcher(runner, running, TurnObserver.both(observer, experimentTurns), tracing));
+        Sessions sessions =
+                new Sessions(conversationStore, agentsInOrder, assignments, lifecycle, running, experiments, clock);
         IdempotencyKeys keys = idempotencyStore == null
                 ? null
                 : new IdempotencyKeys(
@@ -356,6 +419,10 @@ public final class BatonBuilder {
         jobs.add(() -> SessionSweeper.start(lifecycle, sweep));
         jobs.add(() -> ApprovalExpiry.start(approvals, sweep.sweepInterval()));
         if (idempotencyStore != null) jobs.add(() -> IdempotencyKeyExpiry.start(idempotencyStore, clock, expiry));
+        if (experimentStore != null) {
+            experiments.seed(experimentSettings.definitions());
+            jobs.add(() -> RollbackJob.start(experiments, experimentSettings.evaluateEvery()));
+        }
         return new Baton(
                 sessions,
                 conversations,
@@ -370,6 +437,8 @@ public final class BatonBuilder {
                 limits,
                 approvals,
                 turnEvents,
+                experiments,
+                flags,
                 jobs,
                 runner::pendingUsageRows,
                 opened);

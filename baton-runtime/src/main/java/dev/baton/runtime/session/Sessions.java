@@ -15,6 +15,8 @@ import dev.baton.runtime.Refusal;
 import dev.baton.runtime.RefusalException;
 import dev.baton.runtime.agent.AgentRegistry;
 import dev.baton.runtime.assignment.Assignments;
+import dev.baton.runtime.experiment.Experiments;
+import dev.baton.runtime.experiment.Routing;
 import dev.baton.runtime.turn.RunningTurns;
 import java.time.Clock;
 import java.util.List;
@@ -39,6 +41,7 @@ public final class Sessions {
     private final Assignments assignments;
     private final SessionLifecycle lifecycle;
     private final RunningTurns running;
+    private final Experiments experiments;
     private final Clock clock;
 
     public Sessions(
@@ -47,18 +50,21 @@ public final class Sessions {
             Assignments assignments,
             SessionLifecycle lifecycle,
             RunningTurns running,
+            Experiments experiments,
             Clock clock) {
         this.store = Objects.requireNonNull(store, "store");
         this.agents = Objects.requireNonNull(agents, "agents");
         this.assignments = Objects.requireNonNull(assignments, "assignments");
         this.lifecycle = Objects.requireNonNull(lifecycle, "lifecycle");
         this.running = Objects.requireNonNull(running, "running");
+        this.experiments = Objects.requireNonNull(experiments, "experiments");
         this.clock = Objects.requireNonNull(clock, "clock");
     }
 
     /**
      * Starts a session with an agent the caller may use. With an assignment (which must be open to the caller now)
-     * the agent may be left out and is the assignment's.
+     * the agent may be left out and is the assignment's. When an experiment is over the agent, the session starts with
+     * the agent of the caller's arm (see {@link Experiments#route}).
      *
      * @param agentId null or blank to take the assignment's agent
      * @param assignmentId null for none
@@ -79,7 +85,11 @@ public final class Sessions {
         if (assignment != null && !assignment.agentId().equals(agent.id()))
             throw new RefusalException(new Refusal.InvalidValue(
                     "assignment " + assignment.id() + " is done with agent " + assignment.agentId()));
-        return lifecycle.start(caller, agent, assignment);
+        // an experiment over the agent may send the session to one of its arms' agents; the session keeps that agent
+        Routing routing = experiments.route(caller, agent);
+        Session session = lifecycle.start(caller, routing.agent(), assignment);
+        experiments.started(session, routing);
+        return session;
     }
 
     /** Starts a session with the caller's default agent (see {@link AgentRegistry#defaultFor}). */
@@ -88,12 +98,16 @@ public final class Sessions {
     }
 
     /**
-     * The caller's newest active session with {@code agentId}, to continue where they left off; empty when there is
-     * none.
+     * The caller's newest active session with {@code agentId} (with the agent of the caller's arm, when an experiment
+     * is over it), to continue where they left off; empty when there is none.
      */
     public Optional<Session> resume(Principal caller, String agentId) {
         require(caller, READ);
-        return list(caller, new SessionQuery(agentId, SessionState.ACTIVE, 1, null)).sessions().stream()
+        // under an experiment the caller's sessions of this agent carry their arm's agent
+        String routed = agents.find(agentId)
+                .map(agent -> experiments.route(caller, agent).agent().id())
+                .orElse(agentId);
+        return list(caller, new SessionQuery(routed, SessionState.ACTIVE, 1, null)).sessions().stream()
                 .findFirst();
     }
 

@@ -15,4 +15,15 @@ public interface TurnObserver {
      * @param nanos how long the turn took, from admission to its last event
      */
     void finished(TurnRequest request, TurnOutcome outcome, String status, long nanos);
+
+    /** Tells {@code first}, then {@code second}; one that throws does not keep the other from hearing. */
+    static TurnObserver both(TurnObserver first, TurnObserver second) {
+        return (request, outcome, status, nanos) -> {
+            try {
+                first.finished(request, outcome, status, nanos);
+            } finally {
+                second.finished(request, outcome, status, nanos);
+            }
+        };
+    }
 }

@@ -30,6 +30,8 @@ import dev.baton.server.api.NoteRoutes;
 import dev.baton.server.api.SessionRoutes;
 import dev.baton.server.api.TaskRoutes;
 import dev.baton.server.api.TurnEventRoutes;
+import dev.baton.server.api.experiment.ExperimentRoutes;
+import dev.baton.server.api.experiment.FlagRoutes;
 import dev.baton.server.api.learning.LearningAgentRoutes;
 import dev.baton.server.api.learning.LearningCourseRoutes;
 import dev.baton.server.api.learning.LearningShopRoutes;
@@ -44,6 +46,7 @@ import dev.baton.server.http.HttpSettings;
 import dev.baton.server.http.SseStreams;
 import dev.baton.server.metrics.BatonMetrics;
 import dev.baton.server.metrics.BreakerMeters;
+import dev.baton.server.metrics.ExperimentMeters;
 import dev.baton.server.metrics.HttpMetrics;
 import dev.baton.server.metrics.MeteredModelResolver;
 import dev.baton.server.metrics.MetricsRoutes;
@@ -66,6 +69,8 @@ import dev.baton.store.jdbc.JdbcConversationSearch;
 import dev.baton.store.jdbc.JdbcConversationStore;
 import dev.baton.store.jdbc.JdbcIdempotencyStore;
 import dev.baton.store.jdbc.JdbcSessionLifecycle;
+import dev.baton.store.jdbc.experiment.JdbcExperimentStore;
+import dev.baton.store.jdbc.experiment.JdbcFlagStore;
 import dev.baton.store.jdbc.usage.JdbcUsageStore;
 import dev.baton.tasks.TaskModule;
 import io.javalin.Javalin;
@@ -223,6 +228,10 @@ public final class BatonServer implements AutoCloseable {
                     .toolGuard(sources -> BreakerToolSource.guard(sources, resilience.tools(), clock, breakerMeters))
                     .modules(settings.modules(), auditStore)
                     .refusalListener(new RefusalMeters(metrics.registry()))
+                    .experimentStore(new JdbcExperimentStore(db))
+                    .flagStore(new JdbcFlagStore(db))
+                    .experimentListener(new ExperimentMeters(metrics.registry()))
+                    .environment(config.env())
                     .observer(turnMetrics)
                     .tracing(tracing.turns());
             Admission.configure(builder, settings, clock, redis, opened);
@@ -273,6 +282,8 @@ public final class BatonServer implements AutoCloseable {
                     new TurnEventRoutes(baton.turnEvents(), sse)::register,
                     new UsageRoutes(baton.usage())::register,
                     new AuditRoutes(auditStore, baton.approvals())::register,
+                    new ExperimentRoutes(baton.experiments(), config.maxBodyBytes())::register,
+                    new FlagRoutes(baton.flags(), config.maxBodyBytes())::register,
                     new TaskRoutes(tasks.service(), config.maxBodyBytes())::register,
                     new NoteRoutes(notes.service(), config.maxBodyBytes())::register,
                     new LearningCourseRoutes(learning, config.maxBodyBytes())::register,

@@ -119,7 +119,7 @@ public record ServerSettings(
                     ServerSettings.class.getClassLoader(),
                     List.of(MemoryGuidanceModule.deferred(learningMemory::get)));
             modules.validate(agents.all());
-            BatonBuilder.check(config.raw(), agents);
+            BatonBuilder.check(config.raw(), agents, config.env());
             return new ServerSettings(
                     config,
                     jwt,

@@ -210,7 +210,8 @@ public final class ConfigLoader {
         Set<String> teacher = new LinkedHashSet<>(self);
         teacher.add("learning:grade");
         Set<String> admin = new LinkedHashSet<>(teacher);
-        admin.addAll(Set.of("admin:audit", "admin:usage", "admin:learning", "admin:mcp"));
+        admin.addAll(Set.of(
+                "admin:audit", "admin:usage", "admin:learning", "admin:mcp", "admin:experiments", "admin:flags"));
         return Map.of("user", self, "student", self, "teacher", Set.copyOf(teacher), "admin", Set.copyOf(admin));
     }
 

@@ -131,6 +131,33 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void a_mistake_in_an_experiment_or_a_flag_is_reported_with_its_line() throws Exception {
+        Path file = java.nio.file.Files.writeString(dir.resolve("experiments.yaml"), """
+                experiments:
+                  definitions:
+                    rollout:
+                      baseAgent: tasks
+                      arms:
+                        - { name: old, agent: tasks, weight: 90 }
+                        - { name: new, agent: taks, weight: 10 }
+                """);
+        var source = ConfigLoader.read(file, Map.of());
+        BatonConfig config = ConfigLoader.from(source, Map.of()).withJwtSecret("s".repeat(32));
+        assertThatThrownBy(() -> ServerSettings.read(config, source))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining(file + ":7:")
+                .hasMessageContaining("unknown agent 'taks'");
+
+        Path flags = java.nio.file.Files.writeString(dir.resolve("flags.yaml"), "flags:\n  beta: sometimes\n");
+        var flagSource = ConfigLoader.read(flags, Map.of());
+        BatonConfig flagConfig = ConfigLoader.from(flagSource, Map.of()).withJwtSecret("s".repeat(32));
+        assertThatThrownBy(() -> ServerSettings.read(flagConfig, flagSource))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining(flags + ":2:")
+                .hasMessageContaining("flags.beta must be true, false or a percentage");
+    }
+
+    @Test
     void a_config_file_named_by_baton_config_must_exist() {
         assertThatThrownBy(() -> ConfigLoader.load(
                         null, Map.of("BATON_CONFIG", dir.resolve("gone.yaml").toString())))

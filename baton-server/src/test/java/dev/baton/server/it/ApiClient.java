@@ -52,6 +52,15 @@ final class ApiClient {
                 headers);
     }
 
+    Response put(String path, String token, String json) {
+        return send(
+                HttpRequest.newBuilder(URI.create(base + path))
+                        .header("Content-Type", "application/json")
+                        .PUT(HttpRequest.BodyPublishers.ofString(json)),
+                token,
+                Map.of());
+    }
+
     Response patch(String path, String token, String json) {
         return send(
                 HttpRequest.newBuilder(URI.create(base + path))
