@@ -66,7 +66,7 @@ final class ChatCommand implements Callable<Integer> {
 
     private final PrintStream out = System.out;
     private final Interrupts interrupts = new Interrupts(out);
-    private ChatClient client;
+    private ServerClient client;
     private ChatInput input;
     /** The approval_required events of the stream being read, asked about once it ends. */
     private final List<JsonNode> awaiting = new ArrayList<>();
@@ -78,7 +78,7 @@ final class ChatCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException, InterruptedException {
         Map<String, String> env = System.getenv();
-        client = new ChatClient(serverUrl(env), token(env));
+        client = new ServerClient(serverUrl(env), token(env));
         open(agent, fresh);
         boolean ctrlC = interrupts.install();
         out.println("Type a message and press Enter; /help lists the commands; "
@@ -98,11 +98,7 @@ final class ChatCommand implements Callable<Integer> {
     }
 
     private String serverUrl(Map<String, String> env) {
-        if (url != null && !url.isBlank()) return url;
-        String fromEnv = env.get("BATON_URL");
-        if (fromEnv != null && !fromEnv.isBlank()) return fromEnv.strip();
-        String port = env.get("BATON_PORT");
-        return "http://localhost:" + (port != null && !port.isBlank() ? port.strip() : "8080");
+        return ServerClient.urlFrom(url, env);
     }
 
     /**

@@ -39,7 +39,8 @@ import picocli.CommandLine.Option;
                 + "(that proves the harness, not a model). See docs/evals.md.",
         footer = {
             "",
-            "Exit codes: 0 the pass rate met the threshold, 7 it did not, 3 the suite or configuration is wrong."
+            "Exit codes: 0 the pass rate met the threshold, 7 it did not, 3 the suite or configuration is wrong;",
+            "with --attach, 4 the server cannot be reached, 5 it refused the token, 1 it refused the result."
         })
 final class EvalCommand implements Callable<Integer> {
 
@@ -89,6 +90,22 @@ final class EvalCommand implements Callable<Integer> {
     @Option(names = "--config", description = "Path to baton.yaml (default: ./baton.yaml or $BATON_CONFIG).")
     Path config;
 
+    @Option(
+            names = "--attach",
+            paramLabel = "EXPERIMENT/ARM",
+            description = "After the run, record its pass rate on that arm of a running server's experiment (the "
+                    + "arm's report shows it and its accuracy trigger judges it; needs admin:experiments).")
+    String attach;
+
+    @Option(
+            names = "--url",
+            description = "The server for --attach (default: $BATON_URL, else http://localhost:$BATON_PORT, port "
+                    + "8080 by default).")
+    String url;
+
+    @Option(names = "--token", description = "Bearer token for --attach (default: $BATON_TOKEN).")
+    String token;
+
     private final PrintStream out = System.out;
 
     @Override
@@ -97,6 +114,9 @@ final class EvalCommand implements Callable<Integer> {
         if (parallel < 1) throw new CliFailure(ExitCodes.USAGE, "--parallel must be at least 1");
         if (threshold < 0 || threshold > 1)
             throw new CliFailure(ExitCodes.USAGE, "--threshold is a pass rate from 0 to 1, e.g. 0.95");
+        Map<String, String> env = System.getenv();
+        // a mistake in --attach shows before the suite runs, not after minutes of it
+        ArmTarget target = attach == null ? null : ArmTarget.parse(attach, url, token, env);
         List<ReportFormat> formats = new ArrayList<>();
         for (Path report : reports) {
             try {
@@ -111,7 +131,6 @@ final class EvalCommand implements Callable<Integer> {
 
         EvalSuite evalSuite = SuiteReader.read(suiteFile(suite));
         if (agent != null) evalSuite = evalSuite.withAgent(agent);
-        Map<String, String> env = System.getenv();
         ConfigFile file = ConfigLoader.read(config, env);
         EvalReport report;
         try (EvalRuntime runtime = EvalRuntime.start(file, env, evalSuite.agent(), model, Clock.systemUTC())) {
@@ -134,6 +153,7 @@ final class EvalCommand implements Callable<Integer> {
         for (int i = 0; i < reports.size(); i++)
             write(reports.get(i), formats.get(i).render(report));
         print(report);
+        if (target != null) target.record(report, out);
         return report.thresholdMet() ? ExitCodes.OK : ExitCodes.BELOW_THRESHOLD;
     }
 

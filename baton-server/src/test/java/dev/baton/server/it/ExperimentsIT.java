@@ -354,6 +354,80 @@ class ExperimentsIT {
         assertThat(t.api.delete("/v1/admin/flags/from_env", admin).status()).isEqualTo(404);
     }
 
+    @Test
+    @Order(10)
+    void baton_eval_attaches_its_pass_rate_to_an_arm_of_a_running_server() throws Exception {
+        Path work = Files.createDirectories(dir.resolve("eval"));
+        // one scenario the task script passes, one it cannot: a pass rate of 50%
+        Files.writeString(work.resolve("suite.yaml"), """
+                suite: attach-check
+                agent: tasks
+                roles: [user]
+                scenarios:
+                  - name: adds a task
+                    user: add buy milk
+                    expect:
+                      toolArgs: [{tool: add_task, args: {title: buy milk}}]
+                  - name: expects the wrong tool
+                    user: add buy bread
+                    expect:
+                      toolsCalled: delete_task
+                """);
+        String url = "http://127.0.0.1:" + t.server.port();
+
+        BatonProcess.Run run = BatonProcess.run(
+                work,
+                Map.of("BATON_TOKEN", admin),
+                "",
+                "eval",
+                "--suite",
+                "suite.yaml",
+                "--threshold",
+                "0.5",
+                "--attach",
+                ID + "/control",
+                "--url",
+                url);
+
+        assertThat(run.exitCode()).as(run.output()).isZero();
+        assertThat(run.output()).contains("recorded on experiment " + ID + ", arm control: pass rate 50.0%");
+        JsonNode report = t.api.get("/v1/admin/experiments/" + ID, admin).body();
+        assertThat(metricsOf(report, "control").path("evalPassRate").asDouble()).isEqualTo(0.5);
+        assertThat(report.path("audit").get(0).path("action").asText()).isEqualTo("eval_recorded");
+        assertThat(report.path("audit").get(0).path("actor").asText()).isEqualTo("ops");
+        // the accuracy alert reads the gauge the recorded run sets
+        java.util.Set<String> experimentSeries =
+                ObservabilityAssets.seriesIn(ObservabilityAssets.alertExpressions(ObservabilityAssets.alertRules()))
+                        .stream()
+                        .filter(name -> name.startsWith("baton_experiment_"))
+                        .collect(java.util.stream.Collectors.toSet());
+        assertThat(experimentSeries).contains("baton_experiment_eval_pass_rate");
+        assertThat(PrometheusScrape.parse(t.api.get("/metrics", null).raw()).names())
+                .containsAll(experimentSeries);
+
+        BatonProcess.Run unknownArm = BatonProcess.run(
+                work,
+                Map.of("BATON_TOKEN", admin),
+                "",
+                "eval",
+                "--suite",
+                "suite.yaml",
+                "--threshold",
+                "0.5",
+                "--attach",
+                ID + "/nope",
+                "--url",
+                url);
+        assertThat(unknownArm.exitCode()).isEqualTo(1);
+        assertThat(unknownArm.output()).contains("HTTP 404");
+        assertThat(unknownArm.hasStackTrace()).isFalse();
+
+        BatonProcess.Run malformed = BatonProcess.run(
+                work, Map.of("BATON_TOKEN", admin), "", "eval", "--suite", "suite.yaml", "--attach", ID);
+        assertThat(malformed.exitCode()).isEqualTo(2);
+        assertThat(malformed.output()).contains("--attach takes EXPERIMENT/ARM");
+    }
+
     private static JsonNode send(String session, String user) {
         ApiClient.Response r =
                 t.api.post("/v1/sessions/" + session + "/messages", student(user), "{\"content\":\"hello\"}");

@@ -549,7 +549,10 @@ class MetricsIT {
                         "baton_turn_cost_usd_total",
                         "baton_sessions_started_total",
                         "baton_turns_total");
-        assertThat(served).containsAll(alertSeries);
+        // the experiment series exist on a server with experiments: ExperimentsIT checks those
+        assertThat(alertSeries.stream().filter(name -> !name.startsWith("baton_experiment_")))
+                .isNotEmpty()
+                .allSatisfy(name -> assertThat(served).contains(name));
     }
 
     private static String[] with(String[] labels, String outcome) {

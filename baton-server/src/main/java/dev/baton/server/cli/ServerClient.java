@@ -17,27 +17,47 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
- * The HTTP calls {@code baton chat} makes. Failures a user can fix become a {@link CliFailure} that says what to do:
+ * The HTTP calls the {@code baton} commands make to a running server ({@code chat}, and {@code eval --attach}). Failures a user can fix become a {@link CliFailure} that says what to do:
  * a server that cannot be reached, a token it refuses.
  */
-final class ChatClient {
+final class ServerClient {
 
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final String url;
     private final String token;
 
-    ChatClient(String url, String token) {
+    ServerClient(String url, String token) {
         this.url = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
         this.token = token;
     }
 
     String url() {
         return url;
+    }
+
+    /**
+     * The server a command talks to: {@code --url} as given, else $BATON_URL, else localhost on $BATON_PORT (8080 by
+     * default).
+     */
+    static String urlFrom(String given, Map<String, String> env) {
+        if (given != null && !given.isBlank()) return given;
+        String fromEnv = env.get("BATON_URL");
+        if (fromEnv != null && !fromEnv.isBlank()) return fromEnv.strip();
+        String port = env.get("BATON_PORT");
+        return "http://localhost:" + (port != null && !port.isBlank() ? port.strip() : "8080");
+    }
+
+    /** Posts a JSON body and returns the server's JSON answer; a refusal becomes a one-line {@link CliFailure}. */
+    JsonNode post(String path, JsonNode body) {
+        return send(HttpRequest.newBuilder(uri(path))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body.toString())));
     }
 
     /** The newest active session with the agent, or null. */
@@ -217,7 +237,7 @@ final class ChatClient {
         }
     }
 
-    private static String encode(String s) {
+    static String encode(String s) {
         return URLEncoder.encode(s, StandardCharsets.UTF_8);
     }
 }
