@@ -10,20 +10,35 @@ import java.time.Clock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The usage row of one model call, priced; a call without a known price costs nothing rather than failing. */
-final class CallPricing {
+/**
+ * The usage row of one model call, priced; a call without a known price costs nothing rather than failing. Turns and
+ * work outside a turn that calls a model (content generation) price their calls here, so usage reports agree.
+ */
+public final class CallPricing {
     private static final Logger log = LoggerFactory.getLogger(CallPricing.class);
 
     private final CostCalculator costs;
     private final Clock clock;
 
-    CallPricing(CostCalculator costs, Clock clock) {
+    public CallPricing(CostCalculator costs, Clock clock) {
         this.costs = costs;
         this.clock = clock;
     }
 
     /** The call's usage, not yet linked to the answer it belongs to. */
     UsageRecord usageOf(TurnRequest request, ModelBinding binding, ModelReply reply, long latencyMs) {
+        return usageOf(
+                request.principal().tenantId(),
+                request.principal().userId(),
+                request.session().id(),
+                binding,
+                reply,
+                latencyMs);
+    }
+
+    /** The usage of a call made for {@code userId} in {@code sessionId}, linked to no message. */
+    public UsageRecord usageOf(
+            String tenantId, String userId, String sessionId, ModelBinding binding, ModelReply reply, long latencyMs) {
         String provider =
                 reply.provider() != null ? reply.provider() : binding.gateway().provider();
         String model = reply.model() == null || reply.model().isBlank() ? binding.model() : reply.model();
@@ -36,9 +51,9 @@ final class CallPricing {
         }
         return new UsageRecord(
                 Ids.newId(),
-                request.principal().tenantId(),
-                request.principal().userId(),
-                request.session().id(),
+                tenantId,
+                userId,
+                sessionId,
                 null,
                 provider,
                 model,

@@ -16,6 +16,12 @@ public interface ExperimentStore {
 
     Optional<Experiment> experiment(String id);
 
+    /**
+     * When the experiment's weights last changed: created, an operator's change or a rollback. Triggers judge only
+     * what came after it, so an arm an operator raises again is not rolled back for turns of its earlier run.
+     */
+    Optional<Instant> changedAt(String id);
+
     /** Stores a new experiment; false (and nothing written) when its id is taken. */
     boolean create(Experiment experiment, OperatorAuditRecord audit);
 

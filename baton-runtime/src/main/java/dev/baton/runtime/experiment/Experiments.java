@@ -295,8 +295,11 @@ public final class Experiments {
         List<Rollback> done = new ArrayList<>();
         for (Experiment e : store.experiments()) {
             if (!e.treating()) continue;
-            List<ArmMetrics> metrics =
-                    store.metrics(e, clock.instant().minus(e.triggers().window()));
+            // the rolling window, but nothing from before the weights last changed: an operator who raises an arm
+            // again after a rollback starts a new judgement instead of being rolled back for the old turns
+            Instant since = clock.instant().minus(e.triggers().window());
+            Instant lastChange = store.changedAt(e.id()).orElse(since);
+            List<ArmMetrics> metrics = store.metrics(e, lastChange.isAfter(since) ? lastChange : since);
             Map<String, List<TriggerFired>> fired = new LinkedHashMap<>();
             for (ArmMetrics m : metrics) {
                 var arm = e.arm(m.arm());

@@ -13,6 +13,11 @@ final class NoExperimentStore implements ExperimentStore {
     }
 
     @Override
+    public Optional<Instant> changedAt(String id) {
+        return Optional.empty();
+    }
+
+    @Override
     public Optional<Experiment> experiment(String id) {
         return Optional.empty();
     }

@@ -3,7 +3,6 @@ package dev.baton.server.app;
 import dev.baton.core.agent.AgentDefinition;
 import dev.baton.core.conversation.ConversationStore;
 import dev.baton.core.conversation.UsageRecord;
-import dev.baton.core.id.Ids;
 import dev.baton.core.model.ChatMessage;
 import dev.baton.core.model.CostCalculator;
 import dev.baton.core.model.ModelBinding;
@@ -11,10 +10,10 @@ import dev.baton.core.model.ModelFailure;
 import dev.baton.core.model.ModelReply;
 import dev.baton.core.model.ModelRequest;
 import dev.baton.core.model.ModelResolver;
+import dev.baton.core.turn.CallPricing;
 import dev.baton.core.turn.Cancellation;
 import dev.baton.learning.content.ContentGenerator;
 import dev.baton.runtime.agent.AgentRegistry;
-import java.math.BigDecimal;
 import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
@@ -40,8 +39,7 @@ final class ModelContentGenerator implements ContentGenerator {
     private final AgentRegistry agents;
     private final String agentId;
     private final ConversationStore usage;
-    private final CostCalculator costs;
-    private final Clock clock;
+    private final CallPricing pricing;
 
     /**
      * @param agentId whose model, fallbacks and LLM timeout a job uses when the agent that started it is gone or none
@@ -59,8 +57,7 @@ final class ModelContentGenerator implements ContentGenerator {
         this.agents = Objects.requireNonNull(agents, "agents");
         this.agentId = Objects.requireNonNull(agentId, "agentId");
         this.usage = Objects.requireNonNull(usage, "usage");
-        this.costs = Objects.requireNonNull(costs, "costs");
-        this.clock = Objects.requireNonNull(clock, "clock");
+        this.pricing = new CallPricing(Objects.requireNonNull(costs, "costs"), Objects.requireNonNull(clock, "clock"));
     }
 
     @Override
@@ -97,30 +94,8 @@ final class ModelContentGenerator implements ContentGenerator {
 
     /** Writes the call's usage row; a failure is logged (the material is kept: generating it again would cost more). */
     private void record(ContentRequest request, ModelBinding binding, ModelReply reply, long latencyMs) {
-        String provider =
-                reply.provider() != null ? reply.provider() : binding.gateway().provider();
-        String model = reply.model() == null || reply.model().isBlank() ? binding.model() : reply.model();
-        BigDecimal cost;
-        try {
-            cost = costs.cost(provider, model, reply.usage());
-        } catch (RuntimeException e) {
-            log.warn("no price for {}:{}: {}", provider, model, e.toString());
-            cost = BigDecimal.ZERO;
-        }
-        UsageRecord row = new UsageRecord(
-                Ids.newId(),
-                request.tenantId(),
-                request.userId(),
-                request.sessionId(),
-                null,
-                provider,
-                model,
-                reply.usage().inputTokens(),
-                reply.usage().outputTokens(),
-                reply.usage().cachedInputTokens(),
-                cost,
-                latencyMs,
-                clock.instant());
+        UsageRecord row =
+                pricing.usageOf(request.tenantId(), request.userId(), request.sessionId(), binding, reply, latencyMs);
         try {
             usage.recordUsage(List.of(row));
         } catch (RuntimeException e) {

@@ -19,7 +19,7 @@ class EvalProcessIT {
     private static final int BELOW_THRESHOLD = 7;
 
     /** One scenario that passes and one that cannot (the task script never calls delete_task for "add"). */
-    private static final String HALF_PASSING = """
+    static final String HALF_PASSING = """
             agent: tasks
             roles: [user]
             scenarios:

@@ -243,7 +243,13 @@ class ExperimentsIT {
         assertThat(PrometheusScrape.parse(t.api.get("/metrics", null).raw())
                         .value("baton_experiment_eval_pass_rate", "experiment", ID, "arm", "treatment"))
                 .isBetween(0.81, 0.82);
-        assertThat(report.path("audit").get(0).path("detail").path("triggers").path("treatment"))
+        JsonNode rollback = null;
+        for (JsonNode entry : report.path("audit"))
+            if (rollback == null && entry.path("action").asText().equals("rolled_back")) rollback = entry;
+        assertThat(rollback)
+                .as("the newest rollback in %s", report.path("audit"))
+                .isNotNull();
+        assertThat(rollback.path("detail").path("triggers").path("treatment"))
                 .anySatisfy(f -> assertThat(f.path("trigger").asText()).isEqualTo("eval_pass_rate"));
     }
 
@@ -359,35 +365,10 @@ class ExperimentsIT {
     void baton_eval_attaches_its_pass_rate_to_an_arm_of_a_running_server() throws Exception {
         Path work = Files.createDirectories(dir.resolve("eval"));
         // one scenario the task script passes, one it cannot: a pass rate of 50%
-        Files.writeString(work.resolve("suite.yaml"), """
-                suite: attach-check
-                agent: tasks
-                roles: [user]
-                scenarios:
-                  - name: adds a task
-                    user: add buy milk
-                    expect:
-                      toolArgs: [{tool: add_task, args: {title: buy milk}}]
-                  - name: expects the wrong tool
-                    user: add buy bread
-                    expect:
-                      toolsCalled: delete_task
-                """);
+        Files.writeString(work.resolve("suite.yaml"), EvalProcessIT.HALF_PASSING);
         String url = "http://127.0.0.1:" + t.server.port();
 
-        BatonProcess.Run run = BatonProcess.run(
-                work,
-                Map.of("BATON_TOKEN", admin),
-                "",
-                "eval",
-                "--suite",
-                "suite.yaml",
-                "--threshold",
-                "0.5",
-                "--attach",
-                ID + "/control",
-                "--url",
-                url);
+        BatonProcess.Run run = eval(work, "--threshold", "0.5", "--attach", ID + "/control", "--url", url);
 
         assertThat(run.exitCode()).as(run.output()).isZero();
         assertThat(run.output()).contains("recorded on experiment " + ID + ", arm control: pass rate 50.0%");
@@ -422,10 +403,16 @@ class ExperimentsIT {
         assertThat(unknownArm.output()).contains("HTTP 404");
         assertThat(unknownArm.hasStackTrace()).isFalse();
 
-        BatonProcess.Run malformed = BatonProcess.run(
-                work, Map.of("BATON_TOKEN", admin), "", "eval", "--suite", "suite.yaml", "--attach", ID);
+        BatonProcess.Run malformed = eval(work, "--attach", ID);
         assertThat(malformed.exitCode()).isEqualTo(2);
         assertThat(malformed.output()).contains("--attach takes EXPERIMENT/ARM");
+    }
+
+    /** {@code baton eval --suite suite.yaml ARGS} in {@code work}, with the admin's token in $BATON_TOKEN. */
+    private static BatonProcess.Run eval(Path work, String... args) throws Exception {
+        List<String> all = new java.util.ArrayList<>(List.of("eval", "--suite", "suite.yaml"));
+        all.addAll(List.of(args));
+        return BatonProcess.run(work, Map.of("BATON_TOKEN", admin), "", all.toArray(String[]::new));
     }
 
     private static JsonNode send(String session, String user) {

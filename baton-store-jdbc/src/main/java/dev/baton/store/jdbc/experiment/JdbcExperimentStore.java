@@ -57,6 +57,18 @@ public final class JdbcExperimentStore implements ExperimentStore {
         });
     }
 
+    @Override
+    public Optional<Instant> changedAt(String id) {
+        return db.withConnection(c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT updated_at FROM experiments WHERE id = ?")) {
+                ps.setString(1, id);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? Optional.of(columns.getInstant(rs, "updated_at")) : Optional.empty();
+                }
+            }
+        });
+    }
+
     private static List<Experiment> read(PreparedStatement ps) throws SQLException {
         List<Experiment> out = new ArrayList<>();
         try (ResultSet rs = ps.executeQuery()) {

@@ -195,6 +195,19 @@ abstract class ExperimentStoreContract {
                 .containsExactly(
                         org.assertj.core.groups.Tuple.tuple("rolled_back", "system"),
                         org.assertj.core.groups.Tuple.tuple("created", "ops"));
+
+        // an operator raises the arm again: the slow turns before the change are not judged a second time
+        clock.advance(Duration.ofSeconds(1));
+        experiments.setWeights(ADMIN, e.id(), Map.of("treatment", 50), "fixed");
+        assertThat(store.changedAt(e.id())).contains(clock.instant());
+        assertThat(experiments.evaluateTriggers()).isEmpty();
+        // new slow turns after the change are
+        clock.advance(Duration.ofSeconds(1));
+        for (int i = 0; i < 5; i++) store.recordTurn(treated, Ids.newId(), "ok", 5_000, clock.instant());
+        assertThat(experiments.evaluateTriggers())
+                .singleElement()
+                .extracting(Experiments.Rollback::arm)
+                .isEqualTo("treatment");
     }
 
     @Test
