@@ -5,8 +5,14 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JOSEObjectType;
 import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.KeySourceException;
+import com.nimbusds.jose.jwk.JWK;
+import com.nimbusds.jose.jwk.JWKMatcher;
+import com.nimbusds.jose.jwk.JWKSelector;
 import com.nimbusds.jose.jwk.source.ImmutableSecret;
 import com.nimbusds.jose.jwk.source.JWKSetUnavailableException;
+import com.nimbusds.jose.jwk.source.JWKSource;
 import com.nimbusds.jose.jwk.source.RateLimitReachedException;
 import com.nimbusds.jose.proc.BadJOSEException;
 import com.nimbusds.jose.proc.DefaultJOSEObjectTypeVerifier;
@@ -61,19 +67,31 @@ public final class JwtAuthenticator {
 
     private final DefaultJWTProcessor<SecurityContext> hs256;
     private final DefaultJWTProcessor<SecurityContext> jwks;
+    private final JWKSource<SecurityContext> jwksKeys;
     /**
      * Tokens whose signature checked out lately, with their claims and principal: a client sends the same token with
      * every request, and parsing it and checking its signature again was a twentieth of a turn's CPU. The claims
      * (expiry, not-before, issuer, audience) are still checked against the clock on every request; only the signature
-     * and parsing are remembered, for at most {@link #VERIFIED_FOR} (a key withdrawn from the JWKS stops being
-     * honoured within that), and only for tokens that passed.
+     * and parsing are remembered, for at most {@link #VERIFIED_FOR}, only for tokens that passed, and for a JWKS token
+     * only while the set Baton last fetched still publishes its key (a withdrawn key stops being honoured as soon as
+     * Baton has seen the set without it).
      */
     private final Cache<String, Verified> verified = Caffeine.newBuilder()
             .maximumSize(10_000)
             .expireAfterWrite(VERIFIED_FOR)
             .build();
 
-    private record Verified(JWTClaimsSet claims, DefaultJWTProcessor<SecurityContext> processor, Principal principal) {}
+    /**
+     * @param keys for a JWKS token, the published keys with its {@code kid} when it was verified: the remembered check
+     *     holds only while the set still publishes exactly those (a key withdrawn or replaced is honoured no longer
+     *     once Baton has seen the new set); empty for an HS256 token
+     */
+    private record Verified(
+            JWTClaimsSet claims,
+            DefaultJWTProcessor<SecurityContext> processor,
+            Principal principal,
+            String kid,
+            List<JWK> keys) {}
 
     private final String jwksTenantClaim;
     private final Map<String, Set<String>> rolePermissions;
@@ -93,13 +111,11 @@ public final class JwtAuthenticator {
                                 new ImmutableSecret<>(settings.hs256Secret().bytes())),
                         settings,
                         clock);
-        this.jwks = settings.jwksUrl() == null
+        this.jwksKeys =
+                settings.jwksUrl() == null ? null : JwksSource.create(settings.jwksUrl(), settings.jwksTimeout());
+        this.jwks = jwksKeys == null
                 ? null
-                : processor(
-                        new JWSVerificationKeySelector<>(
-                                JWKS_ALGORITHMS, JwksSource.create(settings.jwksUrl(), settings.jwksTimeout())),
-                        settings,
-                        clock);
+                : processor(new JWSVerificationKeySelector<>(JWKS_ALGORITHMS, jwksKeys), settings, clock);
         this.jwksTenantClaim = settings.tenantClaim();
     }
 
@@ -131,6 +147,10 @@ public final class JwtAuthenticator {
         }
         String token = authorization.substring(7).trim();
         Verified known = verified.getIfPresent(token);
+        if (known != null && !stillPublished(known)) {
+            verified.invalidate(token);
+            known = null;
+        }
         if (known != null) {
             try {
                 known.processor().getJWTClaimsSetVerifier().verify(known.claims(), null);
@@ -158,8 +178,41 @@ public final class JwtAuthenticator {
             throw new AuthException(unverifiable(e));
         }
         Principal principal = principal(claims, viaJwks ? jwksTenantClaim : HS256_TENANT_CLAIM);
-        verified.put(token, new Verified(claims, processor, principal));
+        remember(token, jwt, claims, processor, principal, viaJwks);
         return principal;
+    }
+
+    private void remember(
+            String token,
+            JWT jwt,
+            JWTClaimsSet claims,
+            DefaultJWTProcessor<SecurityContext> processor,
+            Principal principal,
+            boolean viaJwks) {
+        if (!viaJwks) {
+            verified.put(token, new Verified(claims, processor, principal, null, List.of()));
+            return;
+        }
+        // a JWKS token is remembered only with its key id, so that a later hit can ask whether the key is still there
+        String kid = jwt.getHeader() instanceof JWSHeader h ? h.getKeyID() : null;
+        if (kid == null) return;
+        List<JWK> keys = publishedKeys(kid);
+        if (keys != null && !keys.isEmpty()) verified.put(token, new Verified(claims, processor, principal, kid, keys));
+    }
+
+    /** Whether a remembered token's key is still published as it was (always, for an HS256 token). */
+    private boolean stillPublished(Verified known) {
+        return known.kid() == null || known.keys().equals(publishedKeys(known.kid()));
+    }
+
+    /** The keys of the JWKS with this id, from Nimbus' cached set (fetched only when it has none); null if unknown. */
+    private List<JWK> publishedKeys(String kid) {
+        try {
+            return jwksKeys.get(
+                    new JWKSelector(new JWKMatcher.Builder().keyID(kid).build()), null);
+        } catch (KeySourceException e) {
+            return null;
+        }
     }
 
     private static DefaultJWTProcessor<SecurityContext> processor(

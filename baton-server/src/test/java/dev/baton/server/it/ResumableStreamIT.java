@@ -31,6 +31,13 @@ class ResumableStreamIT {
     /** 60 words, one per chunk, 60 a second: a turn that runs for about a second. */
     static final String STORY = "word ".repeat(59) + "end.";
 
+    /**
+     * 15 words at 5 a second: 200 ms between chunks, twice the test server's 100 ms heartbeat, so a resumed stream of
+     * it has quiet moments (a heartbeat is written only after a quiet heartbeat period, and a busy machine only
+     * lengthens the gaps).
+     */
+    static final String SLOW_STORY = "slow ".repeat(14) + "end.";
+
     @TempDir
     static Path dir;
 
@@ -40,6 +47,8 @@ class ResumableStreamIT {
     @BeforeAll
     static void start() {
         simulator = LlmSimulator.start(SimulatorScript.builder()
+                .rule(Rule.when(new Condition.UserContains("slow story"), Reply.text(SLOW_STORY))
+                        .withPacing(new Pacing(Duration.ZERO, 5, 1)))
                 .rule(Rule.when(new Condition.UserContains("story"), Reply.text(STORY))
                         .withPacing(new Pacing(Duration.ZERO, 60, 1)))
                 .always(Reply.text("Fine answer."))
@@ -62,10 +71,14 @@ class ResumableStreamIT {
     }
 
     static ApiClient.SseStream resumableStory(TestServer server, String session, String token) {
+        return resumable(server, session, token, "tell me a story");
+    }
+
+    static ApiClient.SseStream resumable(TestServer server, String session, String token, String content) {
         ApiClient.SseStream s = server.api.openStream(
                 "/v1/sessions/" + session + "/messages",
                 token,
-                "{\"content\":\"tell me a story\"}",
+                "{\"content\":\"" + content + "\"}",
                 Map.of("Baton-Resumable", "true"));
         assertThat(s.status).isEqualTo(200);
         return s;
@@ -93,7 +106,7 @@ class ResumableStreamIT {
         String token = token("amy", "student");
         String session = t.api.startSession(token, "tasks");
         List<SseEvent> seen = new ArrayList<>();
-        try (ApiClient.SseStream first = resumableStory(t, session, token)) {
+        try (ApiClient.SseStream first = resumable(t, session, token, "tell me a slow story")) {
             seen.addAll(first.until(e -> e.id() == 5));
         } // the connection drops after event 5
         String turnId = seen.getFirst().data().path("turnId").asText();
@@ -107,7 +120,7 @@ class ResumableStreamIT {
 
         assertNumberedFromOneWithoutGaps(seen);
         assertThat(seen.getLast().event()).isEqualTo("done");
-        assertThat(text(seen)).isEqualTo(STORY);
+        assertThat(text(seen)).isEqualTo(SLOW_STORY);
         JsonNode answer = t.api.get("/v1/sessions/" + session + "/messages", token)
                 .body()
                 .path("messages")
@@ -115,7 +128,7 @@ class ResumableStreamIT {
         assertThat(answer.path("status").asText())
                 .as("the drop did not cancel the turn")
                 .isEqualTo("complete");
-        assertThat(answer.path("content").asText()).isEqualTo(STORY);
+        assertThat(answer.path("content").asText()).isEqualTo(SLOW_STORY);
     }
 
     @Test
