@@ -44,7 +44,7 @@ class StdioRestartIT {
                         maxRestartDelay: 4s
                         healthCheck: 1s
                         servers:
-                          everything: { command: "%s", args: ["%s", "stdio"], timeout: 10s }
+                          everything: { command: "%s", args: ["%s", "stdio"], timeout: 120s }
                           memory: { command: "%s", args: ["%s"], env: { MEMORY_FILE_PATH: "%s" } }
                         """.formatted(
                                 node,
@@ -71,7 +71,7 @@ class StdioRestartIT {
         long pid = status("everything").pid();
 
         ProcessHandle.of(pid).orElseThrow().destroyForcibly();
-        await().atMost(Duration.ofSeconds(5)).until(() -> status("everything").state() != ServerStatus.State.UP);
+        await().atMost(Duration.ofSeconds(60)).until(() -> status("everything").state() != ServerStatus.State.UP);
 
         long started = System.nanoTime();
         List<ToolCallOutcome> outage = new java.util.ArrayList<>();
@@ -79,15 +79,16 @@ class StdioRestartIT {
             outage.add(calls.call(alice, "everything__echo", "{\"message\":\"during " + i + "\"}"));
         Duration took = Duration.ofNanos(System.nanoTime() - started);
 
-        // nothing waited for the 10 s timeout: the first five failed at once, the sixth was refused by the breaker
-        assertThat(took).isLessThan(Duration.ofSeconds(2));
+        // nothing waited for the 120 s timeout: the first five failed at once, the sixth was refused by the breaker
+        // (the margin is wide so that a busy machine cannot blur "at once" with "timed out")
+        assertThat(took).isLessThan(Duration.ofSeconds(60));
         assertThat(outage.subList(0, 5)).allSatisfy(o -> assertThat(o.state()).isEqualTo(ToolCallState.FAILED));
         assertThat(outage.get(5).error().code()).isEqualTo("tool_unavailable");
         assertThat(calls.guarded.getFirst().breaker().state()).isEqualTo(CircuitBreaker.State.OPEN);
         // the other server's tools keep working
         assertThat(calls.call(alice, "memory__read_graph", "{}").state()).isEqualTo(ToolCallState.SUCCEEDED);
 
-        await().atMost(Duration.ofSeconds(15)).until(() -> status("everything").up());
+        await().atMost(Duration.ofSeconds(60)).until(() -> status("everything").up());
         assertThat(status("everything").pid()).isNotEqualTo(pid);
         assertThat(status("everything").restarts()).isGreaterThanOrEqualTo(1);
 
@@ -104,17 +105,18 @@ class StdioRestartIT {
         var running = java.util.concurrent.CompletableFuture.supplyAsync(() -> calls.call(
                 alice,
                 "everything__trigger-long-running-operation",
-                "{\"duration\":8,\"steps\":2}",
-                Duration.ofSeconds(30)));
+                "{\"duration\":240,\"steps\":2}",
+                Duration.ofSeconds(300)));
         McpConnection everything = clients.connection("everything").orElseThrow();
-        await().atMost(Duration.ofSeconds(5)).until(() -> everything.callsInFlight() == 1);
+        await().atMost(Duration.ofSeconds(60)).until(() -> everything.callsInFlight() == 1);
 
         long started = System.nanoTime();
         ProcessHandle.of(pid).orElseThrow().destroyForcibly();
         ToolCallOutcome outcome = running.get();
 
+        // the operation had 240 s to go and the call 300 s: failing within a minute can only be the server's death
         assertThat(outcome.state()).isEqualTo(ToolCallState.FAILED);
-        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(60));
     }
 
     private ServerStatus status(String name) {
