@@ -286,7 +286,6 @@ class BuiltInModulesIT {
     void a_fail_closed_webhook_on_a_dead_port_blocks_the_turn_at_once_with_its_safe_response_and_no_model_call() {
         String token = TestServer.token("grace");
         String session = t.api.startSession(token, "guarded");
-        long modelCalls = t.simulator.requestCount();
 
         long started = System.nanoTime();
         List<SseEvent> events;
@@ -301,7 +300,8 @@ class BuiltInModulesIT {
         });
         assertThat(events.getLast().type()).isEqualTo("done");
         assertThat(events.getLast().data().path("stopReason").asText()).isEqualTo("blocked");
-        assertThat(t.simulator.requestCount()).as("no model call").isEqualTo(modelCalls);
+        // no model call with this message (the simulator is shared: another test's turn may still call it)
+        assertThat(t.simulator.requests()).noneMatch(r -> r.rawBody().contains("is anyone checking this"));
         // a refused connection is not a timeout: far below the module's 10 s limit, even on a busy machine
         assertThat(took).isLessThan(Duration.ofSeconds(5));
     }

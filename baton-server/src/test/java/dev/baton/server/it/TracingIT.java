@@ -103,7 +103,6 @@ class TracingIT {
     void a_tool_turn_is_one_trace_invoke_agent_over_chat_execute_tool_and_chat() {
         String token = TestServer.token("traced-tools");
         String session = t.api.startSession(token, "tasks");
-        long before = simulator.requestCount();
 
         ApiClient.Response answer = RateLimitIT.send(t, session, token, "add milk");
 
@@ -146,7 +145,12 @@ class TracingIT {
                 .containsEntry("gen_ai.usage.output_tokens", 50L)
                 .containsEntry("gen_ai.response.finish_reasons", List.of("stop"));
 
-        RecordedRequest toolResult = simulator.awaitRequest((int) before + 1, Duration.ofSeconds(5));
+        // the turn's second model call, told from other tests' by its trace (the simulator is shared)
+        RecordedRequest toolResult = simulator.requests().stream()
+                .filter(r -> r.header("traceparent").orElse("").startsWith("00-" + agent.traceId() + "-"))
+                .skip(1)
+                .findFirst()
+                .orElseThrow();
         String callId = toolResult.lastToolResult().orElseThrow().toolCallId();
         assertThat(tool.attributes())
                 .containsEntry("gen_ai.operation.name", "execute_tool")
@@ -170,7 +174,6 @@ class TracingIT {
     void the_model_receives_its_chat_span_as_the_traceparent() {
         String token = TestServer.token("traced-peer");
         String session = t.api.startSession(token, "tasks");
-        long before = simulator.requestCount();
 
         assertThat(RateLimitIT.send(t, session, token, "add milk").status()).isEqualTo(200);
 
@@ -179,11 +182,15 @@ class TracingIT {
                 .filter(s -> s.name().startsWith("chat "))
                 .toList();
         assertThat(chats).hasSize(2);
+        // this turn's requests, in arrival order, told from other tests' by their trace (the simulator is shared)
+        List<RecordedRequest> received = simulator.requests().stream()
+                .filter(r -> r.header("traceparent").orElse("").startsWith("00-" + agent.traceId() + "-"))
+                .toList();
+        assertThat(received).as("the turn's two model calls carry its trace").hasSize(2);
         for (int i = 0; i < 2; i++) {
-            RecordedRequest received = simulator.awaitRequest((int) before + i, Duration.ofSeconds(5));
             // version, the trace, the chat span as parent, then the flags
             String expected = "00-" + agent.traceId() + "-" + chats.get(i).spanId() + "-";
-            assertThat(received.header("traceparent").orElse(""))
+            assertThat(received.get(i).header("traceparent").orElse(""))
                     .as("request %d to the model", i)
                     .startsWith(expected);
         }
