@@ -26,7 +26,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A/B experiments over agents (issue 11): which arm a new session goes to, staged weight changes, eval runs attached
+ * A/B experiments over agents: which arm a new session goes to, staged weight changes, eval runs attached
  * to arms, per-arm metrics side by side, and the rollback of an arm whose metrics break a trigger. Definitions live in
  * the {@link ExperimentStore}, shared by every instance; each instance re-reads them at most every
  * {@code refreshEvery}. Managing experiments needs {@value #ADMIN}; every change is audited.

@@ -1,4 +1,4 @@
--- Experiments and feature flags (issue 11). Operator-level definitions, shared by every instance through this
+-- Experiments and feature flags. Operator-level definitions, shared by every instance through this
 -- database; each instance caches them for a few seconds.
 --
 -- experiments: one A/B experiment over a base agent. definition holds the arms (name, agent, weight), triggers and
