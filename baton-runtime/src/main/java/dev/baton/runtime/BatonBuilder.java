@@ -35,11 +35,11 @@ import dev.baton.runtime.config.ConfigException;
 import dev.baton.runtime.conversation.Conversations;
 import dev.baton.runtime.experiment.ExperimentListener;
 import dev.baton.runtime.experiment.ExperimentSettings;
+import dev.baton.runtime.experiment.ExperimentSetup;
 import dev.baton.runtime.experiment.ExperimentStore;
 import dev.baton.runtime.experiment.ExperimentTurnRecorder;
 import dev.baton.runtime.experiment.Experiments;
 import dev.baton.runtime.experiment.RollbackJob;
-import dev.baton.runtime.flag.FeatureFlags;
 import dev.baton.runtime.flag.FlagStore;
 import dev.baton.runtime.session.ConfigCascade;
 import dev.baton.runtime.session.ConversationSearch;
@@ -346,20 +346,15 @@ public final class BatonBuilder {
         AgentRegistry agentsInOrder = agents;
         RuntimeSettings configured = RuntimeSettings.read(configuration, agentsInOrder, environment);
         ExperimentSettings experimentSettings = configured.experiments();
-        if (experimentStore == null && !experimentSettings.definitions().isEmpty())
-            throw new ConfigException("experiments are defined but this runtime has no experimentStore to keep them");
-        FeatureFlags flags = new FeatureFlags(
+        ExperimentSetup setup = ExperimentSetup.of(
+                experimentSettings,
                 configured.flags(),
-                flagStore != null ? flagStore : FlagStore.inMemory(),
-                clock,
-                experimentSettings.refreshEvery());
-        Experiments experiments = new Experiments(
-                experimentStore != null ? experimentStore : ExperimentStore.none(),
+                experimentStore,
+                flagStore,
                 agentsInOrder,
-                flags,
                 experimentListener,
-                clock,
-                experimentSettings.refreshEvery());
+                clock);
+        Experiments experiments = setup.experiments();
         ExperimentTurnRecorder experimentTurns = opened(opened, new ExperimentTurnRecorder(experiments, clock));
         Assignments assignments = configured.assignments();
         ConfigCascade cascade = configured.cascade();
@@ -438,7 +433,7 @@ public final class BatonBuilder {
                 approvals,
                 turnEvents,
                 experiments,
-                flags,
+                setup.flags(),
                 jobs,
                 runner::pendingUsageRows,
                 opened);

@@ -94,6 +94,14 @@ public sealed interface TurnEvent {
         public Failed(String code, String message, boolean retryable) {
             this(code, message, retryable, null);
         }
+
+        /**
+         * A turn stopped by its request's deadline, whichever noticed first: the dispatcher's timer or a model call
+         * whose timeout was what was left of the request's time.
+         */
+        public static Failed requestTimeout(Duration timeout) {
+            return new Failed("request_timeout", "the turn took longer than " + timeout.toSeconds() + "s", true);
+        }
     }
 
     /**

@@ -2,7 +2,6 @@ package dev.baton.core.turn;
 
 import dev.baton.core.model.ModelFailure;
 import dev.baton.core.store.StoreUnavailableException;
-import java.time.Duration;
 
 /** The error codes a failed turn reports (the server maps each to an HTTP status in one place). */
 final class TurnFailures {
@@ -32,11 +31,6 @@ final class TurnFailures {
                 new TurnEvent.Failed("model_bad_request", "The model provider rejected the request.", false);
             case CANCELLED -> cancelled();
         };
-    }
-
-    /** The same code and words as the dispatcher's deadline timer, so a client sees one kind of timeout. */
-    static TurnEvent.Failed requestTimeout(Duration timeout) {
-        return new TurnEvent.Failed("request_timeout", "the turn took longer than " + timeout.toSeconds() + "s", true);
     }
 
     static TurnEvent.Failed cancelled() {

@@ -434,7 +434,7 @@ public final class TurnRunner {
                         progress,
                         out,
                         MessageStatus.CANCELLED,
-                        TurnFailures.requestTimeout(request.agent().limits().requestTimeout()),
+                        TurnEvent.Failed.requestTimeout(request.agent().limits().requestTimeout()),
                         sink);
             }
             return cancelled

@@ -101,8 +101,7 @@ public final class TurnDispatcher implements AutoCloseable {
 
     private static TurnEvent rewriteTimeout(TurnEvent event, AtomicBoolean timedOut, Duration timeout) {
         if (event instanceof TurnEvent.Failed f && f.code().equals("cancelled") && timedOut.get()) {
-            return new TurnEvent.Failed(
-                    "request_timeout", "the turn took longer than " + timeout.toSeconds() + "s", true);
+            return TurnEvent.Failed.requestTimeout(timeout);
         }
         return event;
     }

@@ -11,6 +11,7 @@ import dev.baton.core.conversation.ToolCallState;
 import dev.baton.core.turn.TurnEvent;
 import dev.baton.core.turn.TurnOutcome;
 import dev.baton.runtime.Baton;
+import dev.baton.runtime.OpenSessions;
 import dev.baton.runtime.RefusalException;
 import dev.baton.runtime.agent.AgentRegistry;
 import dev.baton.runtime.conversation.SendOptions;
@@ -75,7 +76,7 @@ class ApprovalClaimLeaseTest {
         baton = Baton.builder()
                 .clock(clock)
                 .conversationStore(conversations)
-                .sessionStore(new ApprovalsTest.OpenSessions(conversations))
+                .sessionStore(new OpenSessions(conversations::createSession))
                 .approvalStore(approvals)
                 .models(new ApprovalsTest.RemovingModel())
                 .tokenCounter(String::length)

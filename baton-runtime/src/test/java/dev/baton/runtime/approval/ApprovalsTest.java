@@ -9,7 +9,6 @@ import dev.baton.core.auth.Principal;
 import dev.baton.core.conversation.InMemoryConversationStore;
 import dev.baton.core.conversation.Message;
 import dev.baton.core.conversation.MessageStatus;
-import dev.baton.core.conversation.Session;
 import dev.baton.core.conversation.ToolCallRecord;
 import dev.baton.core.conversation.ToolCallState;
 import dev.baton.core.model.ChatMessage;
@@ -21,6 +20,7 @@ import dev.baton.core.model.TokenUsage;
 import dev.baton.core.model.ToolCallRequest;
 import dev.baton.core.turn.TurnEvent;
 import dev.baton.runtime.Baton;
+import dev.baton.runtime.OpenSessions;
 import dev.baton.runtime.Refusal;
 import dev.baton.runtime.RefusalException;
 import dev.baton.runtime.agent.AgentRegistry;
@@ -28,9 +28,6 @@ import dev.baton.runtime.config.Yaml;
 import dev.baton.runtime.conversation.SendOptions;
 import dev.baton.runtime.conversation.SendResult;
 import dev.baton.runtime.conversation.TurnListener;
-import dev.baton.runtime.session.EndedSession;
-import dev.baton.runtime.session.SessionLifecycleStore;
-import dev.baton.runtime.session.SessionTerms;
 import dev.baton.runtime.session.Sessions;
 import dev.baton.runtime.tool.AnnotatedTools;
 import dev.baton.runtime.tool.BatonTool;
@@ -41,7 +38,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
@@ -122,45 +118,6 @@ class ApprovalsTest {
         }
     }
 
-    /** Sessions that start and never end. */
-    static final class OpenSessions implements SessionLifecycleStore {
-        private final InMemoryConversationStore conversations;
-
-        OpenSessions(InMemoryConversationStore conversations) {
-            this.conversations = conversations;
-        }
-
-        @Override
-        public void start(Session session, SessionTerms terms) {
-            conversations.createSession(session);
-        }
-
-        @Override
-        public Optional<SessionTerms> terms(String userId, String sessionId) {
-            return Optional.empty();
-        }
-
-        @Override
-        public Optional<EndedSession> complete(String userId, String sessionId, Instant now, String reason) {
-            return Optional.empty();
-        }
-
-        @Override
-        public Optional<EndedSession> completeIfExpired(String userId, String sessionId, Instant now) {
-            return Optional.empty();
-        }
-
-        @Override
-        public Optional<EndedSession> completeIfMessagesReached(String userId, String sessionId, Instant now) {
-            return Optional.empty();
-        }
-
-        @Override
-        public List<EndedSession> sweep(Instant now, Duration shortestInactivityTimeout, int limit) {
-            return List.of();
-        }
-    }
-
     private Baton baton(String approvalYaml) {
         AgentDefinition agent =
                 AgentDefinition.of("files", "You manage files.", "scripted:m", List.of("remove_file", "list_files"));
@@ -180,7 +137,7 @@ class ApprovalsTest {
         baton = Baton.builder()
                 .clock(clock)
                 .conversationStore(store)
-                .sessionStore(new OpenSessions(store))
+                .sessionStore(new OpenSessions(store::createSession))
                 .models(new RemovingModel())
                 .tokenCounter(String::length)
                 .agents(AgentRegistry.of(List.of(agent)))
