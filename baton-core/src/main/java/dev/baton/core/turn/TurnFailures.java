@@ -1,7 +1,10 @@
 package dev.baton.core.turn;
 
+import dev.baton.core.conversation.MessageStatus;
 import dev.baton.core.model.ModelFailure;
 import dev.baton.core.store.StoreUnavailableException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** The error codes a failed turn reports (the server maps each to an HTTP status in one place). */
 final class TurnFailures {
@@ -10,7 +13,42 @@ final class TurnFailures {
     static final String MODEL_NOT_CONFIGURED = "model_not_configured";
     static final String DATABASE_UNAVAILABLE = "database_unavailable";
 
+    private static final Logger log = LoggerFactory.getLogger(TurnRunner.class);
+
     private TurnFailures() {}
+
+    /** How a turn a failure interrupted ends: the status its answer is saved with and what the client is told. */
+    record Interruption(MessageStatus status, TurnEvent.Failed failure) {}
+
+    /** Classifies what interrupted a turn (cancelled, a model failure, the database, anything unexpected) and logs it. */
+    static Interruption interruption(RuntimeException e, TurnRequest request, TurnProgress progress) {
+        boolean cancelled = request.cancellation().isCancelled();
+        if (e instanceof ModelFailure failure) {
+            if (cancelled || failure.kind() == ModelFailure.Kind.CANCELLED)
+                return new Interruption(MessageStatus.CANCELLED, cancelled());
+            log.warn(
+                    "request {}: model call failed ({}): {}",
+                    request.requestId(),
+                    failure.kind(),
+                    failure.getMessage());
+            if (failure.kind() == ModelFailure.Kind.TIMEOUT && progress.deadlinePassed()) {
+                // the call's timeout was what was left of the request's: this is the request's deadline, which the
+                // dispatcher's timer reports as request_timeout too, whichever of the two fires first
+                return new Interruption(
+                        MessageStatus.CANCELLED,
+                        TurnEvent.Failed.requestTimeout(request.agent().limits().requestTimeout()));
+            }
+            return new Interruption(MessageStatus.INCOMPLETE, of(failure));
+        }
+        if (e instanceof StoreUnavailableException unavailable && !cancelled) {
+            log.warn("request {}: turn stopped, the database is unavailable: {}", request.requestId(), e.getMessage());
+            return new Interruption(MessageStatus.INCOMPLETE, databaseUnavailable(unavailable));
+        }
+        if (e instanceof TurnRunner.TurnCancelled || cancelled)
+            return new Interruption(MessageStatus.CANCELLED, cancelled());
+        log.error("request {}: turn failed", request.requestId(), e);
+        return new Interruption(MessageStatus.INCOMPLETE, internal());
+    }
 
     static TurnEvent.Failed of(ModelFailure failure) {
         return switch (failure.kind()) {

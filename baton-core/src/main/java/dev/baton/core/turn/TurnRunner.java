@@ -416,48 +416,8 @@ public final class TurnRunner {
             TurnProgress progress,
             AnswerStream out,
             Consumer<TurnEvent> sink) {
-        if (e instanceof ModelFailure failure) {
-            boolean cancelled = request.cancellation().isCancelled() || failure.kind() == ModelFailure.Kind.CANCELLED;
-            if (!cancelled) {
-                log.warn(
-                        "request {}: model call failed ({}): {}",
-                        request.requestId(),
-                        failure.kind(),
-                        failure.getMessage());
-            }
-            if (!cancelled && failure.kind() == ModelFailure.Kind.TIMEOUT && progress.deadlinePassed()) {
-                // the call's timeout was what was left of the request's: this is the request's deadline, which the
-                // dispatcher's timer reports as request_timeout too, whichever of the two fires first
-                return fail(
-                        request,
-                        user,
-                        progress,
-                        out,
-                        MessageStatus.CANCELLED,
-                        TurnEvent.Failed.requestTimeout(request.agent().limits().requestTimeout()),
-                        sink);
-            }
-            return cancelled
-                    ? fail(request, user, progress, out, MessageStatus.CANCELLED, TurnFailures.cancelled(), sink)
-                    : fail(request, user, progress, out, MessageStatus.INCOMPLETE, TurnFailures.of(failure), sink);
-        }
-        if (e instanceof StoreUnavailableException unavailable
-                && !request.cancellation().isCancelled()) {
-            log.warn("request {}: turn stopped, the database is unavailable: {}", request.requestId(), e.getMessage());
-            return fail(
-                    request,
-                    user,
-                    progress,
-                    out,
-                    MessageStatus.INCOMPLETE,
-                    TurnFailures.databaseUnavailable(unavailable),
-                    sink);
-        }
-        if (e instanceof TurnCancelled || request.cancellation().isCancelled()) {
-            return fail(request, user, progress, out, MessageStatus.CANCELLED, TurnFailures.cancelled(), sink);
-        }
-        log.error("request {}: turn failed", request.requestId(), e);
-        return fail(request, user, progress, out, MessageStatus.INCOMPLETE, TurnFailures.internal(), sink);
+        TurnFailures.Interruption why = TurnFailures.interruption(e, request, progress);
+        return fail(request, user, progress, out, why.status(), why.failure(), sink);
     }
 
     private TurnOutcome loop(
@@ -659,7 +619,7 @@ public final class TurnRunner {
     }
 
     /** Unwinds the loop when the turn's cancellation fires between model calls. */
-    private static final class TurnCancelled extends RuntimeException {
+    static final class TurnCancelled extends RuntimeException {
         TurnCancelled() {
             super("turn cancelled", null, false, false);
         }
