@@ -7,6 +7,7 @@ import java.time.format.TextStyle;
 import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Pattern;
 
 /**
@@ -25,6 +26,12 @@ public final class SystemPrompt {
             .toArray(String[]::new);
 
     private static final Pattern LINE_BREAKS = Pattern.compile("[\\r\\n\\t]+");
+
+    /** The line of the last second asked for: every turn within a second shares it instead of formatting it again. */
+    private static final AtomicReference<DateLine> LAST_DATE_LINE =
+            new AtomicReference<>(new DateLine(Long.MIN_VALUE, ""));
+
+    private record DateLine(long epochSecond, String text) {}
 
     private SystemPrompt() {}
 
@@ -66,6 +73,14 @@ public final class SystemPrompt {
 
     /** "Current date and time: 2026-11-21T10:15:30Z (Saturday, UTC)". */
     public static String dateLine(Instant now) {
+        DateLine last = LAST_DATE_LINE.get();
+        if (last.epochSecond() == now.getEpochSecond()) return last.text();
+        DateLine line = new DateLine(now.getEpochSecond(), formatDateLine(now));
+        LAST_DATE_LINE.set(line);
+        return line.text();
+    }
+
+    private static String formatDateLine(Instant now) {
         Instant seconds = now.truncatedTo(ChronoUnit.SECONDS);
         DayOfWeek day = seconds.atOffset(ZoneOffset.UTC).getDayOfWeek();
         return "Current date and time: " + seconds + " (" + DAY_NAMES[day.ordinal()] + ", UTC)";
