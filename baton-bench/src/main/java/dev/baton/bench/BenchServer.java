@@ -173,7 +173,8 @@ public final class BenchServer implements AutoCloseable {
                 0,
                 url,
                 SECRET,
-                new ModelSettings("simulator:default", null, null, Map.of()),
+                // read from the sections like baton.yaml's, so that a benchmark can set models.requestTimeout
+                ModelSettings.parse(raw.get("models"), Map.of()),
                 limits,
                 ROLES,
                 List.of(agents),

@@ -30,7 +30,9 @@ public final class StreamServer {
         if (args.length > 3 && !args[3].equals("0"))
             sections.putObject("server").put("sseBufferBytes", Integer.parseInt(args[3]));
         if (args.length > 4) sections.putObject("resilience").put("timeToFirstToken", args[4]);
-        // the limits of the benchmarks, with this deadline for the whole turn and for its model call
+        // the limits of the benchmarks, with this deadline for the whole turn and for its model call; the providers'
+        // own bound of one call (60 s) must not cut the call first
+        sections.putObject("models").put("requestTimeout", deadline.toString());
         TurnLimits limits =
                 new TurnLimits(5, 10, Integer.MAX_VALUE, 20, 4000, 128_000, deadline, Duration.ofSeconds(10), deadline);
         Path dir = Files.createTempDirectory("baton-stream-bench");

@@ -11,6 +11,7 @@ import dev.baton.providers.ollama.OllamaConfig;
 import dev.baton.providers.ollama.OllamaModelGateway;
 import dev.baton.providers.openai.OpenAiCompatibleConfig;
 import dev.baton.providers.openai.OpenAiModelGateway;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -238,7 +239,16 @@ public final class ConfiguredModelResolver implements ModelResolver, AutoCloseab
 
         /** The running simulator, e.g. {@code http://127.0.0.1:PORT/v1}. It needs no key. */
         public Builder simulator(String baseUrl) {
-            this.simulator = new OpenAiCompatibleConfig("simulator", baseUrl, "simulator", null, null, null);
+            return simulator(baseUrl, null);
+        }
+
+        /**
+         * The running simulator, with an upper bound for one call.
+         *
+         * @param requestTimeout null for {@link OpenAiCompatibleConfig#DEFAULT_REQUEST_TIMEOUT}
+         */
+        public Builder simulator(String baseUrl, Duration requestTimeout) {
+            this.simulator = new OpenAiCompatibleConfig("simulator", baseUrl, "simulator", requestTimeout, null, null);
             return this;
         }
 

@@ -8,6 +8,7 @@ import dev.baton.server.app.ServerSettings;
 import dev.baton.server.auth.DevSecret;
 import dev.baton.server.auth.JwtSettings;
 import dev.baton.server.config.BatonConfig;
+import dev.baton.server.config.ModelSettings;
 import dev.baton.server.config.ProviderSettings;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -108,6 +109,12 @@ final class EffectiveConfig {
                 config.models().openAiBaseUrl() == null
                         ? "(OpenAI's)"
                         : config.models().openAiBaseUrl());
+        setting(
+                "models.requestTimeout",
+                ModelSettings.TIMEOUT_VARIABLE,
+                config.models().requestTimeout() == null
+                        ? "(each provider's: 60s, Ollama 120s)"
+                        : duration(config.models().requestTimeout()));
         config.models()
                 .compatible()
                 .forEach((name, e) -> setting("models.compatible." + name + ".baseUrl", null, e.baseUrl()));

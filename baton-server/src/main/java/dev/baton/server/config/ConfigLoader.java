@@ -34,8 +34,9 @@ import java.util.Set;
 
 /**
  * Reads baton.yaml (when present) and applies environment overrides on top: BATON_HOST, BATON_PORT, BATON_DB_URL,
- * BATON_DATA_DIR, BATON_JWT_SECRET, OPENAI_API_KEY, OPENAI_BASE_URL, BATON_MODEL, BATON_AGENTS_DIR. Every top-level key
- * must be a section some reader owns: a typo is an error with its line, not a section silently ignored.
+ * BATON_DATA_DIR, BATON_JWT_SECRET, OPENAI_API_KEY, OPENAI_BASE_URL, BATON_MODEL, BATON_MODEL_TIMEOUT, BATON_AGENTS_DIR.
+ * Every top-level key must be a section some reader owns: a typo is an error with its line, not a section silently
+ * ignored.
  */
 public final class ConfigLoader {
 

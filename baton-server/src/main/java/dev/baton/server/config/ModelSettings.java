@@ -2,6 +2,9 @@ package dev.baton.server.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.core.config.ConfigSection;
+import dev.baton.core.config.Durations;
+import dev.baton.runtime.config.ConfigException;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,16 +18,23 @@ import java.util.Map;
  * @param compatible named OpenAI-compatible endpoints, referenced as "compatible:NAME"
  * @param temperature the sampling temperature (0–2) of agents whose file sets none ({@code models.temperature}, or
  *     the todo design's {@code OPENAI_TEMPERATURE}); null for each provider's default
+ * @param requestTimeout the longest one model call may take on any provider ({@code models.requestTimeout}, or
+ *     {@code BATON_MODEL_TIMEOUT}); a call ends at the shorter of this and the agent's {@code llmTimeout}. Null for
+ *     each provider's own bound (60 s; Ollama's 120 s, since local models load on first use)
  */
 public record ModelSettings(
         String defaultModel,
         String openAiApiKey,
         String openAiBaseUrl,
         Map<String, CompatibleEndpoint> compatible,
-        Double temperature) {
+        Double temperature,
+        Duration requestTimeout) {
 
     /** The keys of baton.yaml's {@code models:} section read here ({@link ProviderSettings} reads the others). */
-    public static final List<String> KEYS = List.of("default", "openai", "compatible", "temperature");
+    public static final List<String> KEYS = List.of("default", "openai", "compatible", "temperature", "requestTimeout");
+
+    /** The environment variable that sets {@code models.requestTimeout}; it wins over the file. */
+    public static final String TIMEOUT_VARIABLE = "BATON_MODEL_TIMEOUT";
 
     public record CompatibleEndpoint(String baseUrl, String apiKey, String model) {
         @Override
@@ -38,20 +48,33 @@ public record ModelSettings(
         compatible = Map.copyOf(compatible == null ? Map.of() : compatible);
         if (temperature != null && !(temperature >= 0 && temperature <= 2))
             throw new IllegalArgumentException("models.temperature must be 0-2, got " + temperature);
+        if (requestTimeout != null && !requestTimeout.isPositive())
+            throw new IllegalArgumentException("models.requestTimeout must be positive, got " + requestTimeout);
     }
 
-    /** Settings that leave the temperature to each provider. */
+    /** Settings that leave the time limit of a call to each provider. */
+    public ModelSettings(
+            String defaultModel,
+            String openAiApiKey,
+            String openAiBaseUrl,
+            Map<String, CompatibleEndpoint> compatible,
+            Double temperature) {
+        this(defaultModel, openAiApiKey, openAiBaseUrl, compatible, temperature, null);
+    }
+
+    /** Settings that leave the temperature and the time limit of a call to each provider. */
     public ModelSettings(
             String defaultModel,
             String openAiApiKey,
             String openAiBaseUrl,
             Map<String, CompatibleEndpoint> compatible) {
-        this(defaultModel, openAiApiKey, openAiBaseUrl, compatible, null);
+        this(defaultModel, openAiApiKey, openAiBaseUrl, compatible, null, null);
     }
 
     /**
-     * Reads {@code models.default}, {@code models.openai} and {@code models.compatible}, with {@code BATON_MODEL},
-     * {@code OPENAI_API_KEY} and {@code OPENAI_BASE_URL} on top.
+     * Reads {@code models.default}, {@code models.openai}, {@code models.compatible}, {@code models.temperature} and
+     * {@code models.requestTimeout}, with {@code BATON_MODEL}, {@code OPENAI_API_KEY}, {@code OPENAI_BASE_URL} and
+     * {@code BATON_MODEL_TIMEOUT} on top.
      */
     public static ModelSettings parse(JsonNode models, Map<String, String> env) {
         ConfigSection s = ConfigSection.part(models, "models", KEYS);
@@ -80,7 +103,27 @@ public record ModelSettings(
                 throw s.invalid("temperature", "must be a number from 0 to 2");
             temperature = t.doubleValue();
         }
-        return new ModelSettings(defaultModel, apiKey, baseUrl, compatible, temperature);
+        return new ModelSettings(defaultModel, apiKey, baseUrl, compatible, temperature, requestTimeout(s, env));
+    }
+
+    /** {@code BATON_MODEL_TIMEOUT}, else {@code models.requestTimeout}, else null; zero is refused in both. */
+    private static Duration requestTimeout(ConfigSection s, Map<String, String> env) {
+        String fromEnv = env.get(TIMEOUT_VARIABLE);
+        if (!isBlank(fromEnv)) {
+            Duration d;
+            try {
+                d = Durations.parse(fromEnv, TIMEOUT_VARIABLE);
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException(e.getMessage(), e);
+            }
+            if (d.isZero())
+                throw new ConfigException(
+                        TIMEOUT_VARIABLE + " must be longer than zero, e.g. 90s or PT2M, got '" + fromEnv + "'");
+            return d;
+        }
+        Duration d = s.duration("requestTimeout", null);
+        if (d != null && d.isZero()) throw s.invalid("requestTimeout", "must be longer than zero, e.g. 90s or PT2M");
+        return d;
     }
 
     /** True when neither a key nor a base URL for a real provider was given: the server runs on the simulator. */
@@ -92,7 +135,7 @@ public record ModelSettings(
     public String toString() {
         return "ModelSettings[defaultModel=" + defaultModel + ", openAiApiKey="
                 + (openAiApiKey == null ? "none" : "***") + ", openAiBaseUrl=" + openAiBaseUrl + ", compatible="
-                + compatible + ", temperature=" + temperature + "]";
+                + compatible + ", temperature=" + temperature + ", requestTimeout=" + requestTimeout + "]";
     }
 
     private static boolean isBlank(String s) {
