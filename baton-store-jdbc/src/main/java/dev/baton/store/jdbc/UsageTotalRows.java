@@ -30,7 +30,8 @@ final class UsageTotalRows {
 
     private static final String UPSERT =
             "INSERT INTO usage_totals (tenant_id, user_id, slot, cost_usd) VALUES (?, ?, ?, ?)"
-                    + " ON CONFLICT (tenant_id, user_id, slot) DO UPDATE SET cost_usd = usage_totals.cost_usd + excluded.cost_usd";
+                    + " ON CONFLICT (tenant_id, user_id, slot)"
+                    + " DO UPDATE SET cost_usd = usage_totals.cost_usd + excluded.cost_usd";
 
     private static final Comparator<Key> ORDER =
             Comparator.comparing(Key::tenantId).thenComparing(Key::userId).thenComparing(Key::slot);
