@@ -1,5 +1,7 @@
 package dev.baton.bench;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -76,7 +78,7 @@ public final class StatementsPerTurn {
             case "tool" -> BenchScripts.TOOL_PROMPT;
             default -> throw new IllegalArgumentException("kind is text or tool: " + kind);
         };
-        try (BenchServer server = BenchServer.start()) {
+        try (BenchServer server = BenchServer.start(BenchScripts.turns(), priced(), Map.of())) {
             String session = server.startSession();
             server.seedHistory(session, history);
             for (int i = 0; i < 5; i++) server.send(session, prompt); // load classes, open connections
@@ -90,6 +92,20 @@ public final class StatementsPerTurn {
                 return new Result(kind, history, turns, counter.bySql());
             }
         }
+    }
+
+    /**
+     * The simulator's model priced like a real one: a turn that costs something also adds to the budgets' spending
+     * totals, as every turn in production does, and that statement belongs in the count.
+     */
+    private static ObjectNode priced() {
+        ObjectNode sections = JsonNodeFactory.instance.objectNode();
+        sections.putObject("prices")
+                .putObject("models")
+                .putObject("simulator:*")
+                .put("input", 0.15)
+                .put("output", 0.60);
+        return sections;
     }
 
     private static Map<String, Long> withoutPoolWork(Map<String, Long> bySql) {

@@ -5,8 +5,9 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * One budget a turn must fit in: what the scope spent in the budget's period (from {@code ai_usage}) against the
- * budget. The turn is admitted while {@code spent} plus the scope's reservations is below {@code budget}.
+ * One budget a turn must fit in: what the scope spent in the budget's period (the totals recorded with
+ * {@code ai_usage}) against the budget. The turn is admitted while {@code spent} plus the scope's reservations is
+ * below {@code budget}.
  *
  * @param scope the scope whose reservations count (a {@link ReservationRequest#scopes() scope} of the request)
  * @param which how the refusal names the budget, e.g. "your daily"

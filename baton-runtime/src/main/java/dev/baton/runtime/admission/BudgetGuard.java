@@ -6,6 +6,7 @@ import dev.baton.core.auth.Principal;
 import dev.baton.runtime.Refusal;
 import dev.baton.runtime.RefusalException;
 import dev.baton.runtime.usage.PeriodSpend;
+import dev.baton.runtime.usage.SpendSlots;
 import dev.baton.runtime.usage.UsageStore;
 import java.math.BigDecimal;
 import java.time.Clock;
@@ -25,12 +26,13 @@ import org.slf4j.LoggerFactory;
 /**
  * Checks the caller's daily and monthly budgets before a turn and reserves the turn's maximum cost against them.
  *
- * <p>Consistency model: what counts against a budget is what {@code ai_usage} says was spent in the period (one SQL
- * sum per scope per check, never cached) plus the maximum cost of every running turn of the same user or tenant,
- * held in a {@link ReservationLedger}. A turn is admitted while that total is below the budget, atomically, so
+ * <p>Consistency model: what counts against a budget is what was recorded as spent in the period (one SQL read per
+ * scope per check, never cached: the running totals per 15-minute slot that are written with each {@code ai_usage}
+ * row, see {@link SpendSlots}) plus the maximum cost of every running turn of the same user or
+ * tenant, held in a {@link ReservationLedger}. A turn is admitted while that total is below the budget, atomically, so
  * concurrent turns can together pass the budget by at most one turn's maximum cost. A finished turn's cost is
- * committed to {@code ai_usage} before its hold is released, so for a moment it counts twice (conservative), never
- * zero times.
+ * committed to {@code ai_usage} and its totals before its hold is released, so for a moment it counts twice
+ * (conservative), never zero times.
  *
  * <p>With one instance the holds live in this process ({@link LocalReservations}). With a Redis configured they live
  * there ({@link RedisReservations}), so the bound holds across instances; see that class for how the SQL read and
@@ -207,14 +209,19 @@ public final class BudgetGuard {
         }
     }
 
-    /** Where the current day and month began and when the next ones begin, in the budgets' time zone. */
+    /**
+     * Where the current day and month began and when the next ones begin, in the budgets' time zone. The starts are
+     * slot starts (spending is totalled per slot): with every offset in use today they are already; a day that began
+     * inside a slot (a historical local mean time) would count that whole slot, more rather than less.
+     */
     private record Periods(Instant dayStart, Instant monthStart, Instant nextDay, Instant nextMonth) {
         static Periods at(Instant now, BudgetSettings settings) {
             LocalDate today = ZonedDateTime.ofInstant(now, settings.timeZone()).toLocalDate();
             LocalDate firstOfMonth = today.withDayOfMonth(1);
             return new Periods(
-                    today.atStartOfDay(settings.timeZone()).toInstant(),
-                    firstOfMonth.atStartOfDay(settings.timeZone()).toInstant(),
+                    SpendSlots.startOf(today.atStartOfDay(settings.timeZone()).toInstant()),
+                    SpendSlots.startOf(
+                            firstOfMonth.atStartOfDay(settings.timeZone()).toInstant()),
                     today.plusDays(1).atStartOfDay(settings.timeZone()).toInstant(),
                     firstOfMonth.plusMonths(1).atStartOfDay(settings.timeZone()).toInstant());
         }

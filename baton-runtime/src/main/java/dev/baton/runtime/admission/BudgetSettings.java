@@ -2,6 +2,7 @@ package dev.baton.runtime.admission;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.core.config.ConfigSection;
+import dev.baton.runtime.usage.SpendSlots;
 import java.math.BigDecimal;
 import java.time.DateTimeException;
 import java.time.Duration;
@@ -45,6 +46,10 @@ public record BudgetSettings(
     public static final int DEFAULT_MAX_OUTPUT_TOKENS_PER_CALL = 4096;
     public static final Duration DEFAULT_RESERVATION_MARGIN = Duration.ofSeconds(60);
     public static final String DEFAULT_REDIS_KEY_PREFIX = "baton:budget:";
+    /** Spending is totalled per 15-minute slot of UTC time, so a budget's day must begin at a slot's start. */
+    private static final String UNALIGNED_ZONE =
+            "must be offset from UTC by a whole number of 15 minutes (e.g. +05:30)";
+
     public static final BudgetSettings NONE = new BudgetSettings(
             null, null, null, null, null, DEFAULT_MAX_OUTPUT_TOKENS_PER_CALL, ZoneOffset.UTC, null, null);
 
@@ -55,6 +60,9 @@ public record BudgetSettings(
         }
         if (maxOutputTokensPerCall < 1) throw new IllegalArgumentException("maxOutputTokensPerCall must be >= 1");
         timeZone = timeZone == null ? ZoneOffset.UTC : timeZone;
+        if (!SpendSlots.alignsWith(timeZone)) {
+            throw new IllegalArgumentException("timeZone " + UNALIGNED_ZONE + ", got " + timeZone);
+        }
         reservationMargin = reservationMargin == null ? DEFAULT_RESERVATION_MARGIN : reservationMargin;
         if (reservationMargin.isNegative())
             throw new IllegalArgumentException("reservationMargin must not be negative");
@@ -87,6 +95,7 @@ public record BudgetSettings(
         } catch (DateTimeException e) {
             throw s.invalid("timeZone", "is not a time zone: " + zone + " (e.g. UTC or Europe/Paris)");
         }
+        if (!SpendSlots.alignsWith(timeZone)) throw s.invalid("timeZone", UNALIGNED_ZONE + ", got " + zone);
         ConfigSection user = s.section("perUser", "dailyUsd", "monthlyUsd");
         ConfigSection tenant = s.section("perTenant", "dailyUsd", "monthlyUsd");
         return new BudgetSettings(

@@ -32,9 +32,13 @@ public interface UsageStore {
      */
     List<UsageTotals> report(String tenantId, UsagePeriod period, List<UsageDimension> groupBy);
 
-    /** What a user of a tenant spent since {@code dayStart} and since {@code monthStart}. */
+    /**
+     * What a user of a tenant spent since {@code dayStart} and since {@code monthStart}, both {@link SpendSlots slot}
+     * starts (a budget's day and month in any time zone are). Its cost must not grow with the month's number of model
+     * calls: budgets ask before every turn.
+     */
     PeriodSpend userSpend(String tenantId, String userId, Instant dayStart, Instant monthStart);
 
-    /** What a whole tenant spent since {@code dayStart} and since {@code monthStart}. */
+    /** What a whole tenant spent since {@code dayStart} and since {@code monthStart}, both slot starts. */
     PeriodSpend tenantSpend(String tenantId, Instant dayStart, Instant monthStart);
 }

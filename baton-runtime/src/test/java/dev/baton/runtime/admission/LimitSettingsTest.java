@@ -73,6 +73,11 @@ class LimitSettingsTest {
                 .hasMessageContaining("budgets.perUser.dailyUsd must be a number");
         assertThatThrownBy(() -> BudgetSettings.parse(yaml("timeZone: Mars/Olympus")))
                 .hasMessageContaining("time zone");
+        assertThat(BudgetSettings.parse(yaml("timeZone: \"+05:45\"")).timeZone())
+                .isEqualTo(ZoneId.of("+05:45"));
+        // spending is totalled per 15 minutes of UTC time: a day starting between two slots could not be counted
+        assertThatThrownBy(() -> BudgetSettings.parse(yaml("timeZone: \"+05:53\"")))
+                .hasMessageContaining("budgets.timeZone must be offset from UTC by a whole number of 15 minutes");
         assertThatThrownBy(() -> RateLimitSettings.parse(yaml("perUser: {perMinute: -5}"), Map.of()))
                 .hasMessageContaining(">= 0");
     }

@@ -178,9 +178,10 @@ public final class JdbcConversationStore implements ConversationStore {
                 if (!toSkip.remove(t.id())) unrecorded.add(t);
             }
             toolCalls.insertAll(c, unrecorded);
-            usage.insertAll(c, turn.usage(), false);
             auditRows.insertAudit(c, turn.audit());
             auditRows.insertExtractions(c, turn.extractions());
+            // last: it updates the tenant's spending totals, which every turn of the tenant waits for until commit
+            usage.insertAll(c, turn.usage(), false);
             return stored;
         });
     }

@@ -1,6 +1,7 @@
 package dev.baton.store.jdbc.usage;
 
 import dev.baton.runtime.usage.PeriodSpend;
+import dev.baton.runtime.usage.SpendSlots;
 import dev.baton.runtime.usage.UsageDimension;
 import dev.baton.runtime.usage.UsagePeriod;
 import dev.baton.runtime.usage.UsageStore;
@@ -22,8 +23,10 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Reads {@code ai_usage}: aggregated reports for administrators and the spend that budgets are checked against. Each
- * method is one SQL statement.
+ * Reads what model calls cost: aggregated reports for administrators (from {@code ai_usage}) and the spend that
+ * budgets are checked against (from {@code usage_totals}, the running totals per 15-minute slot written with every
+ * {@code ai_usage} row, so a check reads at most a month of slots however busy the month was). Each method is one SQL
+ * statement.
  *
  * <p>Costs are summed exactly on PostgreSQL ({@code numeric}). SQLite keeps costs as decimal text and sums them in
  * floating point, so its sums are rounded to {@value #SQLITE_SUM_SCALE} decimal places (far below a cent).
@@ -31,6 +34,8 @@ import java.util.Objects;
 public final class JdbcUsageStore implements UsageStore {
 
     static final int SQLITE_SUM_SCALE = 8;
+    /** The user id of a tenant's own totals (as {@code UsageTotalRows} writes them). */
+    private static final String WHOLE_TENANT = "";
 
     private final Database db;
     private final ColumnCodec codec;
@@ -85,33 +90,43 @@ public final class JdbcUsageStore implements UsageStore {
 
     /**
      * What one user of a tenant spent since {@code dayStart} and since {@code monthStart} (which must not be later
-     * than {@code dayStart}).
+     * than {@code dayStart}); both must be {@link SpendSlots slot} starts.
      */
     @Override
     public PeriodSpend userSpend(String tenantId, String userId, Instant dayStart, Instant monthStart) {
         Objects.requireNonNull(userId, "userId");
-        return spend(" AND user_id = ?", tenantId, userId, dayStart, monthStart);
+        // the empty user id names the tenant's own totals
+        if (userId.isEmpty()) throw new IllegalArgumentException("userId is empty");
+        return spend(tenantId, userId, dayStart, monthStart);
     }
 
-    /** What a whole tenant spent since {@code dayStart} and since {@code monthStart}. */
+    /** What a whole tenant spent since {@code dayStart} and since {@code monthStart}; both slot starts. */
     @Override
     public PeriodSpend tenantSpend(String tenantId, Instant dayStart, Instant monthStart) {
-        return spend("", tenantId, null, dayStart, monthStart);
+        return spend(tenantId, WHOLE_TENANT, dayStart, monthStart);
     }
 
-    private PeriodSpend spend(String userFilter, String tenantId, String userId, Instant dayStart, Instant monthStart) {
+    /**
+     * One range read of the totals' primary key: at most 31 days of 96 slots. The bounds must be slot starts, or the
+     * slot they lie in would count whole (or not at all); {@code BudgetGuard} gives slot starts for every time zone.
+     */
+    private PeriodSpend spend(String tenantId, String userId, Instant dayStart, Instant monthStart) {
         Objects.requireNonNull(tenantId, "tenantId");
         if (dayStart.isBefore(monthStart)) throw new IllegalArgumentException("the day must lie within the month");
-        String sql = "SELECT " + costSum("CASE WHEN created_at >= ? THEN cost_usd END") + " AS today, "
+        if (!SpendSlots.isStart(dayStart) || !SpendSlots.isStart(monthStart)) {
+            throw new IllegalArgumentException("spend is totalled per " + SpendSlots.LENGTH.toMinutes()
+                    + " minutes of UTC time: the day and month must start at a slot's start, got " + dayStart + " and "
+                    + monthStart);
+        }
+        String sql = "SELECT " + costSum("CASE WHEN slot >= ? THEN cost_usd END") + " AS today, "
                 + costSum("cost_usd") + " AS this_month"
-                + " FROM ai_usage WHERE tenant_id = ?" + userFilter + " AND created_at >= ?";
+                + " FROM usage_totals WHERE tenant_id = ? AND user_id = ? AND slot >= ?";
         return db.withConnection(c -> {
             try (PreparedStatement ps = c.prepareStatement(sql)) {
-                int i = 1;
-                codec.setInstant(ps, i++, dayStart);
-                ps.setString(i++, tenantId);
-                if (userId != null) ps.setString(i++, userId);
-                codec.setInstant(ps, i, monthStart);
+                codec.setInstant(ps, 1, dayStart);
+                ps.setString(2, tenantId);
+                ps.setString(3, userId);
+                codec.setInstant(ps, 4, monthStart);
                 try (ResultSet rs = ps.executeQuery()) {
                     rs.next();
                     return new PeriodSpend(decimal(rs, "today"), decimal(rs, "this_month"));

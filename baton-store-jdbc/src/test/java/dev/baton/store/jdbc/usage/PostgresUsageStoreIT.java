@@ -1,19 +1,22 @@
 package dev.baton.store.jdbc.usage;
 
 import dev.baton.testkit.db.PostgresTestDatabase;
+import java.util.ArrayList;
+import java.util.List;
 
-/** The usage store contract on PostgreSQL, in a schema of its own that is dropped afterwards. */
+/** The usage store contract on PostgreSQL, in schemas of its own that are dropped afterwards. */
 class PostgresUsageStoreIT extends UsageStoreContract {
-    private PostgresTestDatabase postgres;
+    private final List<PostgresTestDatabase> schemas = new ArrayList<>();
 
     @Override
     protected String createDatabase() {
-        postgres = PostgresTestDatabase.create();
+        PostgresTestDatabase postgres = PostgresTestDatabase.create();
+        schemas.add(postgres);
         return postgres.url();
     }
 
     @Override
     protected void dropDatabase() {
-        if (postgres != null) postgres.drop();
+        schemas.forEach(PostgresTestDatabase::drop);
     }
 }

@@ -1,16 +1,17 @@
 package dev.baton.store.jdbc.usage;
 
+import dev.baton.core.id.Ids;
 import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The usage store contract on a SQLite file. */
+/** The usage store contract on SQLite files. */
 class SqliteUsageStoreIT extends UsageStoreContract {
     @TempDir
     static Path dir;
 
     @Override
     protected String createDatabase() {
-        return "jdbc:sqlite:" + dir.resolve("usage.db");
+        return "jdbc:sqlite:" + dir.resolve("usage-" + Ids.newId() + ".db");
     }
 
     @Override

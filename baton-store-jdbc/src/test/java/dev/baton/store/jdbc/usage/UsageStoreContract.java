@@ -1,6 +1,7 @@
 package dev.baton.store.jdbc.usage;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.core.conversation.Message;
 import dev.baton.core.conversation.MessageRole;
@@ -13,12 +14,21 @@ import dev.baton.runtime.usage.PeriodSpend;
 import dev.baton.runtime.usage.UsageDimension;
 import dev.baton.runtime.usage.UsagePeriod;
 import dev.baton.runtime.usage.UsageTotals;
+import dev.baton.store.jdbc.ColumnCodec;
 import dev.baton.store.jdbc.Database;
+import dev.baton.store.jdbc.Dialect;
 import dev.baton.store.jdbc.JdbcConversationStore;
 import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneId;
 import java.util.List;
 import java.util.Map;
+import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -26,7 +36,8 @@ import org.junit.jupiter.api.TestInstance;
 
 /**
  * What {@link JdbcUsageStore} must do on every database. Usage is written the way the turn loop writes it (through
- * {@link JdbcConversationStore#completeTurn}); each test uses a fresh tenant so tests keep apart.
+ * {@link JdbcConversationStore#completeTurn}, or {@link JdbcConversationStore#recordUsage} for usage written late);
+ * each test uses a fresh tenant so tests keep apart.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class UsageStoreContract {
@@ -37,8 +48,10 @@ abstract class UsageStoreContract {
     JdbcConversationStore conversations;
     JdbcUsageStore usage;
 
+    /** A new, empty database's URL; called once per class, and again by tests that need a database of their own. */
     protected abstract String createDatabase();
 
+    /** Drops every database {@link #createDatabase} created. */
     protected abstract void dropDatabase();
 
     @BeforeAll
@@ -209,6 +222,210 @@ abstract class UsageStoreContract {
 
         assertThat(usage.userSpend(tenant, "nobody", today, monthStart).thisMonth())
                 .isZero();
+    }
+
+    @Test
+    void spend_read_from_the_totals_is_the_sum_of_recorded_usage_across_slot_day_and_month_boundaries() {
+        String tenant = newTenant();
+        Session alice = session(tenant, "alice", "tutor", DAY1);
+        Session bob = session(tenant, "bob", "tutor", DAY1);
+        Session elsewhere = session(newTenant(), "alice", "tutor", DAY1);
+        // April in Kolkata (+05:30) begins at 18:30 UTC on March 31st, in the middle of a UTC hour; each cost is a
+        // power of two, so a row counted in the wrong period, twice or not at all changes the sum visibly
+        List<UsageRecord> recorded = List.of(
+                row(alice, "2025-03-31T18:29:59.999999Z", "64"), // March in Kolkata
+                row(alice, "2025-03-31T18:30:00Z", "0.01"), // April 1st's first moment
+                row(alice, "2025-04-01T18:14:59.999999Z", "0.02"),
+                row(alice, "2025-04-01T18:29:59.999999Z", "0.04"), // April 1st's last moment
+                row(bob, "2025-04-01T18:29:00Z", "0.08"),
+                row(alice, "2025-04-01T18:30:00Z", "0.16"), // April 2nd
+                row(alice, "2025-04-01T18:44:59.999999Z", "0.32"), // same slot
+                row(bob, "2025-04-01T18:45:00Z", "0.64"), // the next slot
+                row(alice, "2025-04-02T18:29:59Z", "1.28"),
+                row(bob, "2025-04-02T18:30:00Z", "2.56"), // April 3rd
+                row(elsewhere, "2025-04-02T18:30:00Z", "128")); // another tenant
+        // one turn whose calls span a slot boundary, the rest written late; a retried late write counts once
+        conversations.completeTurn(alice.userId(), turnOf(alice, recorded.get(2), recorded.get(3)));
+        conversations.recordUsage(recorded.subList(0, 2));
+        conversations.recordUsage(recorded.subList(4, 8));
+        conversations.recordUsage(recorded.subList(4, recorded.size()));
+        conversations.recordUsage(recorded.subList(3, 6));
+
+        ZoneId kolkata = ZoneId.of("Asia/Kolkata");
+        Instant monthStart = LocalDate.of(2025, 4, 1).atStartOfDay(kolkata).toInstant();
+        for (int day = 1; day <= 3; day++) {
+            Instant dayStart = LocalDate.of(2025, 4, day).atStartOfDay(kolkata).toInstant();
+            for (String user : List.of("alice", "bob")) {
+                assertThat(usage.userSpend(tenant, user, dayStart, monthStart))
+                        .as("%s on April %d", user, day)
+                        .satisfies(spend -> assertSpend(
+                                spend, sum(recorded, tenant, user, dayStart), sum(recorded, tenant, user, monthStart)));
+            }
+            assertThat(usage.tenantSpend(tenant, dayStart, monthStart))
+                    .as("the tenant on April %d", day)
+                    .satisfies(spend -> assertSpend(
+                            spend, sum(recorded, tenant, null, dayStart), sum(recorded, tenant, null, monthStart)));
+        }
+        // spelled out once, so the sums above are known to be the intended ones
+        Instant april2 = LocalDate.of(2025, 4, 2).atStartOfDay(kolkata).toInstant();
+        assertSpend(usage.userSpend(tenant, "alice", april2, monthStart), "1.76", "1.83");
+        assertSpend(usage.tenantSpend(tenant, april2, monthStart), "4.96", "5.11");
+    }
+
+    @Test
+    void spend_is_read_from_the_totals_not_by_summing_ai_usage() {
+        String tenant = newTenant();
+        Session ivy = session(tenant, "ivy", "tutor", DAY1);
+        turn(ivy, DAY1.plusSeconds(60), call("openai", "gpt-4o", 1, 1, "0.25"));
+        conversations.recordUsage(List.of(row(ivy, "2025-03-01T08:00:00Z", "0.50")));
+
+        db.inTransaction(c -> {
+            try (PreparedStatement ps = c.prepareStatement("DELETE FROM ai_usage WHERE tenant_id = ?")) {
+                ps.setString(1, tenant);
+                assertThat(ps.executeUpdate()).isEqualTo(2);
+            }
+            return null;
+        });
+
+        assertSpend(usage.userSpend(tenant, "ivy", DAY1, DAY1), "0.75", "0.75");
+        assertSpend(usage.tenantSpend(tenant, DAY1, DAY1), "0.75", "0.75");
+    }
+
+    @Test
+    void spend_wants_the_day_and_month_to_start_at_a_slot() {
+        Instant notASlot = DAY1.plus(Duration.ofMinutes(7));
+        assertThatThrownBy(() -> usage.tenantSpend("t", notASlot, DAY1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("15 minutes");
+        assertThatThrownBy(() -> usage.userSpend("t", "", DAY1, DAY1)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void migrating_to_version_10_totals_the_usage_recorded_before() throws Exception {
+        String url = createDatabase();
+        Dialect dialect = Dialect.of(url);
+        Flyway.configure()
+                .dataSource(url, null, null)
+                .locations("classpath:db/migration/baton/" + dialect.migrationFolder())
+                .target("9")
+                .load()
+                .migrate();
+        String tenant = "tenant-before";
+        List<String[]> before = List.of(
+                // tenant, user, created_at, cost
+                new String[] {tenant, "alice", "2025-03-31T18:29:59.999999Z", "64"}, // March in Kolkata
+                new String[] {tenant, "alice", "2025-03-31T18:30:00Z", "0.01"},
+                new String[] {tenant, "alice", "2025-04-01T18:44:59.123456Z", "0.02"},
+                new String[] {tenant, "alice", "2025-04-01T18:30:00.5Z", "0.04"}, // same slot
+                new String[] {tenant, "alice", "2025-04-01T18:45:00Z", "0.08"},
+                new String[] {tenant, "bob", "2025-04-01T19:59:59Z", "0.16"},
+                new String[] {"other-tenant", "alice", "2025-04-01T18:30:00Z", "128"},
+                new String[] {null, "alice", "2025-04-01T18:30:00Z", "256"}); // counted by no budget
+        ColumnCodec codec = ColumnCodec.of(dialect);
+        try (Connection c = DriverManager.getConnection(url);
+                PreparedStatement ps = c.prepareStatement("INSERT INTO ai_usage (id, tenant_id, user_id, session_id,"
+                        + " model, input_tokens, output_tokens, cost_usd, latency_ms, created_at)"
+                        + " VALUES (?, ?, ?, 'gone', 'gpt-4o', 1, 1, ?, 1, ?)")) {
+            for (String[] r : before) {
+                ps.setString(1, Ids.newId());
+                ps.setString(2, r[0]);
+                ps.setString(3, r[1]);
+                codec.setDecimal(ps, 4, new BigDecimal(r[3]));
+                codec.setInstant(ps, 5, Instant.parse(r[2]));
+                ps.addBatch();
+            }
+            ps.executeBatch();
+        }
+
+        try (Database migrated = Database.open(url)) {
+            JdbcUsageStore store = new JdbcUsageStore(migrated);
+            ZoneId kolkata = ZoneId.of("Asia/Kolkata");
+            Instant monthStart = LocalDate.of(2025, 4, 1).atStartOfDay(kolkata).toInstant();
+            Instant april2 = LocalDate.of(2025, 4, 2).atStartOfDay(kolkata).toInstant();
+            assertSpend(store.userSpend(tenant, "alice", april2, monthStart), "0.14", "0.15");
+            assertSpend(store.userSpend(tenant, "bob", april2, monthStart), "0.16", "0.16");
+            assertSpend(store.tenantSpend(tenant, april2, monthStart), "0.30", "0.31");
+            assertSpend(store.tenantSpend("other-tenant", april2, monthStart), "128", "128");
+
+            // usage recorded after the migration adds to the slots the migration filled
+            new JdbcConversationStore(migrated)
+                    .recordUsage(List.of(new UsageRecord(
+                            Ids.newId(),
+                            tenant,
+                            "alice",
+                            "gone",
+                            null,
+                            "openai",
+                            "gpt-4o",
+                            1,
+                            1,
+                            0,
+                            new BigDecimal("0.32"),
+                            1,
+                            Instant.parse("2025-04-01T18:31:00Z"))));
+            assertSpend(store.userSpend(tenant, "alice", april2, monthStart), "0.46", "0.47");
+            assertSpend(store.tenantSpend(tenant, april2, monthStart), "0.62", "0.63");
+        }
+    }
+
+    private static void assertSpend(PeriodSpend spend, String today, String thisMonth) {
+        assertSpend(spend, new BigDecimal(today), new BigDecimal(thisMonth));
+    }
+
+    private static void assertSpend(PeriodSpend spend, BigDecimal today, BigDecimal thisMonth) {
+        assertThat(spend.today()).as("today").isEqualByComparingTo(today);
+        assertThat(spend.thisMonth()).as("this month").isEqualByComparingTo(thisMonth);
+    }
+
+    /** The cost of the rows of the tenant (and user, unless null) recorded since {@code from}, summed in Java. */
+    private static BigDecimal sum(List<UsageRecord> rows, String tenant, String user, Instant from) {
+        return rows.stream()
+                .filter(u -> u.tenantId().equals(tenant)
+                        && (user == null || u.userId().equals(user)))
+                .filter(u -> !u.createdAt().isBefore(from))
+                .map(UsageRecord::costUsd)
+                .reduce(BigDecimal.ZERO, BigDecimal::add);
+    }
+
+    private static UsageRecord row(Session s, String at, String cost) {
+        return new UsageRecord(
+                Ids.newId(),
+                s.tenantId(),
+                s.userId(),
+                s.id(),
+                null,
+                "openai",
+                "gpt-4o",
+                1,
+                1,
+                0,
+                new BigDecimal(cost),
+                10,
+                Instant.parse(at));
+    }
+
+    /** A turn of the session that made the given model calls, answered when the first was made. */
+    private static TurnRecord turnOf(Session s, UsageRecord... rows) {
+        Instant at = rows[0].createdAt();
+        Message answer = new Message(
+                Ids.newId(), s.id(), s.userId(), 0, MessageRole.ASSISTANT, "ok", MessageStatus.COMPLETE, "m", at);
+        List<UsageRecord> linked = java.util.Arrays.stream(rows)
+                .map(u -> new UsageRecord(
+                        u.id(),
+                        u.tenantId(),
+                        u.userId(),
+                        u.sessionId(),
+                        answer.id(),
+                        u.provider(),
+                        u.model(),
+                        u.inputTokens(),
+                        u.outputTokens(),
+                        u.cachedInputTokens(),
+                        u.costUsd(),
+                        u.latencyMs(),
+                        u.createdAt()))
+                .toList();
+        return new TurnRecord(answer, List.of(), linked);
     }
 
     private static String newTenant() {
