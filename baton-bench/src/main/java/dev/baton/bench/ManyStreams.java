@@ -37,8 +37,8 @@ public final class ManyStreams {
                 List.of("paced", Integer.toString(words), Double.toString(tokensPerSecond)),
                 List.of("-Xmx1g"),
                 // the simulator shares the server's two cores: under this load its first token can come late, which
-                // must not count as a provider failure (three of those open the model's circuit breaker); the turn's and
-                // the model call's deadline, 10 minutes, lies well past a slow ramp plus a slowly paced answer
+                // must not count as a provider failure (three of those open the model's circuit breaker); the turn's
+                // and the model call's deadline, 10 minutes, lies well past a slow ramp plus a slowly paced answer
                 List.of("600", "0", "120s"))) {
             String token = BenchServer.token("many-streams");
             AtomicInteger open = new AtomicInteger();
