@@ -36,4 +36,22 @@ public record UsageRecord(
         costUsd = costUsd == null ? BigDecimal.ZERO : costUsd;
         Objects.requireNonNull(createdAt, "createdAt");
     }
+
+    /** This record linked to the answer {@code messageId} it was spent on. */
+    public UsageRecord withMessageId(String messageId) {
+        return new UsageRecord(
+                id,
+                tenantId,
+                userId,
+                sessionId,
+                messageId,
+                provider,
+                model,
+                inputTokens,
+                outputTokens,
+                cachedInputTokens,
+                costUsd,
+                latencyMs,
+                createdAt);
+    }
 }

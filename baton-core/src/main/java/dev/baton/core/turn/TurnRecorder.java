@@ -148,7 +148,7 @@ final class TurnRecorder {
                 .map(c -> c.toRecord(sessionId, assistant.id()))
                 .toList();
         List<UsageRecord> usage =
-                turnUsage.stream().map(u -> linked(u, assistant.id())).toList();
+                turnUsage.stream().map(u -> u.withMessageId(assistant.id())).toList();
         Message stored = store.completeTurn(
                 request.principal().userId(),
                 new TurnRecord(
@@ -192,22 +192,5 @@ final class TurnRecorder {
                         x.extraction().data(),
                         clock.instant()))
                 .toList();
-    }
-
-    private static UsageRecord linked(UsageRecord u, String messageId) {
-        return new UsageRecord(
-                u.id(),
-                u.tenantId(),
-                u.userId(),
-                u.sessionId(),
-                messageId,
-                u.provider(),
-                u.model(),
-                u.inputTokens(),
-                u.outputTokens(),
-                u.cachedInputTokens(),
-                u.costUsd(),
-                u.latencyMs(),
-                u.createdAt());
     }
 }

@@ -410,20 +410,7 @@ abstract class UsageStoreContract {
         Message answer = new Message(
                 Ids.newId(), s.id(), s.userId(), 0, MessageRole.ASSISTANT, "ok", MessageStatus.COMPLETE, "m", at);
         List<UsageRecord> linked = java.util.Arrays.stream(rows)
-                .map(u -> new UsageRecord(
-                        u.id(),
-                        u.tenantId(),
-                        u.userId(),
-                        u.sessionId(),
-                        answer.id(),
-                        u.provider(),
-                        u.model(),
-                        u.inputTokens(),
-                        u.outputTokens(),
-                        u.cachedInputTokens(),
-                        u.costUsd(),
-                        u.latencyMs(),
-                        u.createdAt()))
+                .map(u -> u.withMessageId(answer.id()))
                 .toList();
         return new TurnRecord(answer, List.of(), linked);
     }
