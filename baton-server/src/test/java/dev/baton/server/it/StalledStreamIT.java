@@ -11,10 +11,7 @@ import dev.baton.server.config.ModelSettings;
 import dev.baton.simulator.LlmSimulator;
 import dev.baton.simulator.Reply;
 import dev.baton.simulator.SimulatorScript;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -64,16 +61,7 @@ class StalledStreamIT {
                 Socket stalled = new Socket()) {
             String token = TestServer.token("stalled");
             String session = t.api.startSession(token, "tasks");
-            stalled.setReceiveBufferSize(1024);
-            stalled.connect(new InetSocketAddress("127.0.0.1", t.server.port()), 5_000);
-            byte[] body = "{\"content\":\"talk a lot\"}".getBytes(StandardCharsets.UTF_8);
-            OutputStream out = stalled.getOutputStream();
-            out.write(("POST /v1/sessions/" + session + "/messages HTTP/1.1\r\nHost: localhost\r\n"
-                            + "Authorization: Bearer " + token + "\r\nAccept: text/event-stream\r\n"
-                            + "Content-Type: application/json\r\nContent-Length: " + body.length + "\r\n\r\n")
-                    .getBytes(StandardCharsets.US_ASCII));
-            out.write(body);
-            out.flush();
+            StalledSseClient.send(stalled, t.server.port(), token, session, "talk a lot");
             // ... and never reads a byte of the answer
 
             // the stream's buffer filled up and its turn had to wait for the client

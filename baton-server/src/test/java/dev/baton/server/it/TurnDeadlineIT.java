@@ -7,10 +7,7 @@ import dev.baton.simulator.Fault;
 import dev.baton.simulator.LlmSimulator;
 import dev.baton.simulator.Reply;
 import dev.baton.simulator.SimulatorScript;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -59,16 +56,7 @@ class TurnDeadlineIT {
                 Socket client = new Socket()) {
             String token = TestServer.token("stalled");
             String session = t.api.startSession(token, "tasks");
-            client.setReceiveBufferSize(1024);
-            client.connect(new InetSocketAddress("127.0.0.1", t.server.port()), 5_000);
-            byte[] body = "{\"content\":\"talk a lot\"}".getBytes(StandardCharsets.UTF_8);
-            OutputStream out = client.getOutputStream();
-            out.write(("POST /v1/sessions/" + session + "/messages HTTP/1.1\r\nHost: localhost\r\n"
-                            + "Authorization: Bearer " + token + "\r\nAccept: text/event-stream\r\n"
-                            + "Content-Type: application/json\r\nContent-Length: " + body.length + "\r\n\r\n")
-                    .getBytes(StandardCharsets.US_ASCII));
-            out.write(body);
-            out.flush();
+            StalledSseClient.send(client, t.server.port(), token, session, "talk a lot");
             // ... and never reads a byte of the answer
 
             long started = System.nanoTime();
