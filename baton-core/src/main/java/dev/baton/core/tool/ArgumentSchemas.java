@@ -1,6 +1,8 @@
 package dev.baton.core.tool;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import com.networknt.schema.Error;
 import com.networknt.schema.InputFormat;
 import com.networknt.schema.Schema;
@@ -12,7 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Validates tool arguments against the tool's JSON Schema (draft 2020-12 unless the schema names another
- * dialect). Compiled schemas are cached per schema text; tool catalogues are small, so the cache is simply
+ * dialect). Compiled schemas are cached per schema tree and per schema text; tool catalogues are small, so the cache is simply
  * emptied if it ever grows past a bound (tools of MCP servers that keep changing).
  */
 final class ArgumentSchemas {
@@ -25,6 +27,12 @@ final class ArgumentSchemas {
             // a schema from an MCP server must not make us fetch URLs it names in $ref
             builder -> builder.schemaLoader(loader -> loader.fetchRemoteResources(false)));
     private final Map<String, Schema> compiled = new ConcurrentHashMap<>();
+    /**
+     * The same compiled schemas by the tree they came from (by identity): a tool's schema is one tree for as long as
+     * its catalogue stands, so a call finds it without writing the schema out as text first.
+     */
+    private final Cache<JsonNode, Schema> byTree =
+            Caffeine.newBuilder().weakKeys().maximumSize(MAX_CACHED).build();
 
     /**
      * @return the validator's messages, empty when the arguments are valid
@@ -49,14 +57,17 @@ final class ArgumentSchemas {
     }
 
     private Schema schemaFor(JsonNode schema) {
-        String text = schema.toString();
-        Schema cached = compiled.get(text);
-        if (cached != null) {
-            return cached;
+        Schema known = byTree.getIfPresent(schema);
+        if (known != null) {
+            return known;
         }
+        // a tree not seen before (a catalogue refreshed from its MCP server) may still hold a schema compiled already
+        String text = schema.toString();
         if (compiled.size() >= MAX_CACHED) {
             compiled.clear();
         }
-        return compiled.computeIfAbsent(text, t -> registry.getSchema(t, InputFormat.JSON));
+        Schema schemaOfText = compiled.computeIfAbsent(text, t -> registry.getSchema(t, InputFormat.JSON));
+        byTree.put(schema, schemaOfText);
+        return schemaOfText;
     }
 }

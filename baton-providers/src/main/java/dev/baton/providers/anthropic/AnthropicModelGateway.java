@@ -5,6 +5,7 @@ import dev.baton.core.model.ModelFailure;
 import dev.baton.core.model.ModelGateway;
 import dev.baton.core.model.ModelReply;
 import dev.baton.core.model.ModelRequest;
+import dev.baton.providers.langchain.LangChainWireJson;
 import dev.baton.providers.streaming.CancellableHttpClient;
 import dev.baton.providers.streaming.GatewayTransport;
 import dev.baton.providers.streaming.PerCallHttpClientBuilder;
@@ -43,6 +44,7 @@ public final class AnthropicModelGateway implements ModelGateway, AutoCloseable 
     /** @param clock used to turn a {@code retry-after} date into a duration */
     public AnthropicModelGateway(AnthropicConfig config, Clock clock) {
         this.config = Objects.requireNonNull(config, "config");
+        LangChainWireJson.tune();
         this.transport =
                 new GatewayTransport(AnthropicModelGateway.class, config.name(), config.requestTimeout(), clock);
     }

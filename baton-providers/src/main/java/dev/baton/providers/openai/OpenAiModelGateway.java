@@ -4,6 +4,7 @@ import dev.baton.core.model.ModelDelta;
 import dev.baton.core.model.ModelGateway;
 import dev.baton.core.model.ModelReply;
 import dev.baton.core.model.ModelRequest;
+import dev.baton.providers.langchain.LangChainWireJson;
 import dev.baton.providers.streaming.CallBoundHttpClient;
 import dev.baton.providers.streaming.GatewayTransport;
 import dev.baton.providers.streaming.PerCallHttpClientBuilder;
@@ -50,6 +51,7 @@ public final class OpenAiModelGateway implements ModelGateway, AutoCloseable {
      */
     public OpenAiModelGateway(OpenAiCompatibleConfig config, Map<String, String> queryParams, Clock clock) {
         this.config = Objects.requireNonNull(config, "config");
+        LangChainWireJson.tune();
         this.transport = new GatewayTransport(OpenAiModelGateway.class, config.name(), config.requestTimeout(), clock);
         this.model = OpenAiStreamingChatModel.builder()
                 .httpClientBuilder(new PerCallHttpClientBuilder(calls))

@@ -167,6 +167,19 @@ public abstract class ModelGatewayContract {
     }
 
     @Test
+    void the_request_goes_out_as_compact_json() throws Exception {
+        // a request carries the whole tool catalogue: pretty-printing it costs CPU and bytes on every call
+        var gateway = startAnsweringWeatherResults();
+
+        gateway.stream(weatherToolRoundTrip("test-model", "Let me look.", "call_1"), d -> {});
+
+        var recorded = simulator().awaitRequest(0, GENEROUS);
+        assertThat(recorded.rawBody()).doesNotContain("\n").doesNotContain(": ");
+        assertThat(JSON.readTree(recorded.rawBody())).isEqualTo(recorded.body());
+        assertThat(recorded.toolNames()).containsExactly("get_weather");
+    }
+
+    @Test
     void a_tool_call_whose_arguments_span_many_chunks_comes_back_whole() throws Exception {
         // the simulator sends arguments in fragments of a few characters, so this spans many chunks
         var arguments = """
