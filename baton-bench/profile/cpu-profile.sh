@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Where a turn's server CPU goes, every thread and native code included: a fresh Baton (SQLite; JSON, or SSE with
+# "sse") against the shared harness's mock: 2,000 warm-up turns, 500 sequential turns, WARM_SECS (45) s at 16
+# connections, then SECS (20) s at 16 connections under async-profiler (CPU time by interval timer, every thread).
+# JFR's execution samples (turn-profile.sh) see Java frames only: they miss SQLite's native code and the JIT
+# compiler threads, which this shows.
+# usage: baton-bench/profile/cpu-profile.sh OUTDIR [sse]
+#   needs the peer harness built (README of ../shared/perf, copied to PEERS, default /tmp/perf-peers) and its mock
+#   running on 19100 with its pid in MOCK_PID; BATON_JAR defaults to baton-server/target/baton.jar (with its lib/)
+set -uo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+JDK=${PERF_JAVA_HOME:-$(ls -d /usr/lib/jvm/temurin-2[5-9]* 2>/dev/null | head -1)}; J=$JDK/bin/java; JCMD=$JDK/bin/jcmd
+P=${PEERS:-/tmp/perf-peers}; H=$P/harness/target/harness.jar
+JAR=${BATON_JAR:-$root/baton-server/target/baton.jar}
+D=${1:?outdir}; SSE=${2:-}; MOCK_PID=${MOCK_PID:?pid of the running mock}
+mkdir -p "$D"; D="$(cd "$D" && pwd)"; rm -rf "$D/run"; mkdir -p "$D/run"
+
+# async-profiler's native library, from Maven Central at the version the parent POM pins
+version=$(sed -n 's:.*<async-profiler.version>\(.*\)</async-profiler.version>.*:\1:p' "$root/pom.xml")
+ap_dir="$root/baton-bench/target/async-profiler-$version"
+AP="$ap_dir/linux-x64/libasyncProfiler.so"
+if [ ! -f "$AP" ]; then
+  (cd "$root" && ./mvnw -q -B dependency:copy -Dartifact="tools.profiler:async-profiler:$version:jar:linux-x64" \
+     -DoutputDirectory="$ap_dir") || { echo "cpu-profile: could not fetch async-profiler $version" >&2; exit 1; }
+  (cd "$ap_dir" && unzip -q -o "async-profiler-$version-linux-x64.jar")
+fi
+
+TOKEN=$($J --enable-native-access=ALL-UNNAMED -jar "$JAR" token --config $P/baton/baton.yaml --user alice --ttl 12h 2>/dev/null)
+(cd "$D/run" && exec $J -Xmx1g -agentpath:"$AP" --enable-native-access=ALL-UNNAMED -jar "$JAR" serve --host 127.0.0.1 \
+   --config $P/baton/baton.yaml > server.log 2>&1) &
+SPID=$!
+for i in $(seq 1 600); do curl -s -o /dev/null --max-time 1 http://127.0.0.1:19101/healthz && break; sleep 0.1; done
+LG="--target baton --token $TOKEN --base http://127.0.0.1:19101 --pids server=$SPID,mock=$MOCK_PID"
+[ "$SSE" = sse ] && LG="$LG --sse"
+lg() { $J -Xmx256m -XX:+UseSerialGC -cp $H perf.LoadGen $LG "$@"; }
+lg --phase seq --warmup 2000 --n 500 > "$D/seq.json"
+lg --phase conc --c 16 --seconds "${WARM_SECS:-45}" --ramp 1 > "$D/warm.json"
+python3 "$here/thread-cpu.py" $SPID snapshot "$D/threads0.json"
+# jcmd reads "a=b" as a named argument of its own: the agent's options go in quotes
+$JCMD $SPID JVMTI.agent_load "$AP" "\"start,event=itimer,interval=1ms,threads\"" > "$D/agent.log"
+lg --phase conc --c 16 --seconds "${SECS:-20}" --ramp 1 > "$D/c16.json"
+$JCMD $SPID JVMTI.agent_load "$AP" "\"stop,file=$D/profile.collapsed,collapsed\"" >> "$D/agent.log"
+turns=$(python3 -c "import json; print(json.load(open('$D/c16.json'))['ok'])")
+python3 "$here/thread-cpu.py" $SPID diff "$D/threads0.json" "$turns"
+kill $SPID; wait $SPID 2>/dev/null
+python3 -c "import json; [print(p, json.load(open(f'$D/{p}.json'))['cpuMsPerTurn']['server'], 'ms server CPU per turn') for p in ('seq','c16')]"
+python3 "$here/collapsed-buckets.py" "$D/profile.collapsed"
