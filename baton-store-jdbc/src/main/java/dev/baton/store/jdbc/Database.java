@@ -7,8 +7,8 @@ import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -351,9 +351,10 @@ public final class Database implements AutoCloseable {
         }
     }
 
+    /** BEGIN IMMEDIATE, COMMIT, ROLLBACK: prepared, so a SQLite connection compiles each once. */
     private static void exec(Connection c, String sql) throws SQLException {
-        try (Statement s = c.createStatement()) {
-            s.execute(sql);
+        try (PreparedStatement s = c.prepareStatement(sql)) {
+            s.executeUpdate();
         }
     }
 

@@ -8,7 +8,7 @@ import java.nio.file.Path;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteDataSource;
 
-/** A small pool of SQLite connections, each set up for WAL, foreign keys and a busy timeout. */
+/** A small pool of SQLite connections, each set up for WAL, foreign keys and a busy timeout, each keeping its prepared statements. */
 final class SqlitePool {
     /** Writes are serialised by {@link Database}; the extra connections serve concurrent readers under WAL. */
     private static final int MAX_CONNECTIONS = 4;
@@ -33,7 +33,7 @@ final class SqlitePool {
 
         HikariConfig config = new HikariConfig();
         config.setPoolName("baton-sqlite");
-        config.setDataSource(dataSource);
+        config.setDataSource(new StatementCachingDataSource(dataSource));
         config.setMaximumPoolSize(MAX_CONNECTIONS);
         config.setConnectionTimeout(settings.connectionTimeout().toMillis());
         config.setValidationTimeout(DatabaseSetup.validationTimeout(settings));
