@@ -17,6 +17,7 @@ LIBRARIES = [('dev/baton/', 'Baton code'), ('org/sqlite/', 'SQLite JDBC + native
              ('io/github/bucket4j/', 'Bucket4j'), ('com/github/benmanes/caffeine/', 'Caffeine'),
              ('io/opentelemetry/', 'OpenTelemetry'), ('com/knuddels/jtokkit/', 'jtokkit')]
 APPLICATION = ('ForkJoinPool-', 'HttpClient-')  # virtual-thread carriers and the JDK client's own threads
+PASS_THROUGH = ('$$Lambda', 'StatementCachingDataSource')  # Baton frames that only hand a call on
 
 
 def library(frame):
@@ -35,7 +36,7 @@ for line in open(sys.argv[1]):
         continue
     bucket = next((library(f) for f in reversed(frames) if library(f)), 'JDK only (scheduler, selector, I/O)')
     buckets[bucket] += count
-    caller = next((f for f in reversed(frames) if f.startswith('dev/baton/') and '$$Lambda' not in f), None)
+    caller = next((f for f in reversed(frames) if f.startswith('dev/baton/') and not any(p in f for p in PASS_THROUGH)), None)
     if caller and bucket != 'Baton code':
         callers[bucket][caller.split('/')[-1]] += count
     if bucket == 'SQLite JDBC + native':
