@@ -97,6 +97,24 @@ final class StreamProcesses implements AutoCloseable {
         return Double.NaN;
     }
 
+    /** How many file descriptors the server has open now (sockets, files, pipes). */
+    long serverDescriptors() {
+        return descriptors(server);
+    }
+
+    /** How many file descriptors the simulator has open now: one a model call in flight, at least. */
+    long simulatorDescriptors() {
+        return descriptors(simulator);
+    }
+
+    private static long descriptors(Process process) {
+        try (var fds = Files.list(Path.of("/proc/" + process.pid() + "/fd"))) {
+            return fds.count();
+        } catch (IOException | UncheckedIOException e) {
+            return -1; // the process ended
+        }
+    }
+
     /** The sum of the series of one metric of the server's {@code /metrics}, optionally only those with a label. */
     double metric(String name, String labelFilter) {
         String body;
