@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
  * open together (but within a model call's 60 s limit: the simulator counts about 2.5 tokens a word, so 18 words at one
  * token a second take 45 s). Counts the turns that ended with {@code done}, every other ending (a status, an {@code error} event,
  * a connection that failed), the most streams open at once, and the server's heap, resident memory and open file
- * descriptors (a second apart). The server runs in its own JVM with {@code -Xmx1g}, the simulator in a third.
+ * descriptors (a second apart), and its live heap after a full GC once every stream was started. The server runs in its own JVM with {@code -Xmx1g}, the simulator in a third.
  *
  * <pre>
  * baton-bench/run.sh streams [streams [perSecond [answerWords [tokensPerSecond [h2cConnections]]]]]
@@ -105,6 +105,13 @@ public final class ManyStreams {
                     }
                 }));
             }
+            // every stream was opened and none has ended yet when the answers outlast the ramp: what the server
+            // really holds for them, once, after a full GC it is asked for (a pause of a second or two)
+            int openWhenAllStarted = open.get();
+            double liveHeap = p.serverLiveHeapMib();
+            System.out.printf(
+                    "all %d streams started, %d open: server live heap after a full GC %.0f MiB%n",
+                    streams, openWhenAllStarted, liveHeap);
             for (Thread t : clients) t.join();
             sampler.interrupt();
             sampler.join();
@@ -124,7 +131,8 @@ public final class ManyStreams {
             System.out.printf(
                     "%d streams at %d/s over %s: %d done, %d errors %s; most open at once: %d (client), %.0f (server"
                             + " gauge); first chunk p50 %.0f ms p99 %.0f ms; turn p50 %.1f s p99 %.1f s;"
-                            + " server heap max %.0f MiB, RSS max %.0f MiB, descriptors max %.0f (simulator %.0f);"
+                            + " server heap max %.0f MiB (live %.0f MiB with %d open), RSS max %.0f MiB,"
+                            + " descriptors max %.0f (simulator %.0f);"
                             + " took %.0f s%n",
                     streams,
                     perSecond,
@@ -139,6 +147,8 @@ public final class ManyStreams {
                     StalledStreams.percentile(total, 50) / 1e9,
                     StalledStreams.percentile(total, 99) / 1e9,
                     max[1],
+                    liveHeap,
+                    openWhenAllStarted,
                     max[0],
                     max[3],
                     max[4],
