@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.core.agent.TurnLimits;
 import dev.baton.server.config.BatonConfig;
 import dev.baton.server.config.ModelSettings;
+import dev.baton.simulator.Fault;
 import dev.baton.simulator.LlmSimulator;
 import dev.baton.simulator.Reply;
 import dev.baton.simulator.SimulatorScript;
@@ -23,6 +24,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.http.HttpVersion;
 import org.junit.jupiter.api.Test;
@@ -59,6 +61,38 @@ class H2cStreamsIT {
             assertThat(response.version()).isEqualTo(HttpVersion.HTTP_2);
             assertThat(turn.events()).extracting(SseStream.Event::type).contains("chunk");
             assertThat(String.join("", chunks(turn))).isEqualTo("Hello over HTTP/2.");
+        }
+    }
+
+    @Test
+    void a_client_that_resets_its_stream_cancels_its_turn_and_the_connection_goes_on() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        try (LlmSimulator sim = LlmSimulator.start(
+                        SimulatorScript.builder().fallback("one two three four").build());
+                TestServer t = TestServer.start(TestServer.sqliteUrl(dir), TurnLimits.DEFAULTS, sim, false);
+                H2cClient client = H2cClient.start(STREAM_WINDOW);
+                H2cConnection connection = client.connect("127.0.0.1", t.server.port())) {
+            String token = TestServer.token("leaves");
+            String session = t.api.startSession(token, "tasks");
+            // the model streams one chunk and then waits: the turn is mid-answer for as long as the test needs
+            sim.enqueueFault(Fault.holdAfter(1, release));
+            SseStream leaving =
+                    connection.post("/v1/sessions/" + session + "/messages", token, "{\"content\":\"hi\"}", true);
+            await().atMost(Duration.ofSeconds(60)).until(() -> leaving.firstChunkNanos() >= 0);
+
+            leaving.cancel();
+
+            // the next write (a heartbeat after a quiet second) fails on the reset stream and cancels the turn
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> t.server.runtime().runningTurns().count() == 0);
+            var messages = t.api.get("/v1/sessions/" + session + "/messages", token)
+                    .body()
+                    .path("messages");
+            assertThat(messages.get(1).path("status").asText()).isEqualTo("cancelled");
+            SseStream after = connection.post("/v1/chat", TestServer.token("after"), CHAT, true);
+            assertThat(after.ended().get(60, TimeUnit.SECONDS)).isEqualTo("done");
+        } finally {
+            release.countDown();
         }
     }
 

@@ -40,7 +40,10 @@ public final class H2cConnection implements AutoCloseable {
                 "POST", HttpURI.from("http://" + authority + path), HttpVersion.HTTP_2, headers, body.length);
         SseStream stream = new SseStream(reading);
         session.newStream(new HeadersFrame(request, null, false), stream.listener())
-                .thenAccept(s -> s.data(new DataFrame(s.getId(), ByteBuffer.wrap(body), true), Callback.NOOP))
+                .thenAccept(s -> {
+                    stream.opened(s);
+                    s.data(new DataFrame(s.getId(), ByteBuffer.wrap(body), true), Callback.NOOP);
+                })
                 .exceptionally(failure -> {
                     stream.failed(failure);
                     return null;

@@ -34,6 +34,7 @@ public final class SseStream {
     private final List<Event> events = new ArrayList<>();
     private final ByteArrayOutputStream line = new ByteArrayOutputStream(256);
     private String eventType;
+    private final CompletableFuture<Stream> stream = new CompletableFuture<>();
     private volatile long headersNanos = -1;
     private volatile long firstChunkNanos = -1;
     private volatile long endNanos = -1;
@@ -67,6 +68,15 @@ public final class SseStream {
 
     public long endNanos() {
         return endNanos;
+    }
+
+    /** The client goes away: resets the stream ({@code CANCEL}), as a browser does when its page closes. */
+    public void cancel() {
+        stream.thenAccept(s -> s.reset(new ResetFrame(s.getId(), ErrorCode.CANCEL_STREAM_ERROR.code), Callback.NOOP));
+    }
+
+    void opened(Stream s) {
+        stream.complete(s);
     }
 
     void failed(Throwable failure) {
