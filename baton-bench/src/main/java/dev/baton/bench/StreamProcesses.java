@@ -50,7 +50,10 @@ final class StreamProcesses implements AutoCloseable {
         Path portFile = dir.resolve("server.port");
         List<String> args = new ArrayList<>(List.of("http://127.0.0.1:" + simPort + "/v1", portFile.toString()));
         args.addAll(serverArgs);
-        Process srv = java(serverJvm, StreamServer.class.getName(), args)
+        // the server's pauses and collections, beside its log: a stream scenario runs its heap close to -Xmx
+        List<String> jvm = new ArrayList<>(serverJvm);
+        jvm.add("-Xlog:gc:file=" + dir.resolve("server-gc.log"));
+        Process srv = java(jvm, StreamServer.class.getName(), args)
                 .redirectOutput(dir.resolve("server.log").toFile())
                 .start();
         long until = System.nanoTime() + Duration.ofMinutes(3).toNanos();
