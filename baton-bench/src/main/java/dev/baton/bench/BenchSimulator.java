@@ -38,7 +38,9 @@ public final class BenchSimulator {
                         .build();
             default -> throw new IllegalArgumentException("unknown script " + args[1]);
         };
-        LlmSimulator simulator = LlmSimulator.start(script, port);
+        // the stream scenarios start up to 100 model calls a second on a loaded machine: a backlog of 128 overflowed
+        // (connect timeouts, then the breaker opened) while the simulator was busy; Linux caps it at somaxconn
+        LlmSimulator simulator = LlmSimulator.start(script, port, 4096);
         simulator.keepRequests(0);
         Runtime.getRuntime().addShutdownHook(new Thread(simulator::close));
         System.out.println("simulator at " + simulator.baseUrl());

@@ -50,7 +50,10 @@ final class StreamProcesses implements AutoCloseable {
         Path portFile = dir.resolve("server.port");
         List<String> args = new ArrayList<>(List.of("http://127.0.0.1:" + simPort + "/v1", portFile.toString()));
         args.addAll(serverArgs);
-        Process srv = java(serverJvm, StreamServer.class.getName(), args)
+        // the server's pauses and collections, beside its log: a stream scenario runs its heap close to -Xmx
+        List<String> jvm = new ArrayList<>(serverJvm);
+        jvm.add("-Xlog:gc:file=" + dir.resolve("server-gc.log"));
+        Process srv = java(jvm, StreamServer.class.getName(), args)
                 .redirectOutput(dir.resolve("server.log").toFile())
                 .start();
         long until = System.nanoTime() + Duration.ofMinutes(3).toNanos();
@@ -95,6 +98,24 @@ final class StreamProcesses implements AutoCloseable {
             throw new UncheckedIOException(e);
         }
         return Double.NaN;
+    }
+
+    /** How many file descriptors the server has open now (sockets, files, pipes). */
+    long serverDescriptors() {
+        return descriptors(server);
+    }
+
+    /** How many file descriptors the simulator has open now: one a model call in flight, at least. */
+    long simulatorDescriptors() {
+        return descriptors(simulator);
+    }
+
+    private static long descriptors(Process process) {
+        try (var fds = Files.list(Path.of("/proc/" + process.pid() + "/fd"))) {
+            return fds.count();
+        } catch (IOException | UncheckedIOException e) {
+            return -1; // the process ended
+        }
     }
 
     /** The sum of the series of one metric of the server's {@code /metrics}, optionally only those with a label. */

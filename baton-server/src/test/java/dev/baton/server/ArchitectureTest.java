@@ -53,10 +53,11 @@ class ArchitectureTest {
                     "javax.sql..",
                     "io.lettuce..");
 
+    /** The server, and the test kit's HTTP/2 client (test scope only, never in baton.jar). */
     @ArchTest
     static final ArchRule only_the_server_knows_http = noClasses()
             .that()
-            .resideOutsideOfPackage("dev.baton.server..")
+            .resideOutsideOfPackages("dev.baton.server..", "dev.baton.testkit.http..")
             .should()
             .dependOnClassesThat()
             .resideInAnyPackage("io.javalin..", "jakarta.servlet..", "org.eclipse.jetty..");

@@ -74,11 +74,20 @@ public final class LlmSimulator implements AutoCloseable {
 
     /** Starts on the given port of 127.0.0.1 (0 picks a free one). */
     public static LlmSimulator start(SimulatorScript script, int port) {
+        return start(script, port, 128);
+    }
+
+    /**
+     * Starts on the given port of 127.0.0.1 (0 picks a free one) with a listen backlog of {@code acceptQueue}: a load
+     * test that opens thousands of model calls in bursts needs more than the default 128, or the kernel drops their
+     * connection attempts while the simulator is busy and the callers' connect timeouts fail them.
+     */
+    public static LlmSimulator start(SimulatorScript script, int port, int acceptQueue) {
         Objects.requireNonNull(script, "script");
         try {
             var socket = new ServerSocket();
             socket.setReuseAddress(true);
-            socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 128);
+            socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), acceptQueue);
             var simulator = new LlmSimulator(script, socket);
             simulator.acceptor = Thread.ofVirtual()
                     .name("llm-simulator-accept-" + socket.getLocalPort())

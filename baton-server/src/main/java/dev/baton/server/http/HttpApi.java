@@ -9,6 +9,7 @@ import io.javalin.json.JavalinJackson;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.ObjLongConsumer;
+import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.ServerConnector;
 import org.slf4j.Logger;
@@ -18,9 +19,19 @@ import org.slf4j.MDC;
 /**
  * The Javalin application: request ids, authentication of everything under /v1 and of /mcp, access log, error mapping,
  * and the routes handed in. Handlers run on virtual threads, so blocking on the model or the database is fine.
+ *
+ * <p>One port speaks HTTP/1.1 and HTTP/2 cleartext (h2c, with prior knowledge or by an HTTP/1.1 {@code Upgrade: h2c}),
+ * so that a client or proxy can multiplex many SSE streams over a few connections instead of holding a socket, and a
+ * file descriptor on the server, per stream.
  */
 public final class HttpApi {
     private static final Logger access = LoggerFactory.getLogger("baton.access");
+
+    /**
+     * How many requests one HTTP/2 connection may have open at once (Jetty's default is 128): enough for a proxy or
+     * load client that multiplexes a thousand SSE streams on one connection; a client past it gets streams refused.
+     */
+    public static final int MAX_STREAMS_PER_CONNECTION = 1000;
 
     private HttpApi() {}
 
@@ -43,9 +54,12 @@ public final class HttpApi {
         return Javalin.create(config -> {
             config.jetty.host = host;
             config.jetty.port = port;
-            // Baton's own connector (Javalin then adds none): the listen backlog is configured, not Jetty's 50
+            // Baton's own connector (Javalin then adds none): the listen backlog is configured, not Jetty's 50.
+            // HTTP/1.1 first, as the default protocol: it hands a prior-knowledge preface or an Upgrade to h2c
             config.jetty.addConnector((server, http) -> {
-                ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
+                HTTP2CServerConnectionFactory h2c = new HTTP2CServerConnectionFactory(http);
+                h2c.setMaxConcurrentStreams(MAX_STREAMS_PER_CONNECTION);
+                ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http), h2c);
                 connector.setHost(host);
                 connector.setPort(port);
                 connector.setAcceptQueueSize(settings.acceptQueue());
@@ -79,9 +93,10 @@ public final class HttpApi {
                 Long start = ctx.attribute("baton.startNanos");
                 long nanos = start == null ? -1 : System.nanoTime() - start;
                 access.info(
-                        "{} {} {} {}ms",
+                        "{} {} {} {} {}ms",
                         ctx.method(),
                         ctx.path(),
+                        ctx.req().getProtocol(),
                         ctx.statusCode(),
                         nanos < 0 ? -1 : nanos / 1_000_000);
                 if (nanos >= 0) timer.accept(ctx, nanos);

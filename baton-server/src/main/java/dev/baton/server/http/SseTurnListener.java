@@ -8,6 +8,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
+import org.eclipse.jetty.http.HttpVersion;
+import org.eclipse.jetty.server.HttpChannel;
 
 /**
  * Streams a turn as Server-Sent Events: the stream starts once the turn is admitted (refusals before that are
@@ -65,12 +67,21 @@ public final class SseTurnListener implements TurnListener, AutoCloseable {
         turn.cancellation().onCancel(() -> w.abortIfBlocked(BLOCKED_WRITE_GRACE));
     }
 
-    /** Closes the request's connection: a write blocked on it fails at once. */
+    /**
+     * Ends the request's stream under a blocked write, which then fails at once: over HTTP/1.1 by closing its
+     * connection; over HTTP/2 by failing this request alone, which resets its stream, because the connection carries
+     * other clients' streams (a reset stream's blocked write fails once the reset is sent, whatever the flow-control
+     * window).
+     */
     private static void abort(Context ctx) {
-        ServletContextRequest.getServletContextRequest(ctx.req())
-                .getServletChannel()
-                .getEndPoint()
-                .close(new IOException("the turn was cancelled while the client was not reading"));
+        IOException cancelled = new IOException("the turn was cancelled while the client was not reading");
+        ServletContextRequest request = ServletContextRequest.getServletContextRequest(ctx.req());
+        if (request.getConnectionMetaData().getHttpVersion() == HttpVersion.HTTP_2) {
+            Runnable failWrite = HttpChannel.from(request).onFailure(cancelled);
+            if (failWrite != null) failWrite.run();
+        } else {
+            request.getServletChannel().getEndPoint().close(cancelled);
+        }
     }
 
     @Override
