@@ -45,6 +45,10 @@ class StalledStreamIT {
                 5, 10, 50, 20, 4000, 128_000, Duration.ofSeconds(60), Duration.ofSeconds(10), Duration.ofSeconds(20));
         ObjectNode raw = new ObjectMapper().createObjectNode();
         raw.putObject("server").put("sseBufferBytes", BOUND);
+        // building a 15 MB answer takes the simulator seconds on a loaded machine: with the default 10 s
+        // time-to-first-token limit the model call could time out before the stream ever stalled. This limit is
+        // longer than the request's deadline, so what is left of the deadline bounds the model call instead.
+        raw.putObject("resilience").put("timeToFirstToken", "60s");
         BatonConfig config = new BatonConfig(
                 0,
                 TestServer.sqliteUrl(dir),
