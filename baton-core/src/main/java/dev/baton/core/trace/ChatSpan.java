@@ -14,8 +14,8 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The {@code chat {model}} span of one model call. The gateway runs on a thread of its own: {@link #wrap} carries
- * the span there, so the provider's HTTP client sends it on as the request's {@code traceparent}.
+ * The {@code chat {model}} span of one model call. {@link #wrap} runs the gateway in the span's context, so the
+ * provider's HTTP client sends it on as the request's {@code traceparent}.
  */
 public final class ChatSpan {
     static final ChatSpan NONE = new ChatSpan(null, null, false);

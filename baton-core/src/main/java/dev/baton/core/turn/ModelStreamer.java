@@ -3,32 +3,22 @@ package dev.baton.core.turn;
 import dev.baton.core.model.ModelBinding;
 import dev.baton.core.model.ModelDelta;
 import dev.baton.core.model.ModelFailure;
+import dev.baton.core.model.ModelGateway;
 import dev.baton.core.model.ModelReply;
 import dev.baton.core.model.ModelRequest;
 import dev.baton.core.trace.ChatSpan;
 import dev.baton.core.trace.TurnTracing;
-import java.time.Duration;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
- * Makes one streaming model call and turns its deltas into turn events. The gateway runs on a virtual thread of its
- * own and hands deltas over a queue, so the turn's event sink is only ever called from the thread running the turn,
- * in order, whatever thread the provider's client delivers on. The queue is bounded: a turn held up by its client (an
- * SSE stream whose client stopped reading) holds up the gateway, which stops reading the provider's stream, instead of
- * the whole answer piling up here.
+ * Makes one streaming model call and turns its deltas into turn events. The gateway runs on the turn's own thread and
+ * hands each delta over on it (the {@link ModelGateway} contract), so the turn's event sink is only ever called from
+ * the thread running the turn, in order, with no queue and no thread of its own per call. A turn held up by its
+ * client (an SSE stream whose client stopped reading) holds up the gateway inside {@code onDelta}, which then stops
+ * reading the provider's stream: nothing piles up here.
  */
 final class ModelStreamer {
-    /** How long past the call's own timeout we wait for a gateway that fails to enforce it. */
-    private static final Duration GRACE = Duration.ofSeconds(5);
-
-    private static final Object END = new Object();
-    private static final Object CANCELLED = new Object();
-    /** How many deltas may wait for the turn's thread. */
-    static final int CAPACITY = 64;
 
     static final String PARAGRAPH = "\n\n";
 
@@ -41,90 +31,57 @@ final class ModelStreamer {
      * answer holds exactly what the client saw.
      *
      * @throws ModelFailure when the call fails, times out or is cancelled
+     * @throws IllegalStateException when the gateway hands a delta over on another thread than the caller's
      */
     ModelCall stream(ModelBinding binding, ModelRequest request, AnswerStream out) {
-        BlockingQueue<Object> queue = new LinkedBlockingQueue<>(CAPACITY);
-        CompletableFuture<ModelReply> reply = new CompletableFuture<>();
         long started = System.nanoTime();
         ChatSpan span = TurnTracing.current().startChat(binding, request);
-        Thread caller = Thread.ofVirtual()
-                .name("model-" + binding.gateway().provider())
-                .start(span.wrap(() -> {
-                    try {
-                        reply.complete(binding.gateway().stream(request, delta -> handOver(queue, delta)));
-                    } catch (Throwable e) {
-                        reply.completeExceptionally(e);
-                    } finally {
-                        try {
-                            queue.put(END);
-                        } catch (InterruptedException e) {
-                            // the turn stopped waiting (and interrupted this thread): nobody reads the end
-                        }
-                    }
-                }));
-
-        // a gateway should notice the cancellation itself; this makes sure the turn stops waiting even if it does not
-        // (a full queue has deltas to take, and each is checked against the cancellation)
-        AutoCloseable onCancel = request.cancellation().onCancel(() -> queue.offer(CANCELLED));
+        Deltas deltas = new Deltas(out, request, Thread.currentThread());
+        ModelReply[] finished = new ModelReply[1];
         try {
-            ModelCall call = drain(queue, reply, caller, started, request, out);
+            // in the span's context, so the provider's HTTP client sends it on as the request's traceparent
+            span.wrap(() -> finished[0] = binding.gateway().stream(request, deltas))
+                    .run();
+            ModelCall call = new ModelCall(
+                    deltas.finish(finished[0]), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
             span.succeeded(call.reply());
             return call;
         } catch (RuntimeException e) {
             span.failed(e);
             throw e;
-        } finally {
-            closeQuietly(onCancel);
-            // however the turn stopped waiting, a gateway blocked on the full queue must not wait forever
-            if (!reply.isDone()) caller.interrupt();
         }
     }
 
-    /** Waits for room: the gateway is held up while the turn is. */
-    private static void handOver(BlockingQueue<Object> queue, ModelDelta delta) {
-        try {
-            queue.put(delta);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new ModelFailure(ModelFailure.Kind.CANCELLED, "the turn stopped waiting for the model");
-        }
-    }
+    /** What the turn does with each delta of one call, on the turn's thread. */
+    private static final class Deltas implements Consumer<ModelDelta> {
+        private final AnswerStream out;
+        private final ModelRequest request;
+        private final Thread turn;
+        /** Text from an earlier model call of this turn and text from this one read as separate paragraphs. */
+        private final boolean separate;
 
-    private ModelCall drain(
-            BlockingQueue<Object> queue,
-            CompletableFuture<ModelReply> reply,
-            Thread caller,
-            long started,
-            ModelRequest request,
-            AnswerStream out) {
-        // text from an earlier model call of this turn and text from this one read as separate paragraphs
-        boolean separate = !out.isEmpty();
-        boolean streamedText = false;
-        long deadline = started + request.timeout().plus(GRACE).toNanos();
-        while (true) {
-            Object item;
-            try {
-                item = queue.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                caller.interrupt();
-                throw new ModelFailure(ModelFailure.Kind.CANCELLED, "interrupted while waiting for the model");
+        private boolean streamedText;
+
+        Deltas(AnswerStream out, ModelRequest request, Thread turn) {
+            this.out = out;
+            this.request = request;
+            this.turn = turn;
+            this.separate = !out.isEmpty();
+        }
+
+        @Override
+        public void accept(ModelDelta delta) {
+            if (Thread.currentThread() != turn) {
+                // the turn's answer and event sink are not thread-safe: a gateway breaking the contract must fail
+                // loudly, not interleave text
+                throw new IllegalStateException(
+                        "model gateway handed a delta over on " + Thread.currentThread() + ", not the caller's thread");
             }
-            if (item == null) {
-                caller.interrupt();
-                throw new ModelFailure(
-                        ModelFailure.Kind.TIMEOUT, "the model did not finish within " + request.timeout());
-            }
-            if (item == END) {
-                break;
-            }
-            // deltas already queued when the turn is cancelled are dropped: the client has stopped listening
-            if (item == CANCELLED || request.cancellation().isCancelled()) {
-                caller.interrupt();
+            // deltas that arrive once the turn is cancelled are dropped: the client has stopped listening
+            if (request.cancellation().isCancelled()) {
                 throw new ModelFailure(ModelFailure.Kind.CANCELLED, "the turn was cancelled");
             }
-            long handing = System.nanoTime();
-            switch ((ModelDelta) item) {
+            switch (delta) {
                 case ModelDelta.Text text
                 when text.content() != null && !text.content().isEmpty() -> {
                     if (separate && !streamedText) {
@@ -139,34 +96,18 @@ final class ModelStreamer {
                 // they stream: a resilient gateway may still retry after these, and the call would then show twice
                 case ModelDelta.ToolCallDelta ignored -> {}
             }
-            // the time the client holds the turn up (a full SSE stream) is not the model's
-            deadline += System.nanoTime() - handing;
         }
-        ModelReply finished;
-        try {
-            finished = reply.join();
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof RuntimeException re) {
-                throw re;
-            }
-            throw e;
-        }
-        if (!streamedText && !finished.text().isEmpty()) {
-            // a gateway that does not stream text still answers through chunks
-            if (separate) {
-                out.text(PARAGRAPH);
-            }
-            out.text(finished.text());
-        }
-        out.endOfCall();
-        return new ModelCall(finished, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
-    }
 
-    private static void closeQuietly(AutoCloseable registration) {
-        try {
-            registration.close();
-        } catch (Exception ignored) {
-            // unregistering a cancel listener has nothing to fail on
+        /** Ends the call's text: a gateway that did not stream its text still answers through chunks. */
+        ModelReply finish(ModelReply reply) {
+            if (!streamedText && !reply.text().isEmpty()) {
+                if (separate) {
+                    out.text(PARAGRAPH);
+                }
+                out.text(reply.text());
+            }
+            out.endOfCall();
+            return reply;
         }
     }
 }

@@ -1,12 +1,13 @@
 package dev.baton.core.turn;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.core.hook.OutputFilterChain;
 import dev.baton.core.model.ChatMessage;
 import dev.baton.core.model.ModelBinding;
 import dev.baton.core.model.ModelDelta;
+import dev.baton.core.model.ModelFailure;
 import dev.baton.core.model.ModelGateway;
 import dev.baton.core.model.ModelReply;
 import dev.baton.core.model.ModelRequest;
@@ -91,8 +92,8 @@ class ModelStreamerTest {
     }
 
     @Test
-    void a_turn_held_up_by_its_client_holds_up_the_model_call_instead_of_queueing_its_answer() throws Exception {
-        int pieces = ModelStreamer.CAPACITY * 4;
+    void a_turn_held_up_by_its_client_holds_up_the_model_call_inside_its_handover() throws Exception {
+        int pieces = 256;
         AtomicInteger handedOver = new AtomicInteger();
         ModelGateway gateway = new ModelGateway() {
             @Override
@@ -110,7 +111,9 @@ class ModelStreamerTest {
             }
         };
         CountDownLatch clientReads = new CountDownLatch(1);
+        CountDownLatch writing = new CountDownLatch(1);
         AnswerStream stalled = new AnswerStream(new StringBuilder(), OutputFilterChain.none(), false, event -> {
+            writing.countDown();
             try {
                 clientReads.await(); // a client that stopped reading: the turn waits on its stream
             } catch (InterruptedException e) {
@@ -121,14 +124,56 @@ class ModelStreamerTest {
                 .submit(() -> new ModelStreamer()
                         .stream(new ModelBinding("scripted:model", gateway, "model"), request(), stalled));
 
-        // one delta held by the turn, a full queue, and the gateway waiting to hand over the next
-        await().atMost(Duration.ofSeconds(30)).until(() -> handedOver.get() == ModelStreamer.CAPACITY + 1);
-        await().during(Duration.ofMillis(200))
-                .atMost(Duration.ofSeconds(5))
-                .until(() -> handedOver.get() == ModelStreamer.CAPACITY + 1);
+        // the first delta is being written to the stalled client: the gateway has not got past handing it over
+        assertThat(writing.await(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(handedOver).hasValue(0);
 
         clientReads.countDown();
         assertThat(turn.get(30, TimeUnit.SECONDS).reply().text()).hasSize(pieces);
         assertThat(handedOver).hasValue(pieces);
+    }
+
+    @Test
+    void a_gateway_that_hands_deltas_over_on_another_thread_fails_the_call_instead_of_interleaving_text() {
+        ModelGateway gateway = new ModelGateway() {
+            @Override
+            public ModelReply stream(ModelRequest request, Consumer<ModelDelta> onDelta) {
+                try {
+                    Executors.newVirtualThreadPerTaskExecutor()
+                            .submit(() -> onDelta.accept(new ModelDelta.Text("from elsewhere")))
+                            .get(30, TimeUnit.SECONDS);
+                } catch (java.util.concurrent.ExecutionException e) {
+                    throw (RuntimeException) e.getCause();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+                return new ModelReply("from elsewhere", List.of(), TokenUsage.ZERO, "model", "stop");
+            }
+
+            @Override
+            public String provider() {
+                return "scripted";
+            }
+        };
+
+        assertThatThrownBy(() -> new ModelStreamer()
+                        .stream(new ModelBinding("scripted:model", gateway, "model"), request(), out))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("not the caller's thread");
+        assertThat(events).isEmpty();
+    }
+
+    @Test
+    void deltas_arriving_after_the_turn_was_cancelled_are_dropped_and_end_the_call_as_cancelled() {
+        ModelRequest request = request();
+        request.cancellation().cancel();
+        var deltas = List.<ModelDelta>of(new ModelDelta.Text("too late"));
+        var reply = new ModelReply("too late", List.of(), TokenUsage.ZERO, "model", "stop");
+
+        assertThatThrownBy(() -> new ModelStreamer().stream(streaming(deltas, reply), request, out))
+                .isInstanceOfSatisfying(
+                        ModelFailure.class, f -> assertThat(f.kind()).isEqualTo(ModelFailure.Kind.CANCELLED));
+        assertThat(events).isEmpty();
+        assertThat(answer).isEmpty();
     }
 }
