@@ -12,17 +12,18 @@ import java.util.regex.Pattern;
 import org.slf4j.LoggerFactory;
 
 /**
- * Counts the SQL statements SQLite compiles in this process, from the driver's own trace: sqlite-jdbc logs every
- * {@code NativeDB.prepare} (each {@code prepareStatement}/{@code Statement.execute}) and {@code _exec} at TRACE
- * on the {@code org.sqlite.core.NativeDB} logger. No other module changes, no proxy around the pool.
+ * Counts the SQL statements SQLite runs in this process, from the trace of the SQLite pool's statement cache: every
+ * execution of a prepared statement ({@code executeQuery}, {@code executeUpdate}, a batch) is logged at TRACE on the
+ * {@code dev.baton.store.jdbc.StatementCachingDataSource} logger with its SQL. (The driver's own trace logs
+ * compilations, and the pool compiles a statement once per connection.) All of Baton's SQL on SQLite, BEGIN and
+ * COMMIT included, runs as prepared statements; the pragmas the driver runs when it opens a connection are not seen.
  *
- * <p>Statements from HikariCP's own threads are kept apart under {@link #POOL_PREFIX}. A batched insert is prepared
- * once however many rows it writes; Baton's only batches are a turn's own tool calls and usage rows, so that cannot
+ * <p>Statements from HikariCP's own threads are kept apart under {@link #POOL_PREFIX}. A batched insert runs once
+ * however many rows it writes; Baton's only batches are a turn's own tool calls and usage rows, so that cannot
  * hide work that grows with the conversation.
  */
 public final class SqlStatementCounter implements AutoCloseable {
-    private static final String LOGGER = "org.sqlite.core.NativeDB";
-    private static final String MARKER = "[SQLite EXEC] ";
+    private static final String LOGGER = "dev.baton.store.jdbc.StatementCachingDataSource";
     /**
      * Prefix of statements run by HikariCP's own threads (opening a connection runs sqlite-jdbc's pragmas; the
      * housekeeper probes idle ones): the pool's upkeep, which happens whenever it happens, not a turn's work.
@@ -41,9 +42,7 @@ public final class SqlStatementCounter implements AutoCloseable {
     private final AppenderBase<ILoggingEvent> appender = new AppenderBase<>() {
         @Override
         protected void append(ILoggingEvent event) {
-            String message = event.getFormattedMessage();
-            int at = message.indexOf(MARKER);
-            String sql = at < 0 ? message : message.substring(at + MARKER.length());
+            String sql = event.getFormattedMessage();
             String key = isPoolThread(event.getThreadName()) ? POOL_PREFIX + normalize(sql) : normalize(sql);
             bySql.computeIfAbsent(key, k -> new LongAdder()).increment();
         }

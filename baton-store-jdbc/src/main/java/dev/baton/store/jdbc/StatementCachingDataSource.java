@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
+import org.slf4j.LoggerFactory;
 
 /**
  * SQLite connections that keep their prepared statements: {@code prepareStatement(sql)} hands out the statement the
@@ -28,9 +29,17 @@ import javax.sql.DataSource;
  * the statement, so an idle statement never holds a read transaction open (it would pin the WAL and block
  * checkpoints). Each connection keeps at most {@link #PER_CONNECTION} statements, the least recently used go first,
  * and closing the connection closes them all.
+ *
+ * <p>Each execution is logged at TRACE on this class's logger with its SQL: with statements compiled once, the
+ * driver's own trace of compilations no longer counts what runs (baton-bench counts a turn's statements from this).
  */
 final class StatementCachingDataSource implements DataSource {
     static final int PER_CONNECTION = 128;
+
+    private static final org.slf4j.Logger executions = LoggerFactory.getLogger(StatementCachingDataSource.class);
+
+    private static final Set<String> EXECUTIONS =
+            Set.of("executeQuery", "executeUpdate", "executeLargeUpdate", "executeBatch", "executeLargeBatch");
 
     /** What a cached statement may be asked without its reuse needing more than closing its result set. */
     private static final Set<String> REUSABLE_USES = Set.of(
@@ -189,6 +198,7 @@ final class StatementCachingDataSource implements DataSource {
             }
             if (returned) throw new SQLException("statement closed");
             if (!REUSABLE_USES.contains(name) && !bindsParameter(method)) reusable = false;
+            if (EXECUTIONS.contains(name) && executions.isTraceEnabled()) executions.trace("{}", sql);
             Object result = invokeOn(statement, method, args);
             if (name.equals("executeQuery")) open = (ResultSet) result;
             return result;
