@@ -4,13 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.core.agent.TurnLimits;
 import dev.baton.server.config.BatonConfig;
-import dev.baton.server.config.ModelSettings;
 import dev.baton.simulator.Fault;
 import dev.baton.simulator.LlmSimulator;
-import dev.baton.simulator.Reply;
 import dev.baton.simulator.SimulatorScript;
 import dev.baton.testkit.http.H2cClient;
 import dev.baton.testkit.http.H2cConnection;
@@ -23,7 +20,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.http.HttpVersion;
@@ -122,28 +118,8 @@ class H2cStreamsIT {
     @Test
     void a_stream_that_stops_reading_stalls_only_its_own_turn_and_is_reset_at_its_deadline_on_a_shared_connection()
             throws Exception {
-        SimulatorScript script = SimulatorScript.builder()
-                // 15 MB in 1 KB words, one a delta: far beyond the stream's flow-control window
-                .whenUserSays("talk a lot", Reply.text(("x".repeat(999) + " ").repeat(15_000)))
-                .fallback("Hello from the model.")
-                .build();
-        // long enough that the other turns end while the stalled one still waits, on a loaded machine too; shorter
-        // than the stream's idle timeout (30 s), so that the deadline is what ends the stalled turn
-        TurnLimits deadline = new TurnLimits(
-                5, 10, 50, 20, 4000, 128_000, Duration.ofSeconds(60), Duration.ofSeconds(10), Duration.ofSeconds(20));
-        ObjectNode raw = new ObjectMapper().createObjectNode();
-        raw.putObject("server").put("sseBufferBytes", BOUND);
-        BatonConfig config = new BatonConfig(
-                0,
-                TestServer.sqliteUrl(dir),
-                TestServer.SECRET,
-                new ModelSettings("simulator:default", null, null, Map.of()),
-                deadline,
-                TestServer.ROLES,
-                List.of(),
-                BatonConfig.DEFAULT_MAX_BODY_BYTES,
-                raw,
-                null);
+        SimulatorScript script = StalledTurnSetup.script();
+        BatonConfig config = StalledTurnSetup.config(dir, BOUND);
         try (LlmSimulator sim = LlmSimulator.start(script);
                 TestServer t = TestServer.start(config, sim, false, Clock.systemUTC());
                 H2cClient client = H2cClient.start(STREAM_WINDOW);
@@ -151,7 +127,10 @@ class H2cStreamsIT {
             String token = TestServer.token("stalled");
             String session = t.api.startSession(token, "tasks");
             SseStream stalled = connection.post(
-                    "/v1/sessions/" + session + "/messages", token, "{\"content\":\"talk a lot\"}", false);
+                    "/v1/sessions/" + session + "/messages",
+                    token,
+                    "{\"content\":\"" + StalledTurnSetup.PROMPT + "\"}",
+                    false);
             // ... which reads nothing of its answer
 
             // the stream's window and then its buffer filled up, and its turn had to wait for the client

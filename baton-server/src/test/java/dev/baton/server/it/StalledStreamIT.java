@@ -3,20 +3,14 @@ package dev.baton.server.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.baton.core.agent.TurnLimits;
 import dev.baton.server.config.BatonConfig;
-import dev.baton.server.config.ModelSettings;
 import dev.baton.simulator.LlmSimulator;
-import dev.baton.simulator.Reply;
 import dev.baton.simulator.SimulatorScript;
 import java.net.Socket;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,38 +28,14 @@ class StalledStreamIT {
     @Test
     void a_stalled_stream_holds_at_most_its_bound_and_its_turn_is_cancelled_at_the_deadline_while_others_chat()
             throws Exception {
-        // far more text than the socket buffers between Baton and the client hold
-        SimulatorScript script = SimulatorScript.builder()
-                // 15 MB in 1 KB words, one a delta: cheap for the simulator to split
-                .whenUserSays("talk a lot", Reply.text(("x".repeat(999) + " ").repeat(15_000)))
-                .fallback("Hello from the model.")
-                .build();
-        // long enough that the other user's turn ends while the stalled one still waits, on a loaded machine too
-        TurnLimits deadline = new TurnLimits(
-                5, 10, 50, 20, 4000, 128_000, Duration.ofSeconds(60), Duration.ofSeconds(10), Duration.ofSeconds(20));
-        ObjectNode raw = new ObjectMapper().createObjectNode();
-        raw.putObject("server").put("sseBufferBytes", BOUND);
-        // building a 15 MB answer takes the simulator seconds on a loaded machine: with the default 10 s
-        // time-to-first-token limit the model call could time out before the stream ever stalled. This limit is
-        // longer than the request's deadline, so what is left of the deadline bounds the model call instead.
-        raw.putObject("resilience").put("timeToFirstToken", "60s");
-        BatonConfig config = new BatonConfig(
-                0,
-                TestServer.sqliteUrl(dir),
-                TestServer.SECRET,
-                new ModelSettings("simulator:default", null, null, Map.of()),
-                deadline,
-                TestServer.ROLES,
-                List.of(),
-                BatonConfig.DEFAULT_MAX_BODY_BYTES,
-                raw,
-                null);
+        SimulatorScript script = StalledTurnSetup.script();
+        BatonConfig config = StalledTurnSetup.config(dir, BOUND);
         try (LlmSimulator sim = LlmSimulator.start(script);
                 TestServer t = TestServer.start(config, sim, false, Clock.systemUTC());
                 Socket stalled = new Socket()) {
             String token = TestServer.token("stalled");
             String session = t.api.startSession(token, "tasks");
-            StalledSseClient.send(stalled, t.server.port(), token, session, "talk a lot");
+            StalledSseClient.send(stalled, t.server.port(), token, session, StalledTurnSetup.PROMPT);
             // ... and never reads a byte of the answer
 
             // the stream's buffer filled up and its turn had to wait for the client
