@@ -3,6 +3,7 @@ package dev.baton.core.domain;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.baton.core.json.PooledJsonFactory;
 import dev.baton.core.tool.Tool;
 import dev.baton.core.tool.ToolContext;
 import dev.baton.core.tool.ToolDefinition;
@@ -16,7 +17,7 @@ import java.util.Set;
  * {@code context.principal()}, never as anyone the arguments name.
  */
 public abstract class DomainTool implements Tool {
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper MAPPER = new ObjectMapper(PooledJsonFactory.create());
 
     private final ToolDefinition definition;
 

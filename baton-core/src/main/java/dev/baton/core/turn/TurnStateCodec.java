@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.core.conversation.ToolCallState;
 import dev.baton.core.conversation.UsageRecord;
 import dev.baton.core.hook.OutputFilterChain;
+import dev.baton.core.json.PooledJsonFactory;
 import dev.baton.core.model.ChatMessage;
 import dev.baton.core.model.ToolCallRequest;
 import dev.baton.core.tool.CallCache;
@@ -33,7 +34,8 @@ public final class TurnStateCodec {
     /** The format {@link #encode} writes. */
     public static final int VERSION = 1;
 
-    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final JsonMapper JSON =
+            JsonMapper.builder(PooledJsonFactory.create()).build();
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
     private TurnStateCodec() {}

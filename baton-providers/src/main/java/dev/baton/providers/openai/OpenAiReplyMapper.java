@@ -4,6 +4,7 @@ import static dev.baton.providers.langchain.LangChainResponses.countOf;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.baton.core.json.PooledJsonFactory;
 import dev.baton.core.model.ModelReply;
 import dev.baton.core.model.TokenUsage;
 import dev.baton.core.model.ToolCallRequest;
@@ -20,7 +21,7 @@ import java.util.Locale;
 /** Translates LangChain4j's assembled streaming response into a core {@link ModelReply}. */
 final class OpenAiReplyMapper {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = new ObjectMapper(PooledJsonFactory.create());
 
     private OpenAiReplyMapper() {}
 

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import dev.baton.core.json.PooledJsonFactory;
 
 /**
  * The one Jackson mapper of annotated tools, for arguments and results alike, so that what the schema promises and
@@ -13,7 +14,7 @@ import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
  * its content, enums by their Jackson names.
  */
 final class ArgumentJson {
-    static final ObjectMapper MAPPER = JsonMapper.builder()
+    static final ObjectMapper MAPPER = JsonMapper.builder(PooledJsonFactory.create())
             .addModule(new Jdk8Module())
             .addModule(new JavaTimeModule())
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)

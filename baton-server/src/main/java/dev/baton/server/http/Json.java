@@ -9,13 +9,14 @@ import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.type.LogicalType;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import dev.baton.core.json.PooledJsonFactory;
 
 /**
  * The server's one JSON mapper: strict on input (duplicate keys, trailing tokens, unknown fields, no number or
  * boolean where a string belongs), ISO dates on output.
  */
 public final class Json {
-    public static final ObjectMapper MAPPER = JsonMapper.builder()
+    public static final ObjectMapper MAPPER = JsonMapper.builder(PooledJsonFactory.create())
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
