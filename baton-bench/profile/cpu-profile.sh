@@ -10,8 +10,7 @@
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-JDK=${PERF_JAVA_HOME:-$(ls -d /usr/lib/jvm/temurin-2[5-9]* 2>/dev/null | head -1)}; J=$JDK/bin/java; JCMD=$JDK/bin/jcmd
-P=${PEERS:-/tmp/perf-peers}; H=$P/harness/target/harness.jar
+. "$here/baton-under-load.sh"
 JAR=${BATON_JAR:-$root/baton-server/target/baton.jar}
 D=${1:?outdir}; SSE=${2:-}; MOCK_PID=${MOCK_PID:?pid of the running mock}
 mkdir -p "$D"; D="$(cd "$D" && pwd)"; rm -rf "$D/run"; mkdir -p "$D/run"
@@ -26,14 +25,7 @@ if [ ! -f "$AP" ]; then
   (cd "$ap_dir" && unzip -q -o "async-profiler-$version-linux-x64.jar")
 fi
 
-TOKEN=$($J --enable-native-access=ALL-UNNAMED -jar "$JAR" token --config $P/baton/baton.yaml --user alice --ttl 12h 2>/dev/null)
-(cd "$D/run" && exec $J -Xmx1g -agentpath:"$AP" --enable-native-access=ALL-UNNAMED -jar "$JAR" serve --host 127.0.0.1 \
-   --config $P/baton/baton.yaml > server.log 2>&1) &
-SPID=$!
-for i in $(seq 1 600); do curl -s -o /dev/null --max-time 1 http://127.0.0.1:19101/healthz && break; sleep 0.1; done
-LG="--target baton --token $TOKEN --base http://127.0.0.1:19101 --pids server=$SPID,mock=$MOCK_PID"
-[ "$SSE" = sse ] && LG="$LG --sse"
-lg() { $J -Xmx256m -XX:+UseSerialGC -cp $H perf.LoadGen $LG "$@"; }
+start_baton -agentpath:"$AP"
 lg --phase seq --warmup 2000 --n 500 > "$D/seq.json"
 lg --phase conc --c 16 --seconds "${WARM_SECS:-45}" --ramp 1 > "$D/warm.json"
 python3 "$here/thread-cpu.py" $SPID snapshot "$D/threads0.json"

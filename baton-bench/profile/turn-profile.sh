@@ -9,19 +9,11 @@
 #   running on 19100 with its pid in MOCK_PID; BATON_JAR defaults to baton-server/target/baton.jar (with its lib/)
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-JDK=${PERF_JAVA_HOME:-$(ls -d /usr/lib/jvm/temurin-2[5-9]* 2>/dev/null | head -1)}; J=$JDK/bin/java; JCMD=$JDK/bin/jcmd
-P=${PEERS:-/tmp/perf-peers}; H=$P/harness/target/harness.jar
+. "$here/baton-under-load.sh"
 JAR=${BATON_JAR:-$PWD/baton-server/target/baton.jar}
 D=${1:?outdir}; SSE=${2:-}; MOCK_PID=${MOCK_PID:?pid of the running mock}
 mkdir -p "$D"; rm -rf "$D/run"; mkdir -p "$D/run"
-TOKEN=$($J --enable-native-access=ALL-UNNAMED -jar "$JAR" token --config $P/baton/baton.yaml --user alice --ttl 12h 2>/dev/null)
-(cd "$D/run" && exec $J -Xmx1g --enable-native-access=ALL-UNNAMED -jar "$JAR" serve --host 127.0.0.1 \
-   --config $P/baton/baton.yaml > server.log 2>&1) &
-SPID=$!
-for i in $(seq 1 600); do curl -s -o /dev/null --max-time 1 http://127.0.0.1:19101/healthz && break; sleep 0.1; done
-LG="--target baton --token $TOKEN --base http://127.0.0.1:19101 --pids server=$SPID,mock=$MOCK_PID"
-[ "$SSE" = sse ] && LG="$LG --sse"
-lg() { $J -Xmx256m -XX:+UseSerialGC -cp $H perf.LoadGen $LG "$@"; }
+start_baton
 lg --phase seq --warmup 2000 --n 500 > "$D/seq.json"
 [ "${WARM_SECS:-0}" -gt 0 ] && lg --phase conc --c 16 --seconds "$WARM_SECS" --ramp 1 > "$D/warm.json"
 python3 "$here/thread-cpu.py" $SPID snapshot "$D/threads0.json"

@@ -41,14 +41,9 @@ final class StatementCachingDataSource implements DataSource {
     private static final Set<String> EXECUTIONS =
             Set.of("executeQuery", "executeUpdate", "executeLargeUpdate", "executeBatch", "executeLargeBatch");
 
-    /** What a cached statement may be asked without its reuse needing more than closing its result set. */
-    private static final Set<String> REUSABLE_USES = Set.of(
-            "executeQuery",
-            "executeUpdate",
-            "executeLargeUpdate",
+    /** What a cached statement may be asked, besides executing and binding, without spoiling its reuse. */
+    private static final Set<String> HARMLESS_USES = Set.of(
             "addBatch",
-            "executeBatch",
-            "executeLargeBatch",
             "clearBatch",
             "clearParameters",
             "getUpdateCount",
@@ -197,8 +192,9 @@ final class StatementCachingDataSource implements DataSource {
                 default -> {}
             }
             if (returned) throw new SQLException("statement closed");
-            if (!REUSABLE_USES.contains(name) && !bindsParameter(method)) reusable = false;
-            if (EXECUTIONS.contains(name) && executions.isTraceEnabled()) executions.trace("{}", sql);
+            boolean execution = EXECUTIONS.contains(name);
+            if (!execution && !HARMLESS_USES.contains(name) && !bindsParameter(method)) reusable = false;
+            if (execution && executions.isTraceEnabled()) executions.trace("{}", sql);
             Object result = invokeOn(statement, method, args);
             if (name.equals("executeQuery")) open = (ResultSet) result;
             return result;

@@ -1,0 +1,19 @@
+# Sourced by turn-profile.sh and cpu-profile.sh: the JDK, the peer harness, a fresh Baton against the harness's mock,
+# and lg, the harness's load client aimed at it.
+#   needs D (the output folder, with an empty run/ in it), SSE ("sse" or empty), MOCK_PID and JAR set;
+#   start_baton [extra JVM options...] sets SPID and lg
+JDK=${PERF_JAVA_HOME:-$(ls -d /usr/lib/jvm/temurin-2[5-9]* 2>/dev/null | head -1)}; J=$JDK/bin/java; JCMD=$JDK/bin/jcmd
+P=${PEERS:-/tmp/perf-peers}; H=$P/harness/target/harness.jar
+
+start_baton() {
+  TOKEN=$($J --enable-native-access=ALL-UNNAMED -jar "$JAR" token --config $P/baton/baton.yaml --user alice --ttl 12h \
+    2>/dev/null)
+  (cd "$D/run" && exec $J -Xmx1g "$@" --enable-native-access=ALL-UNNAMED -jar "$JAR" serve --host 127.0.0.1 \
+     --config $P/baton/baton.yaml > server.log 2>&1) &
+  SPID=$!
+  for i in $(seq 1 600); do curl -s -o /dev/null --max-time 1 http://127.0.0.1:19101/healthz && break; sleep 0.1; done
+  LG="--target baton --token $TOKEN --base http://127.0.0.1:19101 --pids server=$SPID,mock=$MOCK_PID"
+  [ "$SSE" = sse ] && LG="$LG --sse"
+}
+
+lg() { $J -Xmx256m -XX:+UseSerialGC -cp $H perf.LoadGen $LG "$@"; }
