@@ -27,6 +27,7 @@ public final class SessionLifecycle {
     private static final Logger log = LoggerFactory.getLogger(SessionLifecycle.class);
 
     private final SessionLifecycleStore store;
+    private final StartedTerms terms;
     private final ConfigCascade cascade;
     private final Assignments assignments;
     private final SessionEvents events;
@@ -45,6 +46,7 @@ public final class SessionLifecycle {
             Clock clock,
             Duration shortestInactivityTimeout) {
         this.store = Objects.requireNonNull(store, "store");
+        this.terms = new StartedTerms(store);
         this.cascade = Objects.requireNonNull(cascade, "cascade");
         this.assignments = Objects.requireNonNull(assignments, "assignments");
         this.events = Objects.requireNonNull(events, "events");
@@ -76,13 +78,13 @@ public final class SessionLifecycle {
                 assignment == null ? null : assignment.id(),
                 now);
         Duration maxDuration = config.session().maxSessionDuration();
-        store.start(
-                session,
-                new SessionTerms(
-                        config.toJson(),
-                        config.session().maxMessages(),
-                        maxDuration == null ? null : now.plus(maxDuration),
-                        config.session().inactivityTimeout()));
+        SessionTerms started = new SessionTerms(
+                config.toJson(),
+                config.session().maxMessages(),
+                maxDuration == null ? null : now.plus(maxDuration),
+                config.session().inactivityTimeout());
+        store.start(session, started);
+        terms.started(principal.userId(), session.id(), started);
         events.started(session, principal);
         return session;
     }
@@ -96,11 +98,11 @@ public final class SessionLifecycle {
      */
     public TurnSetup beforeTurn(Principal principal, Session session, AgentDefinition agent) {
         Assignment assignment = assignments.find(session.assignmentId()).orElse(null);
-        Optional<SessionTerms> terms = store.terms(principal.userId(), session.id());
-        SessionConfig config = terms.map(SessionTerms::configJson)
+        Optional<SessionTerms> started = terms.of(principal.userId(), session.id());
+        SessionConfig config = started.map(SessionTerms::configJson)
                 .map(SessionConfig::fromJson)
                 .orElseGet(() -> cascade.resolve(agent, assignment));
-        Instant expiresAt = terms.map(SessionTerms::expiresAt).orElse(null);
+        Instant expiresAt = started.map(SessionTerms::expiresAt).orElse(null);
         if (expiresAt != null && !clock.instant().isBefore(expiresAt)) {
             store.completeIfExpired(principal.userId(), session.id(), clock.instant())
                     .ifPresent(this::fireEnded);

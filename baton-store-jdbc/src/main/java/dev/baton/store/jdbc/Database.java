@@ -121,6 +121,17 @@ public final class Database implements AutoCloseable {
         return guarded(() -> dialect == Dialect.SQLITE ? sqliteTransaction(work) : postgresTransaction(work));
     }
 
+    /**
+     * Runs work that writes with exactly one statement, which is atomic by itself. On PostgreSQL it runs in autocommit:
+     * no transaction to open and commit, so one round trip instead of two. On SQLite it is {@link #inTransaction}
+     * (writers take turns in this process, and the commit costs the same either way). Inside this thread's
+     * transaction it joins it.
+     */
+    public <T> T inOneStatement(SqlWork<T> work) {
+        if (dialect == Dialect.SQLITE) return inTransaction(work);
+        return onConnection(work, "database write failed");
+    }
+
     /** True when a connection answers within {@code timeoutSeconds} (health checks); never throws. */
     public boolean isUp(int timeoutSeconds) {
         return isUp(Duration.ofSeconds(timeoutSeconds));
@@ -168,13 +179,18 @@ public final class Database implements AutoCloseable {
 
     /** Read-only work on a pooled connection, outside any explicit transaction (or inside this thread's one). */
     public <T> T withConnection(SqlWork<T> work) {
+        return onConnection(work, "database read failed");
+    }
+
+    /** Work on a pooled connection in autocommit mode, or on this thread's transaction's. */
+    private <T> T onConnection(SqlWork<T> work, String failed) {
         Connection joined = currentTransaction.get();
         if (joined != null) return runWrapped(work, joined);
         return guarded(() -> {
             try (Connection c = pool.getConnection()) {
                 return work.run(c);
             } catch (SQLException e) {
-                throw failure("database read failed", e);
+                throw failure(failed, e);
             }
         });
     }

@@ -41,6 +41,7 @@ public final class JdbcConversationStore implements ConversationStore {
     private final Database db;
     private final SessionRows sessions;
     private final MessageRows messages;
+    private final MessageAppends appends;
     private final ToolCallRows toolCalls;
     private final UsageRows usage;
     private final AuditRows auditRows;
@@ -50,6 +51,7 @@ public final class JdbcConversationStore implements ConversationStore {
         ColumnCodec codec = db.columns();
         this.sessions = new SessionRows(codec);
         this.messages = new MessageRows(codec);
+        this.appends = new MessageAppends(db.dialect(), sessions, messages);
         this.toolCalls = new ToolCallRows(codec);
         this.usage = new UsageRows(codec);
         this.auditRows = new AuditRows(codec);
@@ -107,9 +109,10 @@ public final class JdbcConversationStore implements ConversationStore {
         if (message.role() != MessageRole.USER)
             throw new IllegalArgumentException("appendUserMessage takes a user message, got " + message.role());
         checkBelongsToMessage(message, audit, extractions);
+        // a turn's first write, before the model is called: alone, it is one statement on PostgreSQL
+        if (audit.isEmpty() && extractions.isEmpty()) return db.inOneStatement(c -> appends.append(c, message, 0));
         return db.inTransaction(c -> {
-            long seq = sessions.bumpCounts(c, message.userId(), message.sessionId(), 0, message.createdAt());
-            Message stored = messages.insert(c, message, seq);
+            Message stored = appends.append(c, message, 0);
             auditRows.insertAudit(c, List.copyOf(audit));
             auditRows.insertExtractions(c, List.copyOf(extractions));
             return stored;
@@ -146,10 +149,13 @@ public final class JdbcConversationStore implements ConversationStore {
                 throw new IllegalArgumentException("tool call " + t.id() + " is recorded before its message exists");
         }
         if (calls.isEmpty()) return;
-        db.inTransaction(c -> {
+        SqlWork<Void> insert = c -> {
             toolCalls.insertOwned(c, userId, List.copyOf(calls));
             return null;
-        });
+        };
+        // one call is one statement; several are a batch that must not be half written
+        if (calls.size() == 1) db.inOneStatement(insert);
+        else db.inTransaction(insert);
     }
 
     @Override
@@ -161,8 +167,7 @@ public final class JdbcConversationStore implements ConversationStore {
                 .map(t -> withMessageId(t, answer.id()))
                 .toList();
         return db.inTransaction(c -> {
-            long seq = sessions.bumpCounts(c, userId, answer.sessionId(), calls.size(), answer.createdAt());
-            Message stored = messages.insert(c, answer, seq);
+            Message stored = appends.append(c, answer, calls.size());
             // calls recorded while the turn ran are linked (one UPDATE); only the others are inserted
             Set<String> linked = calls.isEmpty()
                     ? Set.of()

@@ -23,7 +23,22 @@ final class MessageRows {
 
     /** Inserts the message with the given seq and returns it as a read would. */
     Message insert(Connection c, Message m, long seq) throws SQLException {
-        Message stored = new Message(
+        Message stored = stored(m, seq);
+        try (PreparedStatement ps =
+                c.prepareStatement("INSERT INTO messages (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+            ps.setString(1, stored.id());
+            ps.setString(2, stored.sessionId());
+            ps.setString(3, stored.userId());
+            ps.setLong(4, stored.seq());
+            bindAfterSeq(ps, 5, stored);
+            ps.executeUpdate();
+        }
+        return stored;
+    }
+
+    /** The message as a read gives it back once stored with {@code seq}. */
+    static Message stored(Message m, long seq) {
+        return new Message(
                 m.id(),
                 m.sessionId(),
                 m.userId(),
@@ -33,20 +48,15 @@ final class MessageRows {
                 m.status(),
                 m.model(),
                 ColumnCodec.truncate(m.createdAt()));
-        try (PreparedStatement ps =
-                c.prepareStatement("INSERT INTO messages (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
-            ps.setString(1, stored.id());
-            ps.setString(2, stored.sessionId());
-            ps.setString(3, stored.userId());
-            ps.setLong(4, stored.seq());
-            ps.setString(5, stored.role().wireName());
-            ps.setString(6, stored.content());
-            ps.setString(7, stored.status().wireName());
-            ps.setString(8, stored.model());
-            codec.setInstant(ps, 9, stored.createdAt());
-            ps.executeUpdate();
-        }
-        return stored;
+    }
+
+    /** Binds the columns after seq (role, content, status, model, created_at) from parameter {@code first} on. */
+    void bindAfterSeq(PreparedStatement ps, int first, Message m) throws SQLException {
+        ps.setString(first, m.role().wireName());
+        ps.setString(first + 1, m.content());
+        ps.setString(first + 2, m.status().wireName());
+        ps.setString(first + 3, m.model());
+        codec.setInstant(ps, first + 4, m.createdAt());
     }
 
     /**

@@ -118,7 +118,7 @@ public final class OwnedRows<T> {
             params.add(value.param());
         }
         String insert = "INSERT INTO " + table + " (" + names + ") VALUES (" + placeholders + ")";
-        database.inTransaction(c -> {
+        database.inOneStatement(c -> {
             try (PreparedStatement ps = prepare(c, insert, params)) {
                 ps.executeUpdate();
             }

@@ -123,6 +123,24 @@ abstract class JdbcConversationStoreContract extends ConversationStoreContract {
     }
 
     @Test
+    void a_message_appended_inside_a_transaction_joins_it_and_rolls_back_with_it() {
+        Session s = session(newUser(), "tutor", T0);
+        store.createSession(s);
+
+        assertThatThrownBy(() -> db.inTransaction(c -> {
+                    store.appendUserMessage(userMessage(s, "never kept", T0.plusSeconds(1)));
+                    throw new IllegalStateException("abort");
+                }))
+                .hasMessage("abort");
+
+        assertThat(store.findSession(s.userId(), s.id()).orElseThrow().messageCount())
+                .isZero();
+        assertThat(store.recentMessages(s.userId(), s.id(), 10)).isEmpty();
+        Message next = store.appendUserMessage(userMessage(s, "kept", T0.plusSeconds(2)));
+        assertThat(next.seq()).isEqualTo(1);
+    }
+
+    @Test
     void extra_migration_locations_are_applied_from_their_dialect_folder() {
         String id = Ids.newId();
         db.inTransaction(c -> {
