@@ -121,13 +121,22 @@ public final class BenchServer implements AutoCloseable {
      * @param agentYamls file name without ".yaml" → agent definition
      */
     public static BenchServer start(SimulatorScript script, ObjectNode sections, Map<String, String> agentYamls) {
+        return start(script, sections, agentYamls, null);
+    }
+
+    /**
+     * As {@link #start(SimulatorScript, ObjectNode, Map)}, on the database at {@code jdbcUrl}; null for a new SQLite
+     * file.
+     */
+    public static BenchServer start(
+            SimulatorScript script, ObjectNode sections, Map<String, String> agentYamls, String jdbcUrl) {
         Path dir;
         try {
             dir = Files.createTempDirectory("baton-bench");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        String url = "jdbc:sqlite:" + dir.resolve("baton.db");
+        String url = jdbcUrl != null ? jdbcUrl : "jdbc:sqlite:" + dir.resolve("baton.db");
         // Opened before the server, so the server's own migrations (it may know more modules than these) come
         // last and this pool never sees a schema newer than it knows. It only seeds and truncates, between
         // measurements.

@@ -98,7 +98,7 @@ public final class StatementsPerTurn {
      * The simulator's model priced like a real one: a turn that costs something also adds to the budgets' spending
      * totals, as every turn in production does, and that statement belongs in the count.
      */
-    private static ObjectNode priced() {
+    static ObjectNode priced() {
         ObjectNode sections = JsonNodeFactory.instance.objectNode();
         sections.putObject("prices")
                 .putObject("models")

@@ -53,7 +53,7 @@ public final class JdbcConversationStore implements ConversationStore {
         this.messages = new MessageRows(codec);
         this.appends = new MessageAppends(db.dialect(), sessions, messages);
         this.toolCalls = new ToolCallRows(codec);
-        this.usage = new UsageRows(codec);
+        this.usage = new UsageRows(db.dialect());
         this.auditRows = new AuditRows(codec);
     }
 

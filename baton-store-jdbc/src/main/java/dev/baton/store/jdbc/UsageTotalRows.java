@@ -7,6 +7,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -28,10 +29,10 @@ final class UsageTotalRows {
     /** The tenant-wide rows have this user id; no caller has an empty one. */
     static final String WHOLE_TENANT = "";
 
+    private static final String ON_CONFLICT = " ON CONFLICT (tenant_id, user_id, slot)"
+            + " DO UPDATE SET cost_usd = usage_totals.cost_usd + excluded.cost_usd";
     private static final String UPSERT =
-            "INSERT INTO usage_totals (tenant_id, user_id, slot, cost_usd) VALUES (?, ?, ?, ?)"
-                    + " ON CONFLICT (tenant_id, user_id, slot)"
-                    + " DO UPDATE SET cost_usd = usage_totals.cost_usd + excluded.cost_usd";
+            "INSERT INTO usage_totals (tenant_id, user_id, slot, cost_usd) VALUES (?, ?, ?, ?)" + ON_CONFLICT;
 
     private static final Comparator<Key> ORDER =
             Comparator.comparing(Key::tenantId).thenComparing(Key::userId).thenComparing(Key::slot);
@@ -47,6 +48,48 @@ final class UsageTotalRows {
      * nothing and are left out (no budget counts a row without a tenant).
      */
     void add(Connection c, List<UsageRecord> inserted) throws SQLException {
+        Map<Key, BigDecimal> costs = costs(inserted);
+        if (costs.isEmpty()) return;
+        try (PreparedStatement ps = c.prepareStatement(UPSERT)) {
+            for (Map.Entry<Key, BigDecimal> e : costs.entrySet()) {
+                bind(ps, 1, e);
+                ps.addBatch();
+            }
+            ps.executeBatch();
+        }
+    }
+
+    /** The same additions as {@link #add} as one multi-row upsert, for a statement that inserts the rows first. */
+    Upsert upsert(List<UsageRecord> inserted) {
+        return new Upsert(costs(inserted));
+    }
+
+    /** One upsert of every slot the rows add to, in key order; {@linkplain #isEmpty() empty} when none. */
+    final class Upsert {
+        private final Map<Key, BigDecimal> costs;
+
+        private Upsert(Map<Key, BigDecimal> costs) {
+            this.costs = costs;
+        }
+
+        boolean isEmpty() {
+            return costs.isEmpty();
+        }
+
+        String sql() {
+            return "INSERT INTO usage_totals (tenant_id, user_id, slot, cost_usd) VALUES "
+                    + String.join(", ", Collections.nCopies(costs.size(), "(?, ?, ?, ?)"))
+                    + ON_CONFLICT;
+        }
+
+        /** Binds the slots' parameters from {@code first} on. */
+        void bind(PreparedStatement ps, int first) throws SQLException {
+            int next = first;
+            for (Map.Entry<Key, BigDecimal> e : costs.entrySet()) next = UsageTotalRows.this.bind(ps, next, e);
+        }
+    }
+
+    private Map<Key, BigDecimal> costs(List<UsageRecord> inserted) {
         Map<Key, BigDecimal> costs = new TreeMap<>(ORDER);
         for (UsageRecord u : inserted) {
             if (u.tenantId() == null || u.costUsd().signum() == 0) continue;
@@ -56,17 +99,15 @@ final class UsageTotalRows {
                 costs.merge(new Key(u.tenantId(), u.userId(), slot), u.costUsd(), BigDecimal::add);
             }
         }
-        if (costs.isEmpty()) return;
-        try (PreparedStatement ps = c.prepareStatement(UPSERT)) {
-            for (Map.Entry<Key, BigDecimal> e : costs.entrySet()) {
-                ps.setString(1, e.getKey().tenantId());
-                ps.setString(2, e.getKey().userId());
-                codec.setInstant(ps, 3, e.getKey().slot());
-                codec.setDecimal(ps, 4, e.getValue());
-                ps.addBatch();
-            }
-            ps.executeBatch();
-        }
+        return costs;
+    }
+
+    private int bind(PreparedStatement ps, int first, Map.Entry<Key, BigDecimal> e) throws SQLException {
+        ps.setString(first, e.getKey().tenantId());
+        ps.setString(first + 1, e.getKey().userId());
+        codec.setInstant(ps, first + 2, e.getKey().slot());
+        codec.setDecimal(ps, first + 3, e.getValue());
+        return first + 4;
     }
 
     private record Key(String tenantId, String userId, Instant slot) {}
