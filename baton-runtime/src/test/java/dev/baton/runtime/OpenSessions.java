@@ -10,8 +10,11 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 
-/** A session store for runtime tests: sessions start (handed to {@code onStart}) and never end. */
-public final class OpenSessions implements SessionLifecycleStore {
+/**
+ * A session store for runtime tests: sessions start (handed to {@code onStart}) and never end. Tests that need more
+ * override what they need.
+ */
+public class OpenSessions implements SessionLifecycleStore {
     private final Consumer<Session> onStart;
 
     public OpenSessions(Consumer<Session> onStart) {

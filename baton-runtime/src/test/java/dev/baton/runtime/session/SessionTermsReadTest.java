@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.baton.core.agent.AgentDefinition;
 import dev.baton.core.auth.Principal;
 import dev.baton.core.conversation.Session;
+import dev.baton.runtime.OpenSessions;
 import dev.baton.runtime.RefusalException;
 import dev.baton.runtime.assignment.Assignments;
 import dev.baton.testkit.time.SettableClock;
@@ -96,11 +97,15 @@ class SessionTermsReadTest {
     }
 
     /** Sessions and their terms in maps, recording which terms were read. */
-    static final class RecordingStore implements SessionLifecycleStore {
+    static final class RecordingStore extends OpenSessions {
         final Map<String, Session> sessions = new HashMap<>();
         final Map<String, SessionTerms> terms = new HashMap<>();
         final List<String> termsReads = new ArrayList<>();
         final List<String> expiredChecks = new ArrayList<>();
+
+        RecordingStore() {
+            super(session -> {});
+        }
 
         @Override
         public void start(Session session, SessionTerms t) {
@@ -116,24 +121,9 @@ class SessionTermsReadTest {
         }
 
         @Override
-        public Optional<EndedSession> complete(String userId, String sessionId, Instant now, String reason) {
-            return Optional.empty();
-        }
-
-        @Override
         public Optional<EndedSession> completeIfExpired(String userId, String sessionId, Instant now) {
             expiredChecks.add(sessionId);
             return Optional.empty();
-        }
-
-        @Override
-        public Optional<EndedSession> completeIfMessagesReached(String userId, String sessionId, Instant now) {
-            return Optional.empty();
-        }
-
-        @Override
-        public List<EndedSession> sweep(Instant now, Duration shortestInactivityTimeout, int limit) {
-            return List.of();
         }
     }
 }
