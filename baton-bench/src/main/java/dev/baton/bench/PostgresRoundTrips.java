@@ -48,6 +48,10 @@ public final class PostgresRoundTrips {
                         else TurnLatencyBench.check(reply, BenchScripts.TOOL_ANSWER, List.of("succeeded"));
                     }
                 });
+                if (counts.roundTrips() == 0) {
+                    throw new IllegalStateException("pgjdbc logged no Sync at FINEST on " + PROTOCOL_LOGGER
+                            + ": its protocol trace changed, and this count cannot be trusted");
+                }
                 System.out.printf(
                         "%s turn, %d turns: %.1f round trips to PostgreSQL per turn, %.1f statements executed"
                                 + " (%.1f more round trips by background work, not counted)%n",
