@@ -61,17 +61,28 @@ final class MessageRows {
 
     /**
      * The newest {@code limit} messages of the user's session with seq below {@code beforeSeq} (all when null),
-     * oldest first. Walks the (session_id, seq) index backwards and stops after {@code limit} rows.
+     * oldest first.
+     *
+     * <p>A session's seqs are dense, 1 up to its message count (each message takes the count its append made; only
+     * whole sessions are deleted), so the newest {@code limit} are the seqs in one range, which the query bounds
+     * explicitly: {@code (message_count - limit, message_count]}, or {@code [beforeSeq - limit, beforeSeq)}. The
+     * (session_id, seq) index then reads at most {@code limit} rows whatever plan the database picks. Without the
+     * bound, PostgreSQL planning from statistics that put a few messages in each session (the average, or a table
+     * analysed while small) reads every message of the session and sorts them: a turn that costs more the longer
+     * its conversation.
      */
     List<Message> newest(Connection c, String userId, String sessionId, Long beforeSeq, int limit) throws SQLException {
-        String sql = "SELECT " + COLUMNS + " FROM messages WHERE session_id = ? AND user_id = ?"
-                + (beforeSeq == null ? "" : " AND seq < ?")
-                + " ORDER BY seq DESC LIMIT ?";
-        try (PreparedStatement ps = c.prepareStatement(sql)) {
+        try (PreparedStatement ps = c.prepareStatement(newestSql(beforeSeq != null))) {
             int i = 1;
             ps.setString(i++, sessionId);
             ps.setString(i++, userId);
-            if (beforeSeq != null) ps.setLong(i++, beforeSeq);
+            if (beforeSeq == null) {
+                ps.setString(i++, sessionId);
+                ps.setInt(i++, limit);
+            } else {
+                ps.setLong(i++, beforeSeq);
+                ps.setLong(i++, beforeSeq - limit);
+            }
             ps.setInt(i, limit);
             List<Message> newestFirst = new ArrayList<>(limit);
             try (ResultSet rs = ps.executeQuery()) {
@@ -80,6 +91,15 @@ final class MessageRows {
             Collections.reverse(newestFirst);
             return newestFirst;
         }
+    }
+
+    /** The query of {@link #newest}: parameters session, user, then session and limit, or beforeSeq twice; limit. */
+    static String newestSql(boolean before) {
+        return "SELECT " + COLUMNS + " FROM messages WHERE session_id = ? AND user_id = ?"
+                + (before
+                        ? " AND seq < ? AND seq >= ?"
+                        : " AND seq > (SELECT s.message_count FROM sessions s WHERE s.id = ?) - ?")
+                + " ORDER BY seq DESC LIMIT ?";
     }
 
     private Message read(ResultSet rs) throws SQLException {

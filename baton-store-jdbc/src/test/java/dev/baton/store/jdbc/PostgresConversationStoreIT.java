@@ -1,7 +1,13 @@
 package dev.baton.store.jdbc;
 
+import static dev.baton.testkit.store.ConversationFixtures.T0;
+import static dev.baton.testkit.store.ConversationFixtures.newUser;
+import static dev.baton.testkit.store.ConversationFixtures.session;
+import static dev.baton.testkit.store.ConversationFixtures.userMessage;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.baton.core.conversation.Message;
+import dev.baton.core.conversation.Session;
 import dev.baton.testkit.db.PostgresTestDatabase;
 import org.junit.jupiter.api.Test;
 
@@ -18,6 +24,77 @@ class PostgresConversationStoreIT extends JdbcConversationStoreContract {
     @Override
     protected void dropDatabase() {
         if (postgres != null) postgres.drop();
+    }
+
+    /**
+     * pgjdbc prepares a statement on the server at its fifth use, and PostgreSQL then plans it once for any parameters
+     * (a generic plan). On tables not analysed yet (a new deployment, before autovacuum's first pass) that plan read
+     * all of a long session's messages and sorted them, for every turn's history. In a schema of its own, so the
+     * statistics are this test's.
+     */
+    @Test
+    void the_history_query_reads_no_more_rows_than_it_returns_whatever_the_statistics_say() {
+        PostgresTestDatabase own = PostgresTestDatabase.create();
+        try (Database ownDb = Database.open(own.url())) {
+            JdbcConversationStore ownStore = new JdbcConversationStore(ownDb);
+            // the tables as a new deployment has them: never analysed (and autovacuum kept from doing it mid-test)
+            ownDb.withConnection(c -> c.prepareStatement("ALTER TABLE messages SET (autovacuum_enabled = false);"
+                            + " ALTER TABLE sessions SET (autovacuum_enabled = false)")
+                    .execute());
+            Session longOne = session(newUser(), "tutor", T0);
+            ownStore.createSession(longOne);
+            for (int i = 0; i < 2400; i++) ownStore.appendUserMessage(userMessage(longOne, "m" + i, T0.plusSeconds(i)));
+            String id = longOne.id();
+            String user = longOne.userId();
+
+            assertThat(ownStore.recentMessages(user, id, 21))
+                    .extracting(Message::content)
+                    .first()
+                    .isEqualTo("m2379");
+            assertThat(rowsScanned(ownDb, UNBOUNDED_HISTORY, id, user, 21))
+                    .as("the statistics mislead a history query without the seq bound")
+                    .isGreaterThan(21);
+            assertThat(rowsScanned(ownDb, MessageRows.newestSql(false), id, user, id, 21, 21))
+                    .isLessThanOrEqualTo(21);
+            assertThat(rowsScanned(ownDb, MessageRows.newestSql(true), id, user, 200L, 179L, 21))
+                    .isLessThanOrEqualTo(21);
+        } finally {
+            own.drop();
+        }
+    }
+
+    /** The history query as it was, bounded by LIMIT alone. */
+    private static final String UNBOUNDED_HISTORY = "SELECT id, session_id, user_id, seq, role, content, status, model,"
+            + " created_at FROM messages WHERE session_id = ? AND user_id = ? ORDER BY seq DESC LIMIT ?";
+
+    /**
+     * The most rows any node of the query's executed generic plan (the one a server-prepared statement runs) read. The
+     * parameters are this test's own ids and numbers, written into the EXECUTE as literals.
+     */
+    private static long rowsScanned(Database db, String sql, Object... params) {
+        int[] n = {0};
+        String numbered = java.util.regex.Pattern.compile("\\?").matcher(sql).replaceAll(m -> "\\$" + ++n[0]);
+        String args = java.util.Arrays.stream(params)
+                .map(p -> p instanceof String text ? "'" + text + "'" : p.toString())
+                .collect(java.util.stream.Collectors.joining(", "));
+        String plan = db.withConnection(c -> {
+            try (var st = c.createStatement()) {
+                st.execute("SET plan_cache_mode = force_generic_plan");
+                st.execute("PREPARE history_probe AS " + numbered);
+                try (var rs = st.executeQuery("EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE history_probe(" + args + ")")) {
+                    rs.next();
+                    return rs.getString(1);
+                } finally {
+                    st.execute("DEALLOCATE history_probe");
+                    st.execute("RESET plan_cache_mode");
+                }
+            }
+        });
+        long most = 0;
+        var rows = java.util.regex.Pattern.compile("\"Actual Rows\": (\\d+)").matcher(plan);
+        while (rows.find()) most = Math.max(most, Long.parseLong(rows.group(1)));
+        assertThat(plan).as("the plan was read").contains("Actual Rows");
+        return most;
     }
 
     @Test
