@@ -67,9 +67,9 @@ final class MessageRows {
      * whole sessions are deleted), so the newest {@code limit} are the seqs in one range, which the query bounds
      * explicitly: {@code (message_count - limit, message_count]}, or {@code [beforeSeq - limit, beforeSeq)}. The
      * (session_id, seq) index then reads at most {@code limit} rows whatever plan the database picks. Without the
-     * bound, PostgreSQL planning from statistics that put a few messages in each session (the average, or a table
-     * analysed while small) reads every message of the session and sorts them: a turn that costs more the longer
-     * its conversation.
+     * bound, PostgreSQL's generic plan for the server-prepared statement, made from statistics that do not know the
+     * session is long (tables not analysed yet), read every message of the session and sorted them: a turn that cost
+     * more the longer its conversation.
      */
     List<Message> newest(Connection c, String userId, String sessionId, Long beforeSeq, int limit) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(newestSql(beforeSeq != null))) {
