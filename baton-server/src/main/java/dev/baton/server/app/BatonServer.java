@@ -69,6 +69,7 @@ import dev.baton.store.jdbc.JdbcConversationSearch;
 import dev.baton.store.jdbc.JdbcConversationStore;
 import dev.baton.store.jdbc.JdbcIdempotencyStore;
 import dev.baton.store.jdbc.JdbcSessionLifecycle;
+import dev.baton.store.jdbc.SqliteSearchIndex;
 import dev.baton.store.jdbc.experiment.JdbcExperimentStore;
 import dev.baton.store.jdbc.experiment.JdbcFlagStore;
 import dev.baton.store.jdbc.usage.JdbcUsageStore;
@@ -91,6 +92,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class BatonServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(BatonServer.class);
+    /** How often SQLite's full-text index takes the messages stored since (searches catch up by themselves too). */
+    private static final Duration SEARCH_INDEX_EVERY = Duration.ofSeconds(1);
 
     private final Javalin http;
     private final Baton baton;
@@ -176,6 +179,8 @@ public final class BatonServer implements AutoCloseable {
                 throw DatabaseUnavailableException.of(config.databaseUrl(), e);
             }
             opened.push(db);
+            // SQLite's full-text index is filled in batches, so that a message's commit does not write it
+            opened(opened, SqliteSearchIndex.start(db, SEARCH_INDEX_EVERY));
             BatonMetrics metrics = opened(opened, BatonMetrics.create(settings.metrics()));
             BreakerMeters breakerMeters = new BreakerMeters(metrics.registry());
             ResilienceConfig resilience = settings.resilience();

@@ -11,7 +11,8 @@ import java.util.Objects;
 
 /**
  * Full-text search over one user's own conversations, with the database's own engine: SQLite FTS5 (porter
- * stemming) or PostgreSQL {@code tsvector} under a GIN index ({@code english} configuration).
+ * stemming; indexed in batches, brought up to date before each search, see {@link SqliteSearchIndex}) or PostgreSQL
+ * {@code tsvector} under a GIN index ({@code english} configuration).
  *
  * <p>The words searched for are taken from the query as plain words and all must occur (AND); operators and
  * quotes in the query have no special meaning, so neither a user nor a model can write a query that escapes the
@@ -47,6 +48,8 @@ public final class JdbcConversationSearch implements ConversationSearch {
         List<String> terms = terms(query);
         if (terms.isEmpty()) return List.of();
         boolean sqlite = db.dialect() == Dialect.SQLITE;
+        // SQLite indexes messages in batches: first the ones stored since the last, so none is missed
+        SqliteSearchIndex.catchUp(db);
         String sql = sqlite ? SQLITE : POSTGRESQL;
         String match =
                 sqlite ? String.join(" ", terms.stream().map(t -> '"' + t + '"').toList()) : String.join(" ", terms);
