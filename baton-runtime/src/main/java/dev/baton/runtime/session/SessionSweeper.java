@@ -2,10 +2,8 @@ package dev.baton.runtime.session;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.core.config.ConfigSection;
+import dev.baton.runtime.job.RepeatingJob;
 import java.time.Duration;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -13,7 +11,7 @@ import org.slf4j.LoggerFactory;
  * Runs {@link SessionLifecycle#sweep} on a timer. Every instance may run one: each run is a single conditional
  * update, so two instances never end the same session twice.
  */
-public final class SessionSweeper implements AutoCloseable {
+public final class SessionSweeper {
     private static final Logger log = LoggerFactory.getLogger(SessionSweeper.class);
 
     /**
@@ -42,38 +40,16 @@ public final class SessionSweeper implements AutoCloseable {
         }
     }
 
-    private final ScheduledExecutorService timer;
-
-    private SessionSweeper(ScheduledExecutorService timer) {
-        this.timer = timer;
-    }
+    private SessionSweeper() {}
 
     /** Schedules the sweep; with a zero interval nothing is scheduled. */
-    public static SessionSweeper start(SessionLifecycle lifecycle, Settings settings) {
-        if (settings.sweepInterval().isZero()) return new SessionSweeper(null);
-        ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "session-sweep");
-            t.setDaemon(true);
-            return t;
-        });
-        long ms = settings.sweepInterval().toMillis();
-        timer.scheduleWithFixedDelay(
-                () -> {
-                    try {
-                        lifecycle.sweep(settings.sweepBatch());
-                    } catch (RuntimeException e) {
-                        // a failed run (database briefly away) is retried on the next tick
-                        log.warn("session sweep failed: {}", e.toString());
-                    }
-                },
-                ms,
-                ms,
-                TimeUnit.MILLISECONDS);
-        return new SessionSweeper(timer);
-    }
-
-    @Override
-    public void close() {
-        if (timer != null) timer.shutdownNow();
+    public static RepeatingJob start(SessionLifecycle lifecycle, Settings settings) {
+        // a failed run (database briefly away) is retried on the next tick
+        return RepeatingJob.start(
+                "session-sweep",
+                settings.sweepInterval(),
+                () -> lifecycle.sweep(settings.sweepBatch()),
+                log,
+                "session sweep failed");
     }
 }

@@ -1,12 +1,10 @@
 package dev.baton.store.jdbc;
 
+import dev.baton.runtime.job.RepeatingJob;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,10 +14,10 @@ import org.slf4j.LoggerFactory;
  * about as much CPU again as the rest of it. A batch indexes every message whose rowid is above the index's highest
  * (SQLite assigns rowids in commit order, one writer at a time, and a deleted message's row leaves the index with it,
  * so nothing is skipped). {@link JdbcConversationSearch} catches up before every search, so a search sees every
- * message stored before it; the job {@link #start}ed here keeps the backlog small between searches. On PostgreSQL
+ * message stored before it; the job {@link #start}ed keeps the backlog small between searches. On PostgreSQL
  * (a generated tsvector column) there is nothing to do.
  */
-public final class SqliteSearchIndex implements AutoCloseable {
+public final class SqliteSearchIndex {
     private static final Logger log = LoggerFactory.getLogger(SqliteSearchIndex.class);
 
     /** Messages per write transaction, so catching up after a long pause never holds the write lock for long. */
@@ -31,11 +29,7 @@ public final class SqliteSearchIndex implements AutoCloseable {
             + " SELECT rowid, content, id FROM messages"
             + " WHERE rowid > (SELECT coalesce(max(rowid), 0) FROM messages_fts) ORDER BY rowid LIMIT ?";
 
-    private final ScheduledExecutorService timer;
-
-    private SqliteSearchIndex(ScheduledExecutorService timer) {
-        this.timer = timer;
-    }
+    private SqliteSearchIndex() {}
 
     /**
      * Indexes every message stored so far that is not indexed yet, in transactions of at most {@value #BATCH}.
@@ -59,28 +53,15 @@ public final class SqliteSearchIndex implements AutoCloseable {
     }
 
     /** Catches up every {@code every} on a thread of its own until closed; on PostgreSQL it does nothing. */
-    public static SqliteSearchIndex start(Database db, Duration every) {
+    public static RepeatingJob start(Database db, Duration every) {
         Objects.requireNonNull(db, "db");
-        if (db.dialect() != Dialect.SQLITE) return new SqliteSearchIndex(null);
-        ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "search-index");
-            t.setDaemon(true);
-            return t;
-        });
-        long ms = every.toMillis();
-        timer.scheduleWithFixedDelay(
-                () -> {
-                    try {
-                        catchUp(db);
-                    } catch (RuntimeException e) {
-                        // the database briefly away: the next tick, or the next search, catches up
-                        log.warn("search index not brought up to date: {}", e.toString());
-                    }
-                },
-                ms,
-                ms,
-                TimeUnit.MILLISECONDS);
-        return new SqliteSearchIndex(timer);
+        // the database briefly away: the next tick, or the next search, catches up
+        return RepeatingJob.start(
+                "search-index",
+                db.dialect() == Dialect.SQLITE ? every : Duration.ZERO,
+                () -> catchUp(db),
+                log,
+                "search index not brought up to date");
     }
 
     private static boolean behind(java.sql.Connection c) throws java.sql.SQLException {
@@ -88,10 +69,5 @@ public final class SqliteSearchIndex implements AutoCloseable {
                 ResultSet rs = ps.executeQuery()) {
             return rs.next() && rs.getBoolean(1);
         }
-    }
-
-    @Override
-    public void close() {
-        if (timer != null) timer.shutdownNow();
     }
 }

@@ -100,7 +100,7 @@ class SqliteSearchIndexIT {
     @Test
     void the_job_indexes_new_messages_without_a_search() {
         Session s = started();
-        try (SqliteSearchIndex job = SqliteSearchIndex.start(db, Duration.ofMillis(20))) {
+        try (var job = SqliteSearchIndex.start(db, Duration.ofMillis(20))) {
             store.appendUserMessage(userMessage(s, "photosynthesis", T0));
 
             await().atMost(Duration.ofSeconds(30)).until(() -> indexed() == 1);
