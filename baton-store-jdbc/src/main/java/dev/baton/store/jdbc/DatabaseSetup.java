@@ -45,6 +45,9 @@ final class DatabaseSetup {
         var result = Flyway.configure()
                 .dataSource(dataSource)
                 .locations(locations.toArray(String[]::new))
+                // Baton's migrations (V1-V99) and the modules' (V100 and up) share one history: a new Baton migration
+                // is numbered below modules' ones a database already has, and must still be applied
+                .outOfOrder(true)
                 .load()
                 .migrate();
         log.info(
