@@ -3,7 +3,6 @@ package dev.baton.store.jdbc;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.baton.core.store.StoreUnavailableException;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
-import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -41,8 +40,6 @@ public final class Database implements AutoCloseable {
     /** How long a SQLite writer waits for this process's write lock before giving up. */
     private static final long WRITE_LOCK_TIMEOUT_SECONDS = 30;
 
-    private static final Logger health = LoggerFactory.getLogger("baton.database");
-
     private final Dialect dialect;
     private final HikariDataSource pool;
     private final DatabaseSettings settings;
@@ -61,7 +58,7 @@ public final class Database implements AutoCloseable {
         this.pool = pool;
         this.settings = settings;
         this.sqliteFile = sqliteFile;
-        this.breaker = breaker(dialect, settings, () -> lastFailure);
+        this.breaker = DatabaseBreaker.create(dialect, settings, () -> lastFailure);
     }
 
     /**
@@ -372,44 +369,5 @@ public final class Database implements AutoCloseable {
         try (PreparedStatement s = c.prepareStatement(sql)) {
             s.executeUpdate();
         }
-    }
-
-    private static CircuitBreaker breaker(Dialect dialect, DatabaseSettings settings, Supplier<String> lastFailure) {
-        CircuitBreakerConfig config = CircuitBreakerConfig.custom()
-                .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
-                .slidingWindowSize(5)
-                .minimumNumberOfCalls(3)
-                .failureRateThreshold(50)
-                // slowness is bounded by the pool's connection timeout, which fails as unavailable
-                .slowCallRateThreshold(100)
-                .slowCallDurationThreshold(Duration.ofDays(1))
-                .waitDurationInOpenState(settings.breakerOpenFor())
-                .permittedNumberOfCallsInHalfOpenState(1)
-                .automaticTransitionFromOpenToHalfOpenEnabled(false)
-                .recordExceptions(StoreUnavailableException.class, SQLException.class)
-                .writableStackTraceEnabled(false)
-                .build();
-        CircuitBreaker breaker = CircuitBreaker.of("database", config);
-        breaker.getEventPublisher().onStateTransition(event -> {
-            CircuitBreaker.State to = event.getStateTransition().getToState();
-            switch (to) {
-                case OPEN ->
-                    health.atWarn()
-                            .addKeyValue("dialect", dialect.name())
-                            .addKeyValue("circuit", "open")
-                            .log(
-                                    "database unavailable: requests fail at once with 503 database_unavailable, "
-                                            + "next probe in {}; last error: {}",
-                                    settings.breakerOpenFor(),
-                                    lastFailure.get());
-                case CLOSED ->
-                    health.atInfo()
-                            .addKeyValue("dialect", dialect.name())
-                            .addKeyValue("circuit", "closed")
-                            .log("database available again");
-                default -> {}
-            }
-        });
-        return breaker;
     }
 }

@@ -14,9 +14,7 @@ import java.time.Instant;
  * {@code WITH}, so there it is the two statements, in the caller's transaction.
  */
 final class MessageAppends {
-    private static final String POSTGRES_APPEND = "WITH s AS (UPDATE sessions SET message_count = message_count + 1,"
-            + " tool_call_count = tool_call_count + ?, last_activity_at = ? WHERE id = ? AND user_id = ?"
-            + " RETURNING message_count)"
+    private static final String POSTGRES_APPEND = "WITH s AS (" + SessionRows.BUMP_COUNTS + ")"
             + " INSERT INTO messages (id, session_id, user_id, seq, role, content, status, model, created_at)"
             + " SELECT ?, ?, ?, s.message_count, ?, ?, ?, ?, ? FROM s RETURNING seq";
 

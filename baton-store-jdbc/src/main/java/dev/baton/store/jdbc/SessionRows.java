@@ -16,6 +16,14 @@ final class SessionRows {
     /** What reads select: the written columns plus why the session ended. */
     static final String SELECT_COLUMNS = COLUMNS + ", end_reason";
 
+    /**
+     * Adds a message and some tool calls to a user's session and returns the new message count. Parameters: tool
+     * calls, activity instant, session id, user id. (RETURNING: SQLite >= 3.35 and PostgreSQL.)
+     */
+    static final String BUMP_COUNTS = "UPDATE sessions SET message_count = message_count + 1,"
+            + " tool_call_count = tool_call_count + ?, last_activity_at = ? WHERE id = ? AND user_id = ?"
+            + " RETURNING message_count";
+
     private final ColumnCodec codec;
 
     SessionRows(ColumnCodec codec) {
@@ -69,10 +77,8 @@ final class SessionRows {
      */
     long bumpCounts(Connection c, String userId, String sessionId, int toolCalls, Instant activityAt)
             throws SQLException {
-        // one statement: the bumped count is the new message's seq (RETURNING: SQLite >= 3.35 and PostgreSQL)
-        try (PreparedStatement ps = c.prepareStatement("UPDATE sessions SET message_count = message_count + 1,"
-                + " tool_call_count = tool_call_count + ?, last_activity_at = ? WHERE id = ? AND user_id = ?"
-                + " RETURNING message_count")) {
+        // one statement: the bumped count is the new message's seq
+        try (PreparedStatement ps = c.prepareStatement(BUMP_COUNTS)) {
             ps.setInt(1, toolCalls);
             codec.setInstant(ps, 2, activityAt);
             ps.setString(3, sessionId);
