@@ -9,6 +9,7 @@ import dev.baton.runtime.RefusalException;
 import dev.baton.server.auth.AuthException;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
+import java.io.IOException;
 import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -137,10 +138,20 @@ public final class ErrorResponses {
     }
 
     public static void write(Context ctx, int status, String code, String message) {
+        // a refusal may come before the body was read (a missing token, a wrong media type)
+        discardUnreadBody(ctx);
         ctx.status(status)
                 .contentType("application/json")
                 .result(body(code, message, ctx.attribute(RequestIds.ATTRIBUTE)));
         ctx.attribute("baton.errorBody", Boolean.TRUE);
+    }
+
+    private static void discardUnreadBody(Context ctx) {
+        try {
+            RequestBody.discardUnread(ctx.req().getInputStream());
+        } catch (IOException | IllegalStateException e) {
+            // no body to drop: the request's reader was taken, or the request is gone
+        }
     }
 
     /** The error body every failure is answered with: {@code {"error": {code, message, requestId}}}. */

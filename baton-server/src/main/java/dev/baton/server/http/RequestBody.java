@@ -86,23 +86,30 @@ public final class RequestBody {
         }
     }
 
-    /**
-     * The 413, after reading (and dropping) what the client still sends, up to a bound: a client that is still
-     * writing its body when the server answers and closes would otherwise see a reset instead of the 413.
-     */
+    /** The 413, after reading (and dropping) what the client still sends, as for any refusal. */
     private static ApiException tooLarge(InputStream in, int maxBytes) {
+        discardUnread(in);
+        return tooLarge(maxBytes);
+    }
+
+    /**
+     * Reads and drops what is left of a request body, up to a bound, before the server answers without it. A
+     * client still writing its body when the answer ends the exchange would otherwise see a reset instead of the
+     * answer: HTTP/1.1 closes the connection, and HTTP/2 resets a stream whose body the client has not finished
+     * (one larger than the stream's flow-control window never can be, unless the server reads).
+     */
+    public static void discardUnread(InputStream in) {
         try {
             long skipped = 0;
             byte[] sink = new byte[8192];
             int n;
             while (skipped < DRAIN_LIMIT_BYTES && (n = in.read(sink)) > 0) skipped += n;
-        } catch (IOException e) {
-            // the client gave up: nobody is left to read the answer anyway
+        } catch (IOException | IllegalStateException e) {
+            // the client gave up, or the body was taken as a reader: nothing is left to drop here
         }
-        return tooLarge(maxBytes);
     }
 
-    /** How much of an oversized body is read and dropped before answering 413 (beyond it, the connection closes). */
+    /** How much of a refused body is read and dropped before answering (beyond it, the client sees the reset). */
     static final long DRAIN_LIMIT_BYTES = 4L * 1024 * 1024;
 
     private static ApiException tooLarge(int maxBytes) {
