@@ -14,8 +14,8 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * {@link TurnEventLog} in this process: one bounded deque per turn, readers woken by a condition when an event is
- * appended. Turns are forgotten {@code retention} after their last event (checked as the log is used), and at most
- * {@link #MAX_TURNS} are kept.
+ * appended. A turn whose stream ended keeps its events packed ({@link PackedEvents}). Turns are forgotten
+ * {@code retention} after their last event (checked as the log is used), and at most {@link #MAX_TURNS} are kept.
  */
 final class LocalTurnEventLog implements TurnEventLog {
     static final int MAX_TURNS = 10_000;
@@ -31,7 +31,11 @@ final class LocalTurnEventLog implements TurnEventLog {
     private static final class Turn {
         final String id;
         final TurnOwner owner;
-        final Deque<LoggedEvent> events = new ArrayDeque<>();
+        /** The events of the turn's ended streams, oldest first. */
+        PackedEvents packed = PackedEvents.NONE;
+        /** The events appended since, after {@link #packed}; null when there are none. */
+        Deque<LoggedEvent> live;
+
         long lastId;
         long lastAppendNanos = System.nanoTime();
 
@@ -57,7 +61,17 @@ final class LocalTurnEventLog implements TurnEventLog {
             lastTurnOfSession.remove(owner.sessionId());
             lastTurnOfSession.put(owner.sessionId(), turnId);
             Turn writing = turn;
-            return (type, data) -> append(writing, type, data);
+            return new Writer() {
+                @Override
+                public long append(String type, String data) {
+                    return LocalTurnEventLog.this.append(writing, type, data);
+                }
+
+                @Override
+                public void ended() {
+                    pack(writing);
+                }
+            };
         } finally {
             lock.unlock();
         }
@@ -67,13 +81,30 @@ final class LocalTurnEventLog implements TurnEventLog {
         lock.lock();
         try {
             long id = ++turn.lastId;
-            turn.events.addLast(new LoggedEvent(id, type, data));
-            while (turn.events.size() > settings.maxEvents()) turn.events.removeFirst();
+            if (turn.live == null) turn.live = new ArrayDeque<>();
+            turn.live.addLast(new LoggedEvent(id, type, data));
+            int excess = turn.packed.size() + turn.live.size() - settings.maxEvents();
+            if (excess > 0) {
+                int fromPacked = Math.min(excess, turn.packed.size());
+                turn.packed = turn.packed.dropFirst(fromPacked);
+                for (int i = fromPacked; i < excess; i++) turn.live.removeFirst();
+            }
             turn.lastAppendNanos = System.nanoTime();
             // to the end of the order; a turn already forgotten stays forgotten
             if (turns.remove(turn.id) != null) turns.put(turn.id, turn);
             appended.signalAll();
             return id;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void pack(Turn turn) {
+        lock.lock();
+        try {
+            if (turn.live == null) return;
+            turn.packed = turn.packed.with(turn.live);
+            turn.live = null;
         } finally {
             lock.unlock();
         }
@@ -133,7 +164,8 @@ final class LocalTurnEventLog implements TurnEventLog {
         Turn turn = turns.get(turnId);
         if (turn == null) return List.of();
         List<LoggedEvent> found = new ArrayList<>();
-        for (LoggedEvent e : turn.events) if (e.id() > afterId) found.add(e);
+        turn.packed.addAfter(afterId, found);
+        if (turn.live != null) for (LoggedEvent e : turn.live) if (e.id() > afterId) found.add(e);
         return found;
     }
 

@@ -44,6 +44,13 @@ public interface TurnEventLog extends AutoCloseable {
     interface Writer {
         /** Appends one event and returns its number. Never throws: a log that failed only loses the event. */
         long append(String type, String data);
+
+        /**
+         * Says the turn's stream ended for now (its last event, or a pause for approval): the log may keep what it
+         * has in a form that is cheaper to hold but slower to read. A paused turn going on appends again through a
+         * new {@link #writer}.
+         */
+        default void ended() {}
     }
 
     /** Reads a turn's events. */

@@ -81,4 +81,60 @@ class LocalTurnEventLogTest {
         assertThat(waiting.get(30, TimeUnit.SECONDS))
                 .containsExactly(new TurnEventLog.LoggedEvent(2, "chunk", "{\"content\":\"hi\"}"));
     }
+
+    @Test
+    void a_turn_whose_stream_ended_reads_the_same_events_packed() {
+        TurnEventLog.Writer writer = log.writer("turn-1", OWNER);
+        writer.append("turn.started", "{}");
+        writer.append("chunk", "{\"content\":\"héllo — “milk”\"}");
+        writer.append("done", "{\"stopReason\":\"completed\"}");
+
+        writer.ended();
+
+        try (TurnEventLog.Reader reader = log.reader("turn-1")) {
+            assertThat(reader.read(0, Duration.ZERO))
+                    .containsExactly(
+                            new TurnEventLog.LoggedEvent(1, "turn.started", "{}"),
+                            new TurnEventLog.LoggedEvent(2, "chunk", "{\"content\":\"héllo — “milk”\"}"),
+                            new TurnEventLog.LoggedEvent(3, "done", "{\"stopReason\":\"completed\"}"));
+            assertThat(reader.read(2, Duration.ZERO))
+                    .containsExactly(new TurnEventLog.LoggedEvent(3, "done", "{\"stopReason\":\"completed\"}"));
+            assertThat(reader.read(3, Duration.ZERO)).isEmpty();
+        }
+        assertThat(log.owner("turn-1")).contains(OWNER);
+        assertThat(log.lastTurn("s1")).contains("turn-1");
+    }
+
+    @Test
+    void a_paused_turn_going_on_numbers_after_its_packed_events_and_the_oldest_are_still_dropped() {
+        TurnEventLog.Writer paused = log.writer("turn-1", OWNER);
+        for (int i = 1; i <= 4; i++) paused.append("chunk", "{\"n\":" + i + "}");
+        paused.ended();
+
+        TurnEventLog.Writer goingOn = log.writer("turn-1", OWNER);
+        assertThat(goingOn.append("chunk", "{\"n\":5}")).isEqualTo(5);
+        goingOn.append("chunk", "{\"n\":6}");
+        goingOn.append("done", "{\"n\":7}");
+
+        // five kept (the settings' maxEvents): the two oldest, both packed, are gone
+        List<String> expected = List.of("{\"n\":3}", "{\"n\":4}", "{\"n\":5}", "{\"n\":6}", "{\"n\":7}");
+        try (TurnEventLog.Reader reader = log.reader("turn-1")) {
+            assertThat(reader.read(0, Duration.ZERO))
+                    .extracting(TurnEventLog.LoggedEvent::id)
+                    .containsExactly(3L, 4L, 5L, 6L, 7L);
+            assertThat(reader.read(0, Duration.ZERO))
+                    .extracting(TurnEventLog.LoggedEvent::data)
+                    .containsExactlyElementsOf(expected);
+        }
+        goingOn.ended();
+        try (TurnEventLog.Reader reader = log.reader("turn-1")) {
+            assertThat(reader.read(0, Duration.ZERO))
+                    .extracting(TurnEventLog.LoggedEvent::data)
+                    .containsExactlyElementsOf(expected);
+            assertThat(reader.read(5, Duration.ZERO))
+                    .containsExactly(
+                            new TurnEventLog.LoggedEvent(6, "chunk", "{\"n\":6}"),
+                            new TurnEventLog.LoggedEvent(7, "done", "{\"n\":7}"));
+        }
+    }
 }
