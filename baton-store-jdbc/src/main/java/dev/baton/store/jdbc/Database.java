@@ -52,6 +52,8 @@ public final class Database implements AutoCloseable {
     private final ReentrantLock sqliteWriteLock = new ReentrantLock(true);
     /** The connection of the transaction this thread is in, so nested work joins it. */
     private final ThreadLocal<Connection> currentTransaction = new ThreadLocal<>();
+    /** True while the work running on this thread is a PostgreSQL transaction's own, not work that joined it. */
+    private final ThreadLocal<Boolean> ownsTransaction = ThreadLocal.withInitial(() -> false);
 
     private Database(Dialect dialect, HikariDataSource pool, DatabaseSettings settings, Path sqliteFile) {
         this.dialect = dialect;
@@ -114,7 +116,7 @@ public final class Database implements AutoCloseable {
      */
     public <T> T inTransaction(SqlWork<T> work) {
         Connection joined = currentTransaction.get();
-        if (joined != null) return runWrapped(work, joined);
+        if (joined != null) return joining(work, joined);
         return guarded(() -> dialect == Dialect.SQLITE ? sqliteTransaction(work) : postgresTransaction(work));
     }
 
@@ -127,6 +129,19 @@ public final class Database implements AutoCloseable {
     public <T> T inOneStatement(SqlWork<T> work) {
         if (dialect == Dialect.SQLITE) return inTransaction(work);
         return onConnection(work, "database write failed");
+    }
+
+    /**
+     * What to append to the statement a transaction's work runs last, so the transaction commits with it: {@code
+     * "; COMMIT"} in a PostgreSQL transaction's own work, so the COMMIT travels in that statement's round trip, and
+     * the row locks the statement takes are released as soon as the server has committed, not after the client has
+     * read the answer and sent the COMMIT (a row every turn updates, such as a tenant's spending total, is then held
+     * for a fraction of the time). The statement must be run with {@link PreparedStatement#execute()}, and nothing
+     * may run after it: the transaction has ended. Empty on SQLite, and in work that joined an outer transaction,
+     * which commits when the outer work returns.
+     */
+    public String commitWithLastStatement() {
+        return ownsTransaction.get() ? "; COMMIT" : "";
     }
 
     /** True when a connection answers within {@code timeoutSeconds} (health checks); never throws. */
@@ -182,7 +197,7 @@ public final class Database implements AutoCloseable {
     /** Work on a pooled connection in autocommit mode, or on this thread's transaction's. */
     private <T> T onConnection(SqlWork<T> work, String failed) {
         Connection joined = currentTransaction.get();
-        if (joined != null) return runWrapped(work, joined);
+        if (joined != null) return joining(work, joined);
         return guarded(() -> {
             try (Connection c = pool.getConnection()) {
                 return work.run(c);
@@ -302,8 +317,10 @@ public final class Database implements AutoCloseable {
         try (Connection c = pool.getConnection()) {
             c.setAutoCommit(false);
             currentTransaction.set(c);
+            ownsTransaction.set(true);
             try {
                 T result = work.run(c);
+                // a no-op when the work's last statement committed already (the driver knows the server is idle)
                 c.commit();
                 return result;
             } catch (SQLException | RuntimeException | Error e) {
@@ -315,6 +332,7 @@ public final class Database implements AutoCloseable {
                 throw e;
             } finally {
                 currentTransaction.remove();
+                ownsTransaction.remove();
                 restoreAutoCommit(c);
             }
         } catch (SQLException e) {
@@ -353,6 +371,17 @@ public final class Database implements AutoCloseable {
             cause.addSuppressed(rollbackFailure);
             // The connection may still hold an open transaction; never hand it to the next caller.
             pool.evictConnection(c);
+        }
+    }
+
+    /** Work that joins this thread's transaction: it must not end it. */
+    private <T> T joining(SqlWork<T> work, Connection c) {
+        boolean owner = ownsTransaction.get();
+        ownsTransaction.set(false);
+        try {
+            return runWrapped(work, c);
+        } finally {
+            ownsTransaction.set(owner);
         }
     }
 

@@ -185,8 +185,9 @@ public final class JdbcConversationStore implements ConversationStore {
             toolCalls.insertAll(c, unrecorded);
             auditRows.insertAudit(c, turn.audit());
             auditRows.insertExtractions(c, turn.extractions());
-            // last: it updates the tenant's spending totals, which every turn of the tenant waits for until commit
-            usage.insertAll(c, turn.usage(), false);
+            // last, and committing with it: it updates the tenant's spending totals, which every turn of the tenant
+            // waits for until this transaction ends
+            usage.insertAllLast(c, turn.usage(), db.commitWithLastStatement());
             return stored;
         });
     }

@@ -40,10 +40,23 @@ final class UsageRows {
      *     again), false to refuse them
      */
     void insertAll(Connection c, List<UsageRecord> usage, boolean skipStored) throws SQLException {
+        insertAll(c, usage, skipStored, "");
+    }
+
+    /**
+     * {@link #insertAll} as the transaction's last statement: {@code commit} is {@link
+     * Database#commitWithLastStatement()}, appended to the one statement PostgreSQL runs (SQLite ignores it).
+     */
+    void insertAllLast(Connection c, List<UsageRecord> usage, String commit) throws SQLException {
+        insertAll(c, usage, false, commit);
+    }
+
+    private void insertAll(Connection c, List<UsageRecord> usage, boolean skipStored, String commit)
+            throws SQLException {
         if (usage.isEmpty()) return;
         // a retried write adds only the rows it inserted, which the batch's counts tell
         if (dialect == Dialect.POSTGRESQL && !skipStored) {
-            insertWithTotals(c, usage);
+            insertWithTotals(c, usage, commit);
             return;
         }
         int[] counts;
@@ -58,17 +71,17 @@ final class UsageRows {
         totals.add(c, skipStored ? inserted(usage, counts) : usage);
     }
 
-    /** PostgreSQL: the rows and their totals in one statement. */
-    private void insertWithTotals(Connection c, List<UsageRecord> usage) throws SQLException {
+    /** PostgreSQL: the rows and their totals in one statement, followed by {@code commit}. */
+    private void insertWithTotals(Connection c, List<UsageRecord> usage, String commit) throws SQLException {
         UsageTotalRows.Upsert upsert = totals.upsert(usage);
         String rows = String.join(", ", Collections.nCopies(usage.size(), ROW));
         String insert = "INSERT INTO ai_usage (" + COLUMNS + ") VALUES " + rows;
-        try (PreparedStatement ps =
-                c.prepareStatement(upsert.isEmpty() ? insert : "WITH u AS (" + insert + ") " + upsert.sql())) {
+        String sql = (upsert.isEmpty() ? insert : "WITH u AS (" + insert + ") " + upsert.sql()) + commit;
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
             int next = 1;
             for (UsageRecord u : usage) next = bind(ps, next, u);
             upsert.bind(ps, next);
-            ps.executeUpdate();
+            ps.execute();
         }
     }
 

@@ -14,6 +14,7 @@ import dev.baton.core.conversation.Message;
 import dev.baton.core.conversation.Session;
 import dev.baton.core.conversation.ToolCallRecord;
 import dev.baton.core.id.Ids;
+import dev.baton.testkit.store.ConversationFixtures;
 import dev.baton.testkit.store.ConversationStoreContract;
 import java.math.BigDecimal;
 import java.sql.PreparedStatement;
@@ -138,6 +139,71 @@ abstract class JdbcConversationStoreContract extends ConversationStoreContract {
         assertThat(store.recentMessages(s.userId(), s.id(), 10)).isEmpty();
         Message next = store.appendUserMessage(userMessage(s, "kept", T0.plusSeconds(2)));
         assertThat(next.seq()).isEqualTo(1);
+    }
+
+    @Test
+    void a_turn_completed_inside_a_transaction_joins_it_and_rolls_back_with_it() {
+        Session s = session(newUser(), "tutor", T0);
+        store.createSession(s);
+        store.appendUserMessage(userMessage(s, "hello", T0.plusSeconds(1)));
+        Message answer = ConversationFixtures.assistantMessage(s, "never kept", T0.plusSeconds(2));
+
+        assertThatThrownBy(() -> db.inTransaction(c -> {
+                    store.completeTurn(
+                            s.userId(),
+                            ConversationFixtures.turn(
+                                    answer,
+                                    List.of(),
+                                    List.of(ConversationFixtures.usage(
+                                            answer, new BigDecimal("0.25"), T0.plusSeconds(2)))));
+                    throw new IllegalStateException("abort");
+                }))
+                .hasMessage("abort");
+
+        assertThat(store.recentMessages(s.userId(), s.id(), 10))
+                .extracting(Message::content)
+                .containsExactly("hello");
+        assertThat(usageCosts(s.id())).isEmpty();
+    }
+
+    @Test
+    void a_turn_whose_usage_cannot_be_stored_leaves_nothing_behind() {
+        Session s = session(newUser(), "tutor", T0);
+        store.createSession(s);
+        store.appendUserMessage(userMessage(s, "first", T0.plusSeconds(1)));
+        Message first = ConversationFixtures.assistantMessage(s, "kept", T0.plusSeconds(2));
+        var usage = ConversationFixtures.usage(first, new BigDecimal("0.25"), T0.plusSeconds(2));
+        store.completeTurn(s.userId(), ConversationFixtures.turn(first, List.of(), List.of(usage)));
+        store.appendUserMessage(userMessage(s, "second", T0.plusSeconds(3)));
+        Message second = ConversationFixtures.assistantMessage(s, "never kept", T0.plusSeconds(4));
+        ToolCallRecord call = ConversationFixtures.toolCall(Ids.newId(), second, "tasks.list", T0.plusSeconds(4));
+        // the same usage row again: the turn's last statement fails, after the answer and the call were written
+        var again = new dev.baton.core.conversation.UsageRecord(
+                usage.id(),
+                usage.tenantId(),
+                usage.userId(),
+                usage.sessionId(),
+                second.id(),
+                usage.provider(),
+                usage.model(),
+                usage.inputTokens(),
+                usage.outputTokens(),
+                usage.cachedInputTokens(),
+                usage.costUsd(),
+                usage.latencyMs(),
+                usage.createdAt());
+
+        assertThatThrownBy(() -> store.completeTurn(
+                        s.userId(), ConversationFixtures.turn(second, List.of(call), List.of(again))))
+                .isInstanceOf(StoreException.class);
+
+        assertThat(store.recentMessages(s.userId(), s.id(), 10))
+                .extracting(Message::content)
+                .containsExactly("first", "kept", "second");
+        assertThat(store.toolCallsOf(s.userId(), s.id(), List.of(second.id()))).isEmpty();
+        assertThat(usageCosts(s.id())).containsExactly(new BigDecimal("0.25"));
+        assertThat(store.findSession(s.userId(), s.id()).orElseThrow().messageCount())
+                .isEqualTo(3);
     }
 
     @Test

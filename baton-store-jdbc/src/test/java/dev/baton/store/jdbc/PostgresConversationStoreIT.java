@@ -107,4 +107,20 @@ class PostgresConversationStoreIT extends JdbcConversationStoreContract {
         assertThat(transaction).as("a transaction").isFalse();
         assertThat(joined).as("one statement inside a transaction joins it").isTrue();
     }
+
+    @Test
+    void only_a_transaction_s_own_work_commits_with_its_last_statement() {
+        String own = db.inTransaction(c -> db.commitWithLastStatement());
+        String joined = db.inTransaction(outer -> db.inTransaction(inner -> db.commitWithLastStatement()));
+        String afterJoining = db.inTransaction(outer -> {
+            db.inTransaction(inner -> null);
+            return db.commitWithLastStatement();
+        });
+        String read = db.withConnection(c -> db.commitWithLastStatement());
+
+        assertThat(own).isEqualTo("; COMMIT");
+        assertThat(joined).as("work that joined a transaction").isEmpty();
+        assertThat(afterJoining).as("the outer work after nested work returned").isEqualTo("; COMMIT");
+        assertThat(read).as("outside a transaction").isEmpty();
+    }
 }
