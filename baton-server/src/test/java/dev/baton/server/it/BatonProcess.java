@@ -44,6 +44,14 @@ final class BatonProcess implements AutoCloseable {
             "BATON_DEFAULT_AGENT",
             "BATON_REDIS_URL");
 
+    /**
+     * A process started in the background of a non-interactive shell ({@code ./baton test &} in a script) has SIGINT
+     * ignored, its children inherit that, and a JVM never handles a signal it was started with ignored: the Ctrl-C
+     * tests would then fail however Baton behaves. GNU env puts the default back before it runs the command (the
+     * same process, so {@link #interrupt} still signals Baton itself); where env cannot, the command runs as it is.
+     */
+    private static final List<String> WITH_DEFAULT_SIGINT = defaultSigintLauncher();
+
     final Process process;
     /** Everything the process printed so far; guarded by itself. */
     private final StringBuilder output = new StringBuilder();
@@ -76,7 +84,8 @@ final class BatonProcess implements AutoCloseable {
 
     /** Starts {@code baton ARGS} in {@code dir} with only {@code env} of Baton's variables set. */
     static BatonProcess start(Path dir, Map<String, String> env, String... args) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(
+        List<String> cmd = new ArrayList<>(WITH_DEFAULT_SIGINT);
+        cmd.addAll(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "--enable-native-access=ALL-UNNAMED",
                 "-jar",
@@ -169,6 +178,28 @@ final class BatonProcess implements AutoCloseable {
     }
 
     /** Sends SIGINT, as Ctrl-C in a terminal does. */
+    private static List<String> defaultSigintLauncher() {
+        List<String> launcher = List.of("env", "--default-signal=INT");
+        try {
+            Process probe = new ProcessBuilder(concat(launcher, "true"))
+                    .redirectErrorStream(true)
+                    .start();
+            probe.getInputStream().transferTo(OutputStream.nullOutputStream());
+            return probe.waitFor(30, TimeUnit.SECONDS) && probe.exitValue() == 0 ? launcher : List.of();
+        } catch (IOException e) {
+            return List.of();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return List.of();
+        }
+    }
+
+    private static List<String> concat(List<String> first, String last) {
+        List<String> all = new ArrayList<>(first);
+        all.add(last);
+        return all;
+    }
+
     void interrupt() throws IOException, InterruptedException {
         Process kill = new ProcessBuilder("kill", "-INT", Long.toString(process.pid())).start();
         assertThat(kill.waitFor()).isZero();
