@@ -32,7 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
  * kill -9 of the packaged server at each phase of a turn — after the user message committed, while the model streams,
  * during a tool call, during the turn's final transaction — then a restart on the same PostgreSQL schema. Each time:
  * the user message is there exactly once, the assistant message is absent (or saved as cancelled/incomplete with a
- * prefix of what was streamed), tool calls that finished are in tool_calls, the session takes the next message, and
+ * prefix of what was streamed; or, once the final transaction's COMMIT was sent, complete with its usage), tool
+ * calls that finished are in tool_calls, the session takes the next message, and
  * the crashed request retried with its Idempotency-Key runs once its claim's lease ran out (requestTimeout 10 s plus
  * a 2 s claimMargin here) and is replayed after that.
  *
@@ -131,15 +132,25 @@ class CrashRecoveryProcessIT {
 
     @Test
     void a_crash_during_the_final_transaction() throws Exception {
-        crashAndRecover("final-transaction", "just answer", phase -> {
-            try (Connection lock = lockTable("ai_usage")) {
-                phase.start();
-                phase.readUntil(e -> e.event().equals("chunk"));
-                awaitBlockedOn("into ai_usage");
-                phase.kill();
-                lock.rollback();
-            }
-        });
+        crashAndRecover(
+                "final-transaction",
+                "just answer",
+                phase -> {
+                    try (Connection lock = lockTable("ai_usage")) {
+                        phase.start();
+                        phase.readUntil(e -> e.event().equals("chunk"));
+                        awaitBlockedOn("into ai_usage");
+                        phase.kill();
+                        lock.rollback();
+                    }
+                },
+                // the final transaction's last statement (usage) carried its COMMIT, which the server had sent before
+                // it died: PostgreSQL finished the transaction once the lock was gone, so the whole turn is there
+                assistants -> assertThat(assistants).singleElement().satisfies(a -> {
+                    assertThat(a.path("status").asText()).isEqualTo("complete");
+                    assertThat(a.path("content").asText()).isEqualTo("Fine answer.");
+                }),
+                session -> assertThat(usageRows(session)).isEqualTo(1));
     }
 
     /** One crash: a session, a request with an Idempotency-Key brought to a phase, kill -9, restart, checks. */
@@ -147,8 +158,26 @@ class CrashRecoveryProcessIT {
         crashAndRecover(name, content, reach, session -> {});
     }
 
-    /** @param afterRestart more checks of the crashed turn's rows, before anything runs again */
     private void crashAndRecover(String name, String content, PhaseAction reach, SessionCheck afterRestart)
+            throws Exception {
+        // absent, or (had the turn's own deadline fired before the kill) saved with what was streamed so far
+        crashAndRecover(
+                name,
+                content,
+                reach,
+                assistants -> assertThat(assistants).allSatisfy(a -> {
+                    assertThat(a.path("status").asText()).isIn("cancelled", "incomplete");
+                    assertThat(STORY).startsWith(a.path("content").asText());
+                }),
+                afterRestart);
+    }
+
+    /**
+     * @param answers checks the crashed turn's assistant messages after the restart
+     * @param afterRestart more checks of the crashed turn's rows, before anything runs again
+     */
+    private void crashAndRecover(
+            String name, String content, PhaseAction reach, AnswerCheck answers, SessionCheck afterRestart)
             throws Exception {
         String token = TestServer.token("crash-" + name);
         String session;
@@ -176,11 +205,7 @@ class CrashRecoveryProcessIT {
                     .as("the user message, exactly once")
                     .singleElement()
                     .satisfies(m -> assertThat(m.path("content").asText()).isEqualTo(content));
-            // absent, or (had the turn's own deadline fired before the kill) saved with what was streamed so far
-            assertThat(assistants).allSatisfy(a -> {
-                assertThat(a.path("status").asText()).isIn("cancelled", "incomplete");
-                assertThat(STORY).startsWith(a.path("content").asText());
-            });
+            answers.check(assistants);
             afterRestart.check(session);
 
             // the crashed request, retried: refused while its claim's lease runs, then it runs; then it is replayed
@@ -203,6 +228,11 @@ class CrashRecoveryProcessIT {
     @FunctionalInterface
     private interface SessionCheck {
         void check(String sessionId) throws Exception;
+    }
+
+    @FunctionalInterface
+    private interface AnswerCheck {
+        void check(List<JsonNode> assistants);
     }
 
     @FunctionalInterface
@@ -280,6 +310,17 @@ class CrashRecoveryProcessIT {
                         }
                     }
                 });
+    }
+
+    private static int usageRows(String sessionId) throws Exception {
+        try (Connection c = DriverManager.getConnection(pg.url());
+                PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM ai_usage WHERE session_id = ?")) {
+            ps.setString(1, sessionId);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getInt(1);
+            }
+        }
     }
 
     private static List<String> toolCalls(String sessionId) throws Exception {
