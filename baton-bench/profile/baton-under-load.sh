@@ -1,9 +1,15 @@
-# Sourced by turn-profile.sh and cpu-profile.sh: the JDK, the peer harness, a fresh Baton against the harness's mock,
-# and lg, the harness's load client aimed at it.
-#   needs D (the output folder, with an empty run/ in it), SSE ("sse" or empty), MOCK_PID and JAR set;
-#   start_baton [extra JVM options...] sets SPID and lg
+# Sourced by the profile scripts: the JDK, the peer harness, the jar under test (BATON_JAR, else the build's), a fresh
+# Baton against the harness's mock, and lg, the harness's load client aimed at it.
+#   out_dir DIR sets D, the output folder (absolute), with an empty run/ in it;
+#   start_baton [extra JVM options...] needs D, SSE ("sse" or empty) and MOCK_PID set; it sets SPID and lg
 JDK=${PERF_JAVA_HOME:-$(ls -d /usr/lib/jvm/temurin-2[5-9]* 2>/dev/null | head -1)}; J=$JDK/bin/java; JCMD=$JDK/bin/jcmd
 P=${PEERS:-/tmp/perf-peers}; H=$P/harness/target/harness.jar
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+JAR=${BATON_JAR:-$root/baton-server/target/baton.jar}
+
+out_dir() {
+  mkdir -p "$1"; D="$(cd "$1" && pwd)"; rm -rf "$D/run"; mkdir -p "$D/run"
+}
 
 start_baton() {
   TOKEN=$($J --enable-native-access=ALL-UNNAMED -jar "$JAR" token --config $P/baton/baton.yaml --user alice --ttl 12h \

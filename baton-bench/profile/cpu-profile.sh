@@ -9,11 +9,9 @@
 #   running on 19100 with its pid in MOCK_PID; BATON_JAR defaults to baton-server/target/baton.jar (with its lib/)
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-root="$(cd "$here/../.." && pwd)"
 . "$here/baton-under-load.sh"
-JAR=${BATON_JAR:-$root/baton-server/target/baton.jar}
 D=${1:?outdir}; SSE=${2:-}; MOCK_PID=${MOCK_PID:?pid of the running mock}
-mkdir -p "$D"; D="$(cd "$D" && pwd)"; rm -rf "$D/run"; mkdir -p "$D/run"
+out_dir "$D"
 
 # async-profiler's native library, from Maven Central at the version the parent POM pins
 version=$(sed -n 's:.*<async-profiler.version>\(.*\)</async-profiler.version>.*:\1:p' "$root/pom.xml")

@@ -7,12 +7,10 @@
 #   CONFIG defaults to the harness's baton.yaml; needs the harness's mock on 19100 with its pid in MOCK_PID
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-root="$(cd "$here/../.." && pwd)"
 . "$here/baton-under-load.sh"
-JAR=${BATON_JAR:-$root/baton-server/target/baton.jar}
 D=${1:?outdir}; SSE=""; MOCK_PID=${MOCK_PID:?pid of the running mock}
 CONFIG=${2:-$P/baton/baton.yaml}
-mkdir -p "$D"; D="$(cd "$D" && pwd)"; rm -rf "$D/run"; mkdir -p "$D/run"
+out_dir "$D"
 
 TOKEN=$($J --enable-native-access=ALL-UNNAMED -jar "$JAR" token --config "$CONFIG" --user alice --ttl 12h 2>/dev/null)
 (cd "$D/run" && exec $J -Xmx1g -Xlog:gc:file="$D/gc.log" --enable-native-access=ALL-UNNAMED -jar "$JAR" serve \

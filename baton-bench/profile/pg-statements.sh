@@ -10,12 +10,11 @@
 #   harness's mock on 19100 with its pid in MOCK_PID; BATON_JAR defaults to baton-server/target/baton.jar
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-root="$(cd "$here/../.." && pwd)"
 . "$here/baton-under-load.sh"
-JAR=${BATON_JAR:-$root/baton-server/target/baton.jar}
 D=${1:?outdir}; SSE=""; MOCK_PID=${MOCK_PID:?pid of the running mock}
 PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}; PGPORT=${PGPORT:-5433}; C=${C:-16}
-mkdir -p "$D"; D="$(cd "$D" && pwd)"; rm -rf "$D/run" "$D/pg"; mkdir -p "$D/run" "$D/pg"
+out_dir "$D"
+rm -rf "$D/pg"; mkdir -p "$D/pg"
 chown postgres "$D/pg" || { echo "pg-statements: run as root (initdb runs as postgres)" >&2; exit 1; }
 
 su postgres -c "$PG_BIN/initdb -D $D/pg/data -A trust -U postgres" > "$D/initdb.log" 2>&1 \

@@ -10,9 +10,8 @@
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 . "$here/baton-under-load.sh"
-JAR=${BATON_JAR:-$PWD/baton-server/target/baton.jar}
 D=${1:?outdir}; SSE=${2:-}; MOCK_PID=${MOCK_PID:?pid of the running mock}
-mkdir -p "$D"; rm -rf "$D/run"; mkdir -p "$D/run"
+out_dir "$D"
 start_baton
 lg --phase seq --warmup 2000 --n 500 > "$D/seq.json"
 [ "${WARM_SECS:-0}" -gt 0 ] && lg --phase conc --c 16 --seconds "$WARM_SECS" --ramp 1 > "$D/warm.json"
