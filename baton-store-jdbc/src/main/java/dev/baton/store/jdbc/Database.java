@@ -14,7 +14,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
@@ -23,8 +22,8 @@ import org.slf4j.LoggerFactory;
 /**
  * A pooled, migrated database: SQLite (one file, the embedded default) or PostgreSQL.
  *
- * <p>Transactions: {@link #inTransaction} commits on return and rolls back on any exception. On SQLite,
- * write transactions run one at a time in this process (a fair lock) and start with {@code BEGIN IMMEDIATE},
+ * <p>Transactions ({@link Transactions}): {@link #inTransaction} commits on return and rolls back on any exception. On
+ * SQLite, write transactions run one at a time in this process (a fair lock) and start with {@code BEGIN IMMEDIATE},
  * so two writers never deadlock upgrading a read lock to a write lock and never see {@code SQLITE_BUSY};
  * readers run alongside them thanks to WAL. Nested calls on the same thread join the outer transaction.
  *
@@ -37,8 +36,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class Database implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Database.class);
-    /** How long a SQLite writer waits for this process's write lock before giving up. */
-    private static final long WRITE_LOCK_TIMEOUT_SECONDS = 30;
 
     private final Dialect dialect;
     private final HikariDataSource pool;
@@ -49,11 +46,7 @@ public final class Database implements AutoCloseable {
     /** The SQLite file, for the readiness probe's writability check; null on PostgreSQL. */
     private final Path sqliteFile;
 
-    private final ReentrantLock sqliteWriteLock = new ReentrantLock(true);
-    /** The connection of the transaction this thread is in, so nested work joins it. */
-    private final ThreadLocal<Connection> currentTransaction = new ThreadLocal<>();
-    /** True while the work running on this thread is a PostgreSQL transaction's own, not work that joined it. */
-    private final ThreadLocal<Boolean> ownsTransaction = ThreadLocal.withInitial(() -> false);
+    private final Transactions transactions;
 
     private Database(Dialect dialect, HikariDataSource pool, DatabaseSettings settings, Path sqliteFile) {
         this.dialect = dialect;
@@ -61,6 +54,7 @@ public final class Database implements AutoCloseable {
         this.settings = settings;
         this.sqliteFile = sqliteFile;
         this.breaker = DatabaseBreaker.create(dialect, settings, () -> lastFailure);
+        this.transactions = new Transactions(pool, this::failure);
     }
 
     /**
@@ -115,9 +109,9 @@ public final class Database implements AutoCloseable {
      * rethrown as a {@link StoreException}; runtime exceptions pass through unchanged after the rollback.
      */
     public <T> T inTransaction(SqlWork<T> work) {
-        Connection joined = currentTransaction.get();
-        if (joined != null) return joining(work, joined);
-        return guarded(() -> dialect == Dialect.SQLITE ? sqliteTransaction(work) : postgresTransaction(work));
+        Connection joined = transactions.current();
+        if (joined != null) return transactions.joining(work, joined);
+        return guarded(() -> dialect == Dialect.SQLITE ? transactions.sqlite(work) : transactions.postgres(work));
     }
 
     /**
@@ -141,7 +135,7 @@ public final class Database implements AutoCloseable {
      * which commits when the outer work returns.
      */
     public String commitWithLastStatement() {
-        return ownsTransaction.get() ? "; COMMIT" : "";
+        return transactions.commitWithLastStatement();
     }
 
     /** True when a connection answers within {@code timeoutSeconds} (health checks); never throws. */
@@ -196,8 +190,8 @@ public final class Database implements AutoCloseable {
 
     /** Work on a pooled connection in autocommit mode, or on this thread's transaction's. */
     private <T> T onConnection(SqlWork<T> work, String failed) {
-        Connection joined = currentTransaction.get();
-        if (joined != null) return joining(work, joined);
+        Connection joined = transactions.current();
+        if (joined != null) return transactions.joining(work, joined);
         return guarded(() -> {
             try (Connection c = pool.getConnection()) {
                 return work.run(c);
@@ -279,124 +273,5 @@ public final class Database implements AutoCloseable {
     @Override
     public void close() {
         pool.close();
-    }
-
-    private <T> T sqliteTransaction(SqlWork<T> work) {
-        acquireWriteLock();
-        try (Connection c = pool.getConnection()) {
-            try {
-                // Explicit BEGIN IMMEDIATE in autocommit mode: takes the write lock up front (waiting up to
-                // busy_timeout for other processes) and leaves no transaction open when the connection returns.
-                exec(c, "BEGIN IMMEDIATE");
-                currentTransaction.set(c);
-                T result;
-                try {
-                    result = work.run(c);
-                    exec(c, "COMMIT");
-                } catch (SQLException | RuntimeException | Error e) {
-                    rollbackQuietly(c, "ROLLBACK", e);
-                    throw e;
-                } finally {
-                    currentTransaction.remove();
-                }
-                return result;
-            } catch (SQLException | StoreUnavailableException e) {
-                // SQLite opens a file it may not write read-only and stays so: a connection that found the file
-                // unwritable is replaced once the file is writable again, or the outage would outlive its cause
-                if (!(e instanceof SQLException sql) || Unavailability.of(sql)) pool.evictConnection(c);
-                throw e;
-            }
-        } catch (SQLException e) {
-            throw failure("database write failed", e);
-        } finally {
-            sqliteWriteLock.unlock();
-        }
-    }
-
-    private <T> T postgresTransaction(SqlWork<T> work) {
-        try (Connection c = pool.getConnection()) {
-            c.setAutoCommit(false);
-            currentTransaction.set(c);
-            ownsTransaction.set(true);
-            try {
-                T result = work.run(c);
-                // a no-op when the work's last statement committed already (the driver knows the server is idle)
-                c.commit();
-                return result;
-            } catch (SQLException | RuntimeException | Error e) {
-                try {
-                    c.rollback();
-                } catch (SQLException rollbackFailure) {
-                    e.addSuppressed(rollbackFailure);
-                }
-                throw e;
-            } finally {
-                currentTransaction.remove();
-                ownsTransaction.remove();
-                restoreAutoCommit(c);
-            }
-        } catch (SQLException e) {
-            throw failure("database write failed", e);
-        }
-    }
-
-    /**
-     * Puts a connection back in autocommit mode for the pool; a connection the failure closed (the database went
-     * away) is left alone, so the failure that closed it is the one reported.
-     */
-    private static void restoreAutoCommit(Connection c) {
-        try {
-            if (!c.isClosed()) c.setAutoCommit(true);
-        } catch (SQLException ignored) {
-            // the pool evicts a broken connection by itself
-        }
-    }
-
-    private void acquireWriteLock() {
-        try {
-            if (!sqliteWriteLock.tryLock(WRITE_LOCK_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                throw new StoreException(
-                        "timed out waiting " + WRITE_LOCK_TIMEOUT_SECONDS + "s for the SQLite write lock");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new StoreException("interrupted waiting for the SQLite write lock", e);
-        }
-    }
-
-    private void rollbackQuietly(Connection c, String sql, Throwable cause) {
-        try {
-            exec(c, sql);
-        } catch (SQLException rollbackFailure) {
-            cause.addSuppressed(rollbackFailure);
-            // The connection may still hold an open transaction; never hand it to the next caller.
-            pool.evictConnection(c);
-        }
-    }
-
-    /** Work that joins this thread's transaction: it must not end it. */
-    private <T> T joining(SqlWork<T> work, Connection c) {
-        boolean owner = ownsTransaction.get();
-        ownsTransaction.set(false);
-        try {
-            return runWrapped(work, c);
-        } finally {
-            ownsTransaction.set(owner);
-        }
-    }
-
-    private <T> T runWrapped(SqlWork<T> work, Connection c) {
-        try {
-            return work.run(c);
-        } catch (SQLException e) {
-            throw failure("database work failed", e);
-        }
-    }
-
-    /** BEGIN IMMEDIATE, COMMIT, ROLLBACK: prepared, so a SQLite connection compiles each once. */
-    private static void exec(Connection c, String sql) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement(sql)) {
-            s.executeUpdate();
-        }
     }
 }

@@ -143,9 +143,7 @@ abstract class JdbcConversationStoreContract extends ConversationStoreContract {
 
     @Test
     void a_turn_completed_inside_a_transaction_joins_it_and_rolls_back_with_it() {
-        Session s = session(newUser(), "tutor", T0);
-        store.createSession(s);
-        store.appendUserMessage(userMessage(s, "hello", T0.plusSeconds(1)));
+        Session s = sessionWith("hello");
         Message answer = ConversationFixtures.assistantMessage(s, "never kept", T0.plusSeconds(2));
 
         assertThatThrownBy(() -> db.inTransaction(c -> {
@@ -168,9 +166,7 @@ abstract class JdbcConversationStoreContract extends ConversationStoreContract {
 
     @Test
     void a_turn_whose_usage_cannot_be_stored_leaves_nothing_behind() {
-        Session s = session(newUser(), "tutor", T0);
-        store.createSession(s);
-        store.appendUserMessage(userMessage(s, "first", T0.plusSeconds(1)));
+        Session s = sessionWith("first");
         Message first = ConversationFixtures.assistantMessage(s, "kept", T0.plusSeconds(2));
         var usage = ConversationFixtures.usage(first, new BigDecimal("0.25"), T0.plusSeconds(2));
         store.completeTurn(s.userId(), ConversationFixtures.turn(first, List.of(), List.of(usage)));
@@ -204,6 +200,14 @@ abstract class JdbcConversationStoreContract extends ConversationStoreContract {
         assertThat(usageCosts(s.id())).containsExactly(new BigDecimal("0.25"));
         assertThat(store.findSession(s.userId(), s.id()).orElseThrow().messageCount())
                 .isEqualTo(3);
+    }
+
+    /** A new user's new session, with one user message in it. */
+    private Session sessionWith(String firstMessage) {
+        Session s = session(newUser(), "tutor", T0);
+        store.createSession(s);
+        store.appendUserMessage(userMessage(s, firstMessage, T0.plusSeconds(1)));
+        return s;
     }
 
     @Test
