@@ -40,13 +40,13 @@ final class BlockedTurn {
             recorded = recorder.completeWithoutModel(request, blocked.response());
         } catch (RuntimeException e) {
             log.error("request {}: could not save the blocked turn", request.requestId(), e);
-            return new TurnOutcome(null, null, List.of(), TurnRunner.zeroUsage(), null, TurnFailures.internal());
+            return new TurnOutcome(null, null, List.of(), TurnEnding.zeroUsage(), null, TurnFailures.internal());
         }
         // reported only once committed: a success is never reported for a write that did not commit
         sink.accept(new TurnEvent.Blocked(blocked.response()));
         long latencyMs = (System.nanoTime() - startedNanos) / 1_000_000;
         TurnEvent.Done done = new TurnEvent.Done(
-                recorded.message().id(), null, TurnRunner.zeroUsage(), latencyMs, List.of(), TurnEvent.Done.BLOCKED);
-        return new TurnOutcome(user, recorded.message(), List.of(), TurnRunner.zeroUsage(), null, done);
+                recorded.message().id(), null, TurnEnding.zeroUsage(), latencyMs, List.of(), TurnEvent.Done.BLOCKED);
+        return new TurnOutcome(user, recorded.message(), List.of(), TurnEnding.zeroUsage(), null, done);
     }
 }

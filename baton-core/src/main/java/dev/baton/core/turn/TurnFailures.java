@@ -44,7 +44,7 @@ final class TurnFailures {
             log.warn("request {}: turn stopped, the database is unavailable: {}", request.requestId(), e.getMessage());
             return new Interruption(MessageStatus.INCOMPLETE, databaseUnavailable(unavailable));
         }
-        if (e instanceof TurnRunner.TurnCancelled || cancelled)
+        if (e instanceof TurnSteps.TurnCancelled || cancelled)
             return new Interruption(MessageStatus.CANCELLED, cancelled());
         log.error("request {}: turn failed", request.requestId(), e);
         return new Interruption(MessageStatus.INCOMPLETE, internal());
