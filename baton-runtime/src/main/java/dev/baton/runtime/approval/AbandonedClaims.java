@@ -1,22 +1,11 @@
 package dev.baton.runtime.approval;
 
-import dev.baton.core.agent.AgentDefinition;
-import dev.baton.core.auth.Principal;
 import dev.baton.core.conversation.ConversationStore;
-import dev.baton.core.conversation.MessageStatus;
-import dev.baton.core.conversation.Session;
-import dev.baton.core.turn.Cancellation;
 import dev.baton.core.turn.TurnEvent;
-import dev.baton.core.turn.TurnRequest;
 import dev.baton.core.turn.TurnResume;
-import dev.baton.core.turn.TurnRunner;
-import dev.baton.core.turn.TurnState;
-import dev.baton.core.turn.TurnStateCodec;
-import dev.baton.runtime.agent.AgentRegistry;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,14 +21,12 @@ final class AbandonedClaims {
 
     private final ApprovalStore store;
     private final ConversationStore conversations;
-    private final AgentRegistry agents;
-    private final TurnRunner runner;
+    private final PausedTurnEnds ends;
 
-    AbandonedClaims(ApprovalStore store, ConversationStore conversations, AgentRegistry agents, TurnRunner runner) {
+    AbandonedClaims(ApprovalStore store, ConversationStore conversations, PausedTurnEnds ends) {
         this.store = store;
         this.conversations = conversations;
-        this.agents = agents;
-        this.runner = runner;
+        this.ends = ends;
     }
 
     /** @return how many abandoned turns it ended */
@@ -65,25 +52,9 @@ final class AbandonedClaims {
     }
 
     private void close(PausedTurn turn, List<TurnResume.ToolDecision> decisions) {
-        Optional<Session> session = conversations
-                .findSession(turn.userId(), turn.sessionId())
-                .filter(s -> s.tenantId().equals(turn.tenantId()));
-        if (session.isEmpty()) return; // deleted meanwhile: nothing to store the end in
-        AgentDefinition agent = agents.find(session.get().agentId())
-                .orElseGet(() -> AgentDefinition.of(session.get().agentId(), "-", "-", List.of()));
-        TurnState state = TurnStateCodec.decode(turn.state());
-        TurnRequest request = new TurnRequest(
-                        turn.requestId(),
-                        Principal.of(turn.tenantId(), turn.userId(), Set.of()),
-                        session.get(),
-                        agent,
-                        PausedTurnRequests.userContent(state),
-                        new Cancellation(),
-                        null)
-                .resuming(new TurnResume(state, decisions));
-        runner.closePaused(
-                request,
-                MessageStatus.CANCELLED,
+        ends.inItsSession(
+                turn,
+                decisions,
                 new TurnEvent.Failed(
                         "approval_abandoned",
                         "The server going on with this turn stopped, and nobody retried the decision in time.",

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.core.agent.AgentDefinition;
 import dev.baton.core.auth.Principal;
 import dev.baton.core.conversation.ConversationStore;
-import dev.baton.core.conversation.MessageStatus;
 import dev.baton.core.conversation.Session;
 import dev.baton.core.model.ToolCallRequest;
 import dev.baton.core.tool.ToolCallScope;
@@ -14,10 +13,8 @@ import dev.baton.core.tool.ToolExecutor;
 import dev.baton.core.turn.Cancellation;
 import dev.baton.core.turn.TurnEvent;
 import dev.baton.core.turn.TurnOutcome;
-import dev.baton.core.turn.TurnRequest;
 import dev.baton.core.turn.TurnResume;
 import dev.baton.core.turn.TurnRunner;
-import dev.baton.core.turn.TurnState;
 import dev.baton.core.turn.TurnStateCodec;
 import dev.baton.runtime.Refusal;
 import dev.baton.runtime.RefusalException;
@@ -38,8 +35,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -73,6 +70,7 @@ public final class Approvals {
     private final TurnRunner runner;
     private final ToolExecutor executor;
     private final Clock clock;
+    private final PausedTurnEnds ends;
     private final AbandonedClaims abandoned;
 
     public Approvals(
@@ -96,7 +94,8 @@ public final class Approvals {
         this.runner = Objects.requireNonNull(runner, "runner");
         this.executor = new ToolExecutor(Objects.requireNonNull(tools, "tools"), clock);
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.abandoned = new AbandonedClaims(store, conversations, agents, runner);
+        this.ends = new PausedTurnEnds(conversations, agents, runner);
+        this.abandoned = new AbandonedClaims(store, conversations, ends);
     }
 
     /**
@@ -296,14 +295,19 @@ public final class Approvals {
                 "the user sent a new message instead",
                 clock.instant());
         if (closed.isEmpty()) return false;
-        closeWithoutModel(
+        endWithoutModel(
                 closed.get(),
-                caller,
-                session,
-                agent,
-                requestId,
-                new TurnEvent.Failed(
-                        "approval_superseded", "A new message denied the tool calls waiting for approval.", false));
+                turn -> ends.end(
+                        turn,
+                        caller,
+                        session,
+                        agent,
+                        requestId,
+                        decisionsOf(closed.get()),
+                        new TurnEvent.Failed(
+                                "approval_superseded",
+                                "A new message denied the tool calls waiting for approval.",
+                                false)));
         return true;
     }
 
@@ -328,51 +332,30 @@ public final class Approvals {
         Optional<ApprovalStore.Closed> closed =
                 store.close(turnId, ApprovalStatus.EXPIRED, null, "nobody decided before it expired", now);
         if (closed.isEmpty()) return false;
-        PausedTurn turn = closed.get().turn();
-        Optional<Session> session = conversations
-                .findSession(turn.userId(), turn.sessionId())
-                .filter(s -> s.tenantId().equals(turn.tenantId()));
-        if (session.isEmpty()) return true; // deleted meanwhile: nothing to store the end in
-        AgentDefinition agent = agents.find(session.get().agentId())
-                .orElseGet(() -> AgentDefinition.of(session.get().agentId(), "-", "-", List.of()));
-        closeWithoutModel(
+        endWithoutModel(
                 closed.get(),
-                Principal.of(turn.tenantId(), turn.userId(), Set.of()),
-                session.get(),
-                agent,
-                turn.requestId(),
-                new TurnEvent.Failed(
-                        "approval_expired", "Nobody decided on the tool calls before they expired.", false));
+                turn -> ends.inItsSession(
+                        turn,
+                        decisionsOf(closed.get()),
+                        new TurnEvent.Failed(
+                                "approval_expired", "Nobody decided on the tool calls before they expired.", false)));
         return true;
     }
 
-    private void closeWithoutModel(
-            ApprovalStore.Closed closed,
-            Principal owner,
-            Session session,
-            AgentDefinition agent,
-            String requestId,
-            TurnEvent.Failed reason) {
+    /**
+     * Ends a closed paused turn through {@code end}. The calls are decided (denied) whatever happens there; a failure
+     * only leaves the turn's partial answer unstored, and is logged.
+     */
+    private static void endWithoutModel(ApprovalStore.Closed closed, Consumer<PausedTurn> end) {
         try {
-            TurnState state = TurnStateCodec.decode(closed.turn().state());
-            TurnRequest request = new TurnRequest(
-                            requestId,
-                            owner,
-                            session,
-                            agent,
-                            PausedTurnRequests.userContent(state),
-                            new Cancellation(),
-                            null)
-                    .resuming(new TurnResume(
-                            state,
-                            closed.calls().stream()
-                                    .map(ApprovalDecisions::decision)
-                                    .toList()));
-            runner.closePaused(request, MessageStatus.CANCELLED, reason);
+            end.accept(closed.turn());
         } catch (RuntimeException e) {
-            // the calls are decided (denied) whatever happens here; only the turn's partial answer is not stored
             log.error("could not store the end of paused turn {}", closed.turn().turnId(), e);
         }
+    }
+
+    private static List<TurnResume.ToolDecision> decisionsOf(ApprovalStore.Closed closed) {
+        return closed.calls().stream().map(ApprovalDecisions::decision).toList();
     }
 
     private String checkedArguments(
