@@ -4,7 +4,6 @@ import dev.baton.core.model.ModelResolver;
 import dev.baton.core.tool.ToolSource;
 import dev.baton.learning.LearningModule;
 import dev.baton.mcp.client.McpClients;
-import dev.baton.mcp.server.McpEndpoint;
 import dev.baton.notes.NotesModule;
 import dev.baton.providers.pricing.PriceTable;
 import dev.baton.providers.resilience.BreakerToolSource;
@@ -20,21 +19,6 @@ import dev.baton.runtime.BatonBuilder;
 import dev.baton.runtime.agent.AgentRegistry;
 import dev.baton.runtime.config.ConfigException;
 import dev.baton.runtime.stream.TurnEventLogSettings;
-import dev.baton.server.api.AuditRoutes;
-import dev.baton.server.api.CatalogRoutes;
-import dev.baton.server.api.HealthRoutes;
-import dev.baton.server.api.McpAdminRoutes;
-import dev.baton.server.api.McpRoutes;
-import dev.baton.server.api.MessageRoutes;
-import dev.baton.server.api.NoteRoutes;
-import dev.baton.server.api.SessionRoutes;
-import dev.baton.server.api.TaskRoutes;
-import dev.baton.server.api.TurnEventRoutes;
-import dev.baton.server.api.experiment.ExperimentRoutes;
-import dev.baton.server.api.experiment.FlagRoutes;
-import dev.baton.server.api.learning.LearningAgentRoutes;
-import dev.baton.server.api.learning.LearningCourseRoutes;
-import dev.baton.server.api.learning.LearningShopRoutes;
 import dev.baton.server.auth.JwtAuthenticator;
 import dev.baton.server.auth.JwtSecret;
 import dev.baton.server.auth.JwtSettings;
@@ -55,7 +39,6 @@ import dev.baton.server.metrics.SessionMeters;
 import dev.baton.server.metrics.TurnMetrics;
 import dev.baton.server.trace.TraceContextRoutes;
 import dev.baton.server.trace.Tracing;
-import dev.baton.server.usage.UsageRoutes;
 import dev.baton.server.web.DevSignIn;
 import dev.baton.server.web.WebPageRoutes;
 import dev.baton.server.web.WebPageSettings;
@@ -156,12 +139,7 @@ public final class BatonServer implements AutoCloseable {
             boolean simulatorOnly = settings.simulatorOnly();
             String defaultModel = settings.defaultModel();
             if (simulatorUrl == null && simulatorOnly) {
-                simulator = opened(opened, LlmSimulator.start(BundledScript.create(clock)));
-                log.warn(
-                        "NO MODEL PROVIDER CONFIGURED: answering with the bundled LLM SIMULATOR at {} "
-                                + "(set OPENAI_API_KEY, ANTHROPIC_API_KEY, AZURE_OPENAI_ENDPOINT and AZURE_OPENAI_API_KEY, "
-                                + "OLLAMA_BASE_URL, or OPENAI_BASE_URL for an OpenAI-compatible server, to use a real model)",
-                        simulator.baseUrl());
+                simulator = opened(opened, bundledSimulator(clock));
                 simulatorUrl = simulator.baseUrl();
             }
             ConfiguredModelResolver configured =
@@ -169,16 +147,7 @@ public final class BatonServer implements AutoCloseable {
             // before the database opens: a model no provider serves is a configuration error, found first
             settings.checkModels(configured).forEach(w -> log.warn("configuration: {}", w));
 
-            Database db;
-            try {
-                db = Database.open(
-                        config.databaseUrl(),
-                        List.of(TaskModule.MIGRATIONS, NotesModule.MIGRATIONS, LearningModule.MIGRATIONS),
-                        databaseSettings(config));
-            } catch (RuntimeException e) {
-                throw DatabaseUnavailableException.of(config.databaseUrl(), e);
-            }
-            opened.push(db);
+            Database db = opened(opened, openDatabase(config));
             // SQLite's full-text index is filled in batches, so that a message's commit does not write it
             opened(opened, SqliteSearchIndex.start(db, SEARCH_INDEX_EVERY));
             BatonMetrics metrics = opened(opened, BatonMetrics.create(settings.metrics()));
@@ -246,56 +215,18 @@ public final class BatonServer implements AutoCloseable {
             }
             Baton baton = opened(opened, builder.build());
             turnMetrics.watching(baton.runningTurns());
-            io.micrometer.core.instrument.Gauge.builder("baton.database.available", db, d -> d.available() ? 1 : 0)
-                    .description("1 while the database's circuit breaker lets calls through, 0 while it is open")
-                    .register(metrics.registry());
-            io.micrometer.core.instrument.Gauge.builder(
-                            "baton.database.connections.active", db, Database::connectionsInUse)
-                    .description("database connections lent out now: reads and writes, never a turn waiting on a model")
-                    .register(metrics.registry());
-            io.micrometer.core.instrument.Gauge.builder(
-                            "baton.database.connections.pending", db, Database::connectionsAwaited)
-                    .description("threads waiting for a database connection now")
-                    .register(metrics.registry());
-            io.micrometer.core.instrument.Gauge.builder("baton.usage.pending.rows", baton, b -> b.pendingUsageRows())
-                    .description("usage rows of model calls kept in memory until the database takes them")
-                    .register(metrics.registry());
+            RuntimeGauges.register(db, baton, metrics.registry());
             metrics.watch(baton.modules().failures());
             metrics.watch(baton.modules().activity());
             baton.sessionEvents().add(new SessionMeters(metrics.registry()));
             String modelMode = simulatorOnly ? "simulator" : defaultModel;
             HttpSettings http = httpSettings(config);
             SseStreams sse = new SseStreams(http.sseBufferBytes(), sseHeartbeat, metrics.registry());
-            List<Consumer<RoutesConfig>> routes = new ArrayList<>(List.of(
-                    new HealthRoutes(
-                                    () -> db.isUp(HealthRoutes.DEADLINE),
-                                    modelMode,
-                                    resilient::breakerStates,
-                                    mcp::status)::register,
-                    new CatalogRoutes(baton.agents(), baton.toolAccess())::register,
-                    new McpAdminRoutes(mcp, config.maxBodyBytes())::register,
-                    new McpRoutes(new McpEndpoint(baton.toolAccess(), baton.sessions()), config.maxBodyBytes())
-                            ::register,
-                    new SessionRoutes(baton.sessions(), baton.approvals(), baton.turnEvents(), config.maxBodyBytes())
-                            ::register,
-                    new MessageRoutes(
-                                    baton.conversations(),
-                                    baton.approvals(),
-                                    baton.turnEvents(),
-                                    config.maxBodyBytes(),
-                                    sse)::register,
-                    new TurnEventRoutes(baton.turnEvents(), sse)::register,
-                    new UsageRoutes(baton.usage())::register,
-                    new AuditRoutes(auditStore, baton.approvals())::register,
-                    new ExperimentRoutes(baton.experiments(), config.maxBodyBytes())::register,
-                    new FlagRoutes(baton.flags(), config.maxBodyBytes())::register,
-                    new TaskRoutes(tasks.service(), config.maxBodyBytes())::register,
-                    new NoteRoutes(notes.service(), config.maxBodyBytes())::register,
-                    new LearningCourseRoutes(learning, config.maxBodyBytes())::register,
-                    new LearningShopRoutes(learning, config.maxBodyBytes())::register,
-                    new LearningAgentRoutes(learning, config.maxBodyBytes())::register,
-                    new MetricsRoutes(metrics)::register,
-                    webPage(config, options)::register));
+            List<Consumer<RoutesConfig>> routes =
+                    new ArrayList<>(ServerRoutes.api(config, db, modelMode, resilient, mcp, baton, sse, auditStore));
+            routes.addAll(ServerRoutes.domains(config, tasks, notes, learning));
+            routes.add(new MetricsRoutes(metrics)::register);
+            routes.add(webPage(config, options)::register);
             if (tracing.isOn()) {
                 routes.add(new TraceContextRoutes(
                         tracing.openTelemetry().getPropagators().getTextMapPropagator())::register);
@@ -320,6 +251,29 @@ public final class BatonServer implements AutoCloseable {
         } catch (RuntimeException e) {
             closeAll(opened);
             throw e;
+        }
+    }
+
+    /** The bundled simulator, answering when no model provider is configured, and a warning saying so. */
+    private static LlmSimulator bundledSimulator(Clock clock) {
+        LlmSimulator simulator = LlmSimulator.start(BundledScript.create(clock));
+        log.warn(
+                "NO MODEL PROVIDER CONFIGURED: answering with the bundled LLM SIMULATOR at {} "
+                        + "(set OPENAI_API_KEY, ANTHROPIC_API_KEY, AZURE_OPENAI_ENDPOINT and AZURE_OPENAI_API_KEY, "
+                        + "OLLAMA_BASE_URL, or OPENAI_BASE_URL for an OpenAI-compatible server, to use a real model)",
+                simulator.baseUrl());
+        return simulator;
+    }
+
+    /** The database, migrated for the runtime and the built-in domains; one that cannot be opened is named. */
+    private static Database openDatabase(BatonConfig config) {
+        try {
+            return Database.open(
+                    config.databaseUrl(),
+                    List.of(TaskModule.MIGRATIONS, NotesModule.MIGRATIONS, LearningModule.MIGRATIONS),
+                    databaseSettings(config));
+        } catch (RuntimeException e) {
+            throw DatabaseUnavailableException.of(config.databaseUrl(), e);
         }
     }
 
