@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * <p>The client's own work (reading the socket into the body's subscriber, completing its futures) runs on virtual
  * threads. Its default, a cached pool of platform threads fed through a {@code SynchronousQueue}, hands every piece
  * of a streamed answer from one parked thread to another; on virtual threads that work shares the carriers the turns
- * run on, and a tool turn took about a tenth less CPU (baton-bench/README.md, "The model client on virtual threads").
+ * run on, and a tool turn took 3–30 % less CPU, the less the warmer the server (baton-bench/README.md, "The model client
+ * on virtual threads").
  */
 public final class GatewayTransport implements AutoCloseable {
 
