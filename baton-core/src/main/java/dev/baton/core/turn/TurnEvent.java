@@ -9,6 +9,14 @@ import java.util.List;
 /** What a running turn emits, in order. The server turns each into one SSE event. */
 public sealed interface TurnEvent {
 
+    /**
+     * Whether this event ends what the turn has to say: {@link Done}, {@link Failed}, or {@link AwaitingApproval} (a
+     * paused turn says more only once it goes on). Every turn's last event is one of these, and only the last is.
+     */
+    default boolean isTerminal() {
+        return this instanceof Done || this instanceof Failed || this instanceof AwaitingApproval;
+    }
+
     record Started(String turnId, String sessionId, String requestId) implements TurnEvent {}
 
     record Chunk(String content) implements TurnEvent {}

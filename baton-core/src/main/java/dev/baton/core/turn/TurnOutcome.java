@@ -31,9 +31,7 @@ public record TurnOutcome(
         toolCalls = List.copyOf(toolCalls);
         Objects.requireNonNull(usage, "usage");
         Objects.requireNonNull(terminal, "terminal");
-        if (!(terminal instanceof TurnEvent.Done)
-                && !(terminal instanceof TurnEvent.Failed)
-                && !(terminal instanceof TurnEvent.AwaitingApproval)) {
+        if (!terminal.isTerminal()) {
             throw new IllegalArgumentException("terminal must be Done, Failed or AwaitingApproval");
         }
     }

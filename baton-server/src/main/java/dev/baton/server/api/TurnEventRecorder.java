@@ -35,14 +35,7 @@ final class TurnEventRecorder {
         }
         String json = rendered.json();
         long id = writer == null ? 0 : writer.append(rendered.type(), json);
-        if (writer != null && ends(event)) writer.ended();
+        if (writer != null && event.isTerminal()) writer.ended();
         return new Recorded(id, rendered.type(), json);
-    }
-
-    /** The events after which the turn's stream has nothing more to say (until a paused turn goes on). */
-    private static boolean ends(TurnEvent event) {
-        return event instanceof TurnEvent.Done
-                || event instanceof TurnEvent.Failed
-                || event instanceof TurnEvent.AwaitingApproval;
     }
 }
