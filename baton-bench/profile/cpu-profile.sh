@@ -6,7 +6,7 @@
 # compiler threads, which this shows.
 # usage: baton-bench/profile/cpu-profile.sh OUTDIR [sse]
 #   needs the peer harness built (README of ../shared/perf, copied to PEERS, default /tmp/perf-peers) and its mock
-#   running on 19100 with its pid in MOCK_PID; BATON_JAR defaults to baton-server/target/baton.jar (with its lib/)
+#   running on 19100 with its pid in MOCK_PID; C (16) sets the profiled connections; BATON_JAR defaults to baton-server/target/baton.jar (with its lib/)
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 . "$here/baton-under-load.sh"
@@ -29,7 +29,7 @@ lg --phase conc --c 16 --seconds "${WARM_SECS:-45}" --ramp 1 > "$D/warm.json"
 python3 "$here/thread-cpu.py" $SPID snapshot "$D/threads0.json"
 # jcmd reads "a=b" as a named argument of its own: the agent's options go in quotes
 $JCMD $SPID JVMTI.agent_load "$AP" "\"start,event=itimer,interval=1ms,threads\"" > "$D/agent.log"
-lg --phase conc --c 16 --seconds "${SECS:-20}" --ramp 1 > "$D/c16.json"
+lg --phase conc --c "${C:-16}" --seconds "${SECS:-20}" --ramp 1 > "$D/c16.json"
 $JCMD $SPID JVMTI.agent_load "$AP" "\"stop,file=$D/profile.collapsed,collapsed\"" >> "$D/agent.log"
 turns=$(python3 -c "import json; print(json.load(open('$D/c16.json'))['ok'])")
 python3 "$here/thread-cpu.py" $SPID diff "$D/threads0.json" "$turns"

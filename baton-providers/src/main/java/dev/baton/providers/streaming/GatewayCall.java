@@ -3,12 +3,13 @@ package dev.baton.providers.streaming;
 import dev.baton.core.model.ModelFailure;
 import dev.baton.core.model.ModelRequest;
 import dev.baton.core.turn.Cancellation;
+import dev.baton.providers.resilience.Watchdogs;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
@@ -32,6 +33,9 @@ public final class GatewayCall<T> {
         record Ended<T>() implements Signal<T> {}
 
         record Cancelled<T>() implements Signal<T> {}
+
+        /** The call's watch fired: the limit may have passed (unless the caller's holding time moved it on). */
+        record Due<T>() implements Signal<T> {}
     }
 
     /**
@@ -129,15 +133,15 @@ public final class GatewayCall<T> {
             abort.run();
             signals.add(new Signal.Cancelled<>());
         });
+        // One watch for the whole call rather than a timed wait for each piece: a streamed answer is dozens of
+        // pieces, and every timed wait of a virtual thread schedules and cancels a timer of its own
+        ScheduledFuture<?> watch = null;
         try {
             send.run();
             long due = deadline;
+            watch = watch(due);
             while (true) {
-                long remaining = due - System.nanoTime();
-                var signal = remaining > 0 ? signals.poll(remaining, TimeUnit.NANOSECONDS) : null;
-                if (signal == null) {
-                    throw failures.timedOut(limit);
-                }
+                var signal = signals.take();
                 if (paused.get() != null && signals.size() < CAPACITY) resume();
                 switch (signal) {
                     case Signal.Next<T> next -> {
@@ -151,6 +155,10 @@ public final class GatewayCall<T> {
                             return answer.get();
                         }
                     }
+                    case Signal.Due<T> d -> {
+                        if (due - System.nanoTime() <= 0) throw failures.timedOut(limit);
+                        watch = watch(due);
+                    }
                     case Signal.Failed<T> f ->
                         throw cancellation.isCancelled() ? failures.cancelled() : failures.classify(f.error());
                     case Signal.Ended<T> e -> throw failures.cutShort();
@@ -161,11 +169,17 @@ public final class GatewayCall<T> {
             Thread.currentThread().interrupt();
             throw failures.cancelled();
         } finally {
+            if (watch != null) watch.cancel(false);
             if (!completed) {
                 abort.run();
             }
             unregister(registration);
         }
+    }
+
+    /** Wakes the calling thread once {@code due} (a {@link System#nanoTime()} reading) has come. */
+    private ScheduledFuture<?> watch(long due) {
+        return Watchdogs.after(Duration.ofNanos(due - System.nanoTime()), () -> signals.add(new Signal.Due<>()));
     }
 
     private static void unregister(AutoCloseable registration) {

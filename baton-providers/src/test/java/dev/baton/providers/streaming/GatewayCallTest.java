@@ -1,9 +1,13 @@
 package dev.baton.providers.streaming;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.baton.core.model.ModelFailure;
+import dev.baton.core.model.ModelFailure.Kind;
 import dev.baton.core.model.ModelRequest;
 import dev.baton.core.turn.Cancellation;
+import dev.baton.providers.resilience.Watchdogs;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,6 +16,7 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 class GatewayCallTest {
     private final FailureClassifier failures = new FailureClassifier("test", Clock.systemUTC());
@@ -58,6 +63,49 @@ class GatewayCallTest {
         });
 
         assertThat(answer).isEqualTo("complete");
+    }
+
+    @Test
+    @Timeout(30)
+    void a_silent_stream_times_out_when_its_limit_has_passed() {
+        GatewayCall<String> call = open(Duration.ofMillis(100));
+
+        assertThatThrownBy(() -> call.await(() -> {}, piece -> Optional.of(piece)))
+                .isInstanceOfSatisfying(
+                        ModelFailure.class, f -> assertThat(f.kind()).isEqualTo(Kind.TIMEOUT));
+        assertThat(Watchdogs.queued()).as("the fired watch is gone").isZero();
+    }
+
+    @Test
+    @Timeout(30)
+    void a_stream_that_goes_silent_after_a_held_piece_still_times_out_at_its_moved_limit() {
+        long started = System.nanoTime(); // before the call's clock starts, so the bound below holds on any machine
+        GatewayCall<String> call = open(Duration.ofMillis(100));
+        call.next("first");
+
+        // the call's watch fires while the caller holds the piece; the limit moved on by the holding time, so the
+        // call must watch again rather than time out at once or wait for ever
+        assertThatThrownBy(() -> call.await(() -> {}, piece -> {
+                    holdFor(Duration.ofMillis(300));
+                    return Optional.empty();
+                }))
+                .isInstanceOfSatisfying(
+                        ModelFailure.class, f -> assertThat(f.kind()).isEqualTo(Kind.TIMEOUT));
+        assertThat(Duration.ofNanos(System.nanoTime() - started))
+                .as("the holding time plus the whole limit")
+                .isGreaterThanOrEqualTo(Duration.ofMillis(400));
+    }
+
+    @Test
+    void a_call_that_ended_leaves_no_watch_queued() {
+        for (int i = 0; i < 20; i++) {
+            GatewayCall<String> call = open(Duration.ofMinutes(10));
+            call.next("answer");
+            String answer = call.await(() -> {}, Optional::of);
+            assertThat(answer).isEqualTo("answer");
+        }
+        // a ten-minute watch per call left behind would hold each call's queue for ten minutes
+        assertThat(Watchdogs.queued()).isZero();
     }
 
     /** What a caller held up by its client does: keeps the piece for a while (a real wait, not a synchronisation). */
