@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Two or more builds alternated, each measured once warm: a fresh Baton (SQLite; SSE with SSE=sse) against the harness's
-# mock, 1,000 warm-up and 500 sequential turns, WARM (30) s at 16 connections, then SECS (20) s at 16 connections
+# mock, 1,000 warm-up and 500 sequential turns, WARM (30) s at C (16) connections, then SECS (20) s at C connections
 # measured. Prints one line per run: sequential p50 and CPU per turn, then CPU per turn and turns/s warming and measured.
 # ab-matrix.sh compares builds in the harness's own phases, which end while the JIT is still compiling ("The JIT's
 # share of the harness's windows" in baton-bench/README.md); this compares them past most of that.
@@ -19,8 +19,8 @@ for r in $(seq 1 "$rounds"); do
     out_dir "$root_out/$name-$r"
     start_baton
     lg --phase seq --warmup 1000 --n 500 > "$D/seq.json"
-    lg --phase conc --c 16 --seconds "${WARM:-30}" --ramp 1 > "$D/warm.json"
-    lg --phase conc --c 16 --seconds "${SECS:-20}" --ramp 1 > "$D/c16.json"
+    lg --phase conc --c "${C:-16}" --seconds "${WARM:-30}" --ramp 1 > "$D/warm.json"
+    lg --phase conc --c "${C:-16}" --seconds "${SECS:-20}" --ramp 1 > "$D/c16.json"
     kill $SPID; wait $SPID 2>/dev/null
     python3 - "$D" "$name" "$r" <<'PY'
 import json, sys
