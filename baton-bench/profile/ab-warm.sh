@@ -5,6 +5,7 @@
 # ab-matrix.sh compares builds in the harness's own phases, which end while the JIT is still compiling ("The JIT's
 # share of the harness's windows" in baton-bench/README.md); this compares them past most of that.
 # usage: baton-bench/profile/ab-warm.sh OUTDIR ROUNDS NAME=JAR NAME=JAR ...   (each jar copied away with its lib/)
+#   OPTS_NAME gives one build extra JVM options: OPTS_floor=-Xms512m ab-warm.sh OUT 2 plain=JAR floor=JAR
 #   needs the peer harness built (README of ../shared/perf, copied to PEERS, default /tmp/perf-peers) and its mock
 #   running on 19100 with its pid in MOCK_PID
 set -uo pipefail
@@ -17,7 +18,9 @@ for r in $(seq 1 "$rounds"); do
   for build in "$@"; do
     name=${build%%=*}; JAR=${build#*=}
     out_dir "$root_out/$name-$r"
-    start_baton
+    opts="OPTS_$name"
+    # shellcheck disable=SC2086  # JVM options, one word each
+    start_baton ${!opts:-}
     lg --phase seq --warmup 1000 --n 500 > "$D/seq.json"
     lg --phase conc --c "${C:-16}" --seconds "${WARM:-30}" --ramp 1 > "$D/warm.json"
     lg --phase conc --c "${C:-16}" --seconds "${SECS:-20}" --ramp 1 > "$D/c16.json"

@@ -11,6 +11,7 @@ import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -59,11 +60,17 @@ class LauncherIT {
     record Run(int exitCode, String output) {}
 
     private Run baton(String... args) throws Exception {
+        return baton(Map.of(), args);
+    }
+
+    private Run baton(Map<String, String> env, String... args) throws Exception {
         List<String> cmd =
                 new java.util.ArrayList<>(List.of("bash", root.resolve("baton").toString()));
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(root.toFile()).redirectErrorStream(true);
         pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        pb.environment().remove("BATON_JAVA_OPTS");
+        pb.environment().putAll(env);
         Process p = pb.start();
         p.getOutputStream().close();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -147,6 +154,20 @@ class LauncherIT {
         Run run = baton("help");
         assertThat(run.exitCode()).as(run.output()).isZero();
         assertThat(run.output()).contains("Usage: baton").contains("config");
+    }
+
+    @Test
+    void baton_java_opts_reach_the_jvm_each_option_as_a_word() throws Exception {
+        baton("--help");
+
+        // a JVM refuses an option it does not know before running anything: the refusal proves the option got there
+        Run unknown = baton(Map.of("BATON_JAVA_OPTS", "-Xms16m -XX:+NoSuchBatonOption"), "--help");
+        assertThat(unknown.exitCode()).as(unknown.output()).isNotZero();
+        assertThat(unknown.output()).contains("NoSuchBatonOption").doesNotContain("Usage: baton");
+
+        Run heap = baton(Map.of("BATON_JAVA_OPTS", "-Xms16m -Xmx64m"), "--help");
+        assertThat(heap.exitCode()).as(heap.output()).isZero();
+        assertThat(heap.output()).contains("Usage: baton");
     }
 
     private void touchLater(String file) throws IOException {
