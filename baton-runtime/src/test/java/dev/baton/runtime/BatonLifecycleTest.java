@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.core.agent.AgentDefinition;
 import dev.baton.core.conversation.InMemoryConversationStore;
+import dev.baton.core.conversation.InMemoryIdempotencyStore;
 import dev.baton.runtime.agent.AgentRegistry;
 import dev.baton.runtime.config.ConfigException;
 import dev.baton.runtime.config.Yaml;
@@ -21,7 +22,7 @@ class BatonLifecycleTest {
         return Baton.builder()
                 .conversationStore(store)
                 .sessionStore(new OpenSessions(session -> {}))
-                .idempotencyStore(store)
+                .idempotencyStore(new InMemoryIdempotencyStore())
                 .models(reference -> {
                     throw new IllegalArgumentException("no models in this test");
                 })

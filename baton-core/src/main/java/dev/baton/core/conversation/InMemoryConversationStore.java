@@ -22,7 +22,8 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * A {@link ConversationStore} and {@link IdempotencyStore} in memory, for tests and small embedded programs: nothing
+ * A {@link ConversationStore} in memory, for tests and small embedded programs ({@link InMemoryIdempotencyStore} keeps
+ * idempotency keys the same way): nothing
  * survives the process. It keeps the rules of the JDBC stores, and the same contract suite checks both (baton-testkit's
  * {@code ConversationStoreContract}):
  *
@@ -32,15 +33,13 @@ import java.util.Set;
  *   <li>messages get consecutive {@code seq}s per session, in the order they were written;
  *   <li>a write is all or nothing: a turn whose rows clash with stored ones (a duplicate id) changes nothing;
  *   <li>instants come back truncated to the microsecond, as the databases store them;
- *   <li>deleting a session keeps its usage rows and audit records;
- *   <li>an idempotency key keeps its first response per user; a claim is completed or released only while in
- *       progress.
+ *   <li>deleting a session keeps its usage rows and audit records.
  * </ul>
  *
  * <p>Thread-safe: every operation holds one lock, so operations are atomic and ordered as in a serializable database.
  * Memory grows with everything written; nothing is evicted.
  */
-public final class InMemoryConversationStore implements ConversationStore, IdempotencyStore {
+public final class InMemoryConversationStore implements ConversationStore {
     private final Object lock = new Object();
     private final Map<String, Session> sessions = new LinkedHashMap<>();
     private final Map<String, List<Message>> messagesBySession = new HashMap<>();
@@ -49,7 +48,6 @@ public final class InMemoryConversationStore implements ConversationStore, Idemp
     private final Map<String, UsageRecord> usage = new LinkedHashMap<>();
     private final Map<String, AuditRecord> audit = new LinkedHashMap<>();
     private final Map<String, ExtractionRecord> extractions = new LinkedHashMap<>();
-    private final Map<String, StoredResponse> responses = new HashMap<>();
 
     @Override
     public void createSession(Session session) {
@@ -256,66 +254,6 @@ public final class InMemoryConversationStore implements ConversationStore, Idemp
         }
     }
 
-    // ---- IdempotencyStore
-
-    @Override
-    public Optional<StoredResponse> find(String userId, String key) {
-        synchronized (lock) {
-            return Optional.ofNullable(responses.get(idempotencyKey(userId, key)));
-        }
-    }
-
-    @Override
-    public boolean save(String userId, String key, StoredResponse response) {
-        Objects.requireNonNull(response.requestHash(), "requestHash");
-        Objects.requireNonNull(response.createdAt(), "createdAt");
-        StoredResponse stored = new StoredResponse(
-                response.requestHash(), response.status(), response.body(), truncate(response.createdAt()));
-        synchronized (lock) {
-            return responses.putIfAbsent(idempotencyKey(userId, key), stored) == null;
-        }
-    }
-
-    @Override
-    public boolean claim(String userId, String key, String requestHash, Instant now, Instant staleBefore) {
-        if (claim(userId, key, requestHash, now)) return true;
-        synchronized (lock) {
-            String k = idempotencyKey(userId, key);
-            StoredResponse r = responses.get(k);
-            if (r == null
-                    || !r.inProgress()
-                    || !r.requestHash().equals(requestHash)
-                    || !r.createdAt().isBefore(staleBefore)) return false;
-            responses.put(k, new StoredResponse(requestHash, IN_PROGRESS, null, truncate(now)));
-            return true;
-        }
-    }
-
-    @Override
-    public void complete(String userId, String key, int status, String body) {
-        synchronized (lock) {
-            responses.computeIfPresent(
-                    idempotencyKey(userId, key),
-                    (k, r) -> r.inProgress() ? new StoredResponse(r.requestHash(), status, body, r.createdAt()) : r);
-        }
-    }
-
-    @Override
-    public void release(String userId, String key) {
-        synchronized (lock) {
-            responses.computeIfPresent(idempotencyKey(userId, key), (k, r) -> r.inProgress() ? null : r);
-        }
-    }
-
-    @Override
-    public int deleteOlderThan(Instant cutoff) {
-        synchronized (lock) {
-            int before = responses.size();
-            responses.values().removeIf(r -> r.createdAt().isBefore(cutoff));
-            return before - responses.size();
-        }
-    }
-
     // ---- inspection: what a database would show an operator, for tests and embedding programs
 
     /** Every tool call row of a session, linked to a message or not, in the order written; empty once deleted. */
@@ -422,9 +360,5 @@ public final class InMemoryConversationStore implements ConversationStore, Idemp
                 throw new IllegalStateException(what + " " + id + " already exists");
             }
         }
-    }
-
-    private static String idempotencyKey(String userId, String key) {
-        return userId + '\u0000' + key;
     }
 }

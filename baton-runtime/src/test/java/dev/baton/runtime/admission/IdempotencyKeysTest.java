@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.core.auth.Principal;
-import dev.baton.core.conversation.InMemoryConversationStore;
+import dev.baton.core.conversation.InMemoryIdempotencyStore;
 import dev.baton.runtime.Refusal;
 import dev.baton.runtime.RefusalException;
 import dev.baton.testkit.time.SettableClock;
@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 
 class IdempotencyKeysTest {
     private final SettableClock clock = new SettableClock();
-    private final InMemoryConversationStore store = new InMemoryConversationStore();
+    private final InMemoryIdempotencyStore store = new InMemoryIdempotencyStore();
     private final Principal alice = Principal.of("t", "alice", Set.of());
     private final IdempotencyKey key = new IdempotencyKey("k-1", "{\"content\":\"hi\"}");
 

@@ -3,6 +3,7 @@ package dev.baton.testkit.store;
 import dev.baton.core.conversation.ConversationStore;
 import dev.baton.core.conversation.IdempotencyStore;
 import dev.baton.core.conversation.InMemoryConversationStore;
+import dev.baton.core.conversation.InMemoryIdempotencyStore;
 import dev.baton.core.conversation.ToolCallRecord;
 import dev.baton.core.conversation.UsageRecord;
 import java.math.BigDecimal;
@@ -13,10 +14,12 @@ import org.junit.jupiter.api.BeforeEach;
 /** The store contract on the in-memory store, a fresh one per test. */
 class InMemoryConversationStoreTest extends ConversationStoreContract {
     private InMemoryConversationStore store;
+    private InMemoryIdempotencyStore idempotency;
 
     @BeforeEach
     void freshStore() {
         store = new InMemoryConversationStore();
+        idempotency = new InMemoryIdempotencyStore();
     }
 
     @Override
@@ -26,7 +29,7 @@ class InMemoryConversationStoreTest extends ConversationStoreContract {
 
     @Override
     protected IdempotencyStore idempotency() {
-        return store;
+        return idempotency;
     }
 
     @Override
