@@ -69,18 +69,7 @@ final class McpConnection implements AutoCloseable {
         this.timing = timing;
         this.clock = clock;
         this.builder = new CatalogueBuilder(settings, pins, this);
-        this.status = new ServerStatus(
-                settings.name(),
-                ServerStatus.State.CONNECTING,
-                null,
-                clock.instant(),
-                null,
-                -1,
-                0,
-                0,
-                0,
-                0,
-                Refresh.INITIAL);
+        this.status = ServerStatus.connecting(settings.name(), clock.instant());
         this.supervisor = Thread.ofVirtual().name("mcp-" + settings.name()).unstarted(this::supervise);
     }
 
@@ -325,19 +314,7 @@ final class McpConnection implements AutoCloseable {
         Catalogue next = builder.build(tools, catalogue.version() + 1, cause, clock.instant());
         lastListed = List.copyOf(tools);
         catalogue = next;
-        ServerStatus s = status;
-        status = new ServerStatus(
-                s.name(),
-                s.state(),
-                s.wire(),
-                s.since(),
-                s.lastError(),
-                s.pid(),
-                s.restarts(),
-                next.offered().size(),
-                next.heldBack().size(),
-                next.version(),
-                cause);
+        status = status.withCatalogue(next.offered().size(), next.heldBack().size(), next.version(), cause);
         if (cause != Refresh.PIN_RECHECK)
             log.info(
                     "MCP server {}: catalogue {} ({}): {} tools offered, {} held back",
@@ -353,39 +330,17 @@ final class McpConnection implements AutoCloseable {
     }
 
     private synchronized void setStatus(ServerStatus.State state, String lastError, ServerSession current) {
-        ServerStatus s = status;
-        status = new ServerStatus(
-                s.name(),
+        status = status.entering(
                 state,
-                current == null ? s.wire() : current.wire().label,
                 clock.instant(),
                 lastError,
-                current == null ? -1 : current.pid(),
-                s.restarts(),
-                s.tools(),
-                s.heldBack(),
-                s.catalogueVersion(),
-                s.lastRefresh());
+                current == null ? null : current.wire().label,
+                current == null ? -1 : current.pid());
     }
 
     /** One more restart or reconnection, counted under the same lock as every other change of the status. */
     private synchronized void countRestart() {
-        status = withRestarts(status, status.restarts() + 1);
-    }
-
-    private static ServerStatus withRestarts(ServerStatus s, int restarts) {
-        return new ServerStatus(
-                s.name(),
-                s.state(),
-                s.wire(),
-                s.since(),
-                s.lastError(),
-                s.pid(),
-                restarts,
-                s.tools(),
-                s.heldBack(),
-                s.catalogueVersion(),
-                s.lastRefresh());
+        status = status.restarted();
     }
 
     private String describeDown() {

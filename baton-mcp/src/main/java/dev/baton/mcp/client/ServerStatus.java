@@ -48,4 +48,39 @@ public record ServerStatus(
     public boolean up() {
         return state == State.UP;
     }
+
+    /** A server configured and not connected yet. */
+    static ServerStatus connecting(String name, Instant since) {
+        return new ServerStatus(name, State.CONNECTING, null, since, null, -1, 0, 0, 0, 0, Refresh.INITIAL);
+    }
+
+    /**
+     * This status entering {@code next} at {@code at}; {@code wire} and {@code pid} are the session's now up, or null
+     * and -1 without one (the last wire is kept).
+     */
+    ServerStatus entering(State next, Instant at, String lastError, String currentWire, long currentPid) {
+        return new ServerStatus(
+                name,
+                next,
+                currentWire == null ? wire : currentWire,
+                at,
+                lastError,
+                currentPid,
+                restarts,
+                tools,
+                heldBack,
+                catalogueVersion,
+                lastRefresh);
+    }
+
+    /** This status with one more restart or reconnection. */
+    ServerStatus restarted() {
+        return new ServerStatus(
+                name, state, wire, since, lastError, pid, restarts + 1, tools, heldBack, catalogueVersion, lastRefresh);
+    }
+
+    /** This status after the catalogue was rebuilt. */
+    ServerStatus withCatalogue(int offered, int held, long version, Refresh cause) {
+        return new ServerStatus(name, state, wire, since, lastError, pid, restarts, offered, held, version, cause);
+    }
 }
