@@ -31,7 +31,10 @@ class ArchitectureTest {
                     "dev.baton.notes..",
                     "dev.baton.learning..",
                     "dev.baton.modules..",
-                    "dev.baton.mcp..");
+                    "dev.baton.mcp..",
+                    "dev.baton.domain..",
+                    "dev.baton.app..",
+                    "dev.baton.eval..");
 
     @ArchTest
     static final ArchRule the_runtime_knows_no_http_sql_store_provider_or_redis = noClasses()
@@ -45,6 +48,8 @@ class ArchitectureTest {
                     "dev.baton.providers..",
                     "dev.baton.redis..",
                     "dev.baton.mcp..",
+                    "dev.baton.domain..",
+                    "dev.baton.app..",
                     "io.modelcontextprotocol..",
                     "io.javalin..",
                     "jakarta.servlet..",
@@ -95,19 +100,49 @@ class ArchitectureTest {
             .dependOnClassesThat()
             .resideInAnyPackage("io.modelcontextprotocol..");
 
-    /** The eval harness runs turns through the runtime, never through the HTTP API; the CLI is its adapter. */
+    /** The eval harness runs turns through the assembly and the runtime, never through a front door. */
     @ArchTest
-    static final ArchRule the_eval_harness_knows_no_http_and_no_cli = noClasses()
+    static final ArchRule the_eval_harness_knows_no_door = noClasses()
             .that()
-            .resideInAPackage("dev.baton.server.eval..")
+            .resideInAPackage("dev.baton.eval..")
             .should()
             .dependOnClassesThat()
+            .resideInAnyPackage("dev.baton.server..", "io.javalin..", "jakarta.servlet..", "org.eclipse.jetty..");
+
+    /** The assembly, the Domain SPI and the domains know no front door: a Baton runs without one. */
+    @ArchTest
+    static final ArchRule the_assembly_and_the_domains_know_no_door = noClasses()
+            .that()
             .resideInAnyPackage(
-                    "dev.baton.server.http..",
-                    "dev.baton.server.api..",
-                    "dev.baton.server.compat..",
-                    "dev.baton.server.cli..",
-                    "io.javalin..",
-                    "jakarta.servlet..",
-                    "org.eclipse.jetty..");
+                    "dev.baton.app..",
+                    "dev.baton.domain..",
+                    "dev.baton.tasks..",
+                    "dev.baton.notes..",
+                    "dev.baton.learning..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage("dev.baton.server..", "dev.baton.eval..");
+
+    /**
+     * Domains plug in through the SPI: the assembly, the harness and the doors never name a built-in domain (design
+     * 002's own API translates onto the learning agent's memory service, which is that design's door).
+     */
+    @ArchTest
+    static final ArchRule nothing_outside_a_domain_lists_the_domains = noClasses()
+            .that()
+            .resideInAnyPackage("dev.baton.app..", "dev.baton.domain..", "dev.baton.eval..", "dev.baton.server..")
+            .and()
+            .resideOutsideOfPackage("dev.baton.server.compat..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage("dev.baton.tasks..", "dev.baton.notes..", "dev.baton.learning..");
+
+    /** A domain is plugged in, it does not plug itself into the assembly or into another domain. */
+    @ArchTest
+    static final ArchRule a_domain_knows_neither_the_assembly_nor_another_domain = noClasses()
+            .that()
+            .resideInAnyPackage("dev.baton.tasks..", "dev.baton.notes..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage("dev.baton.app..", "dev.baton.learning..");
 }

@@ -44,7 +44,8 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class StdioToolServer {
     private static final Duration TOOL_TIMEOUT = Duration.ofSeconds(30);
 
-    private final ToolSource source;
+    private final String name;
+    private final List<ToolSource> sources;
     private final Set<String> permissions;
     private final ToolExecutor executor;
     private final AgentDefinition agent;
@@ -54,14 +55,25 @@ public final class StdioToolServer {
      * @param permissions what a named caller holds here: the domain's own permissions (the client checked its user's)
      */
     public StdioToolServer(ToolSource source, Set<String> permissions, Clock clock) {
-        this.source = Objects.requireNonNull(source, "source");
+        this(source.name(), List.of(source), permissions, clock);
+    }
+
+    /**
+     * A server of several sources (a domain's tools), under one name.
+     *
+     * @param name names the server to its clients ({@code baton-NAME})
+     * @param permissions what a named caller holds here: the domain's own permissions (the client checked its user's)
+     */
+    public StdioToolServer(String name, List<ToolSource> sources, Set<String> permissions, Clock clock) {
+        this.name = Objects.requireNonNull(name, "name");
+        this.sources = List.copyOf(sources);
         this.permissions = Set.copyOf(permissions);
-        this.executor = new ToolExecutor(new ToolCatalog(List.of(source)), clock);
+        this.executor = new ToolExecutor(new ToolCatalog(this.sources), clock);
         this.agent = AgentDefinition.of(
                 "mcp-server",
                 "",
                 "none:none",
-                source.tools().stream().map(t -> t.definition().name()).toList());
+                tools().stream().map(t -> t.definition().name()).toList());
     }
 
     /** Serves until {@code in} ends (the client closed the pipe), then returns. */
@@ -70,18 +82,22 @@ public final class StdioToolServer {
         StdioServerTransportProvider transport =
                 new StdioServerTransportProvider(McpJsonDefaults.getMapper(), new EndAware(in, ended), out);
         McpSyncServer server = McpServer.sync(transport)
-                .serverInfo(new McpSchema.Implementation("baton-" + source.name(), "Baton " + source.name(), "0.1.0"))
+                .serverInfo(new McpSchema.Implementation("baton-" + name, "Baton " + name, "0.1.0"))
                 .capabilities(
                         McpSchema.ServerCapabilities.builder().tools(false).build())
                 // the executor validates; calls run on the SDK's worker threads, so several are served at once
                 .validateToolInputs(false)
-                .tools(source.tools().stream().map(this::specification).toList())
+                .tools(tools().stream().map(this::specification).toList())
                 .build();
         try {
             ended.await();
         } finally {
             server.close();
         }
+    }
+
+    private List<Tool> tools() {
+        return sources.stream().flatMap(s -> s.tools().stream()).toList();
     }
 
     private McpServerFeatures.SyncToolSpecification specification(Tool tool) {

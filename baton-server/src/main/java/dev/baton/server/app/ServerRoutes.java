@@ -1,10 +1,8 @@
 package dev.baton.server.app;
 
-import dev.baton.learning.LearningModule;
-import dev.baton.mcp.client.McpClients;
+import dev.baton.app.BatonApp;
+import dev.baton.app.config.BatonConfig;
 import dev.baton.mcp.server.McpEndpoint;
-import dev.baton.notes.NotesModule;
-import dev.baton.providers.resilience.ResilientModelResolver;
 import dev.baton.runtime.Baton;
 import dev.baton.server.api.AuditRoutes;
 import dev.baton.server.api.CatalogRoutes;
@@ -12,21 +10,14 @@ import dev.baton.server.api.HealthRoutes;
 import dev.baton.server.api.McpAdminRoutes;
 import dev.baton.server.api.McpRoutes;
 import dev.baton.server.api.MessageRoutes;
-import dev.baton.server.api.NoteRoutes;
 import dev.baton.server.api.SessionRoutes;
-import dev.baton.server.api.TaskRoutes;
 import dev.baton.server.api.TurnEventRoutes;
 import dev.baton.server.api.experiment.ExperimentRoutes;
 import dev.baton.server.api.experiment.FlagRoutes;
-import dev.baton.server.api.learning.LearningAgentRoutes;
-import dev.baton.server.api.learning.LearningCourseRoutes;
-import dev.baton.server.api.learning.LearningShopRoutes;
-import dev.baton.server.config.BatonConfig;
+import dev.baton.server.http.DomainRouteAdapter;
 import dev.baton.server.http.SseStreams;
 import dev.baton.server.usage.UsageRoutes;
 import dev.baton.store.jdbc.Database;
-import dev.baton.store.jdbc.JdbcAuditStore;
-import dev.baton.tasks.TaskModule;
 import io.javalin.config.RoutesConfig;
 import java.util.List;
 import java.util.function.Consumer;
@@ -36,15 +27,14 @@ final class ServerRoutes {
     private ServerRoutes() {}
 
     /** Baton's own HTTP API: health, catalogue, MCP, sessions, messages, streams, usage, audit, experiments, flags. */
-    static List<Consumer<RoutesConfig>> api(
-            BatonConfig config,
-            Database db,
-            String modelMode,
-            ResilientModelResolver resilient,
-            McpClients mcp,
-            Baton baton,
-            SseStreams sse,
-            JdbcAuditStore auditStore) {
+    static List<Consumer<RoutesConfig>> api(BatonApp app, SseStreams sse) {
+        BatonConfig config = app.settings().config();
+        Database db = app.database();
+        Baton baton = app.baton();
+        var mcp = app.mcp();
+        var resilient = app.models();
+        var auditStore = app.audit();
+        String modelMode = app.modelMode();
         return List.of(
                 new HealthRoutes(() -> db.isUp(HealthRoutes.DEADLINE), modelMode, resilient::breakerStates, mcp::status)
                         ::register,
@@ -66,14 +56,11 @@ final class ServerRoutes {
                 new FlagRoutes(baton.flags(), config.maxBodyBytes())::register);
     }
 
-    /** The built-in domains' REST APIs: the same services their tools call. */
-    static List<Consumer<RoutesConfig>> domains(
-            BatonConfig config, TaskModule tasks, NotesModule notes, LearningModule learning) {
-        return List.of(
-                new TaskRoutes(tasks.service(), config.maxBodyBytes())::register,
-                new NoteRoutes(notes.service(), config.maxBodyBytes())::register,
-                new LearningCourseRoutes(learning, config.maxBodyBytes())::register,
-                new LearningShopRoutes(learning, config.maxBodyBytes())::register,
-                new LearningAgentRoutes(learning, config.maxBodyBytes())::register);
+    /** The domains' REST APIs, in the domains' order: the same services their tools call. */
+    static List<Consumer<RoutesConfig>> domains(BatonApp app, int maxBodyBytes) {
+        return app.routes().stream()
+                .map(group ->
+                        (Consumer<RoutesConfig>) routes -> DomainRouteAdapter.register(group, routes, maxBodyBytes))
+                .toList();
     }
 }

@@ -1,7 +1,7 @@
 package dev.baton.server.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.baton.server.eval.EvalReport;
+import dev.baton.eval.EvalReport;
 import dev.baton.server.http.Json;
 import java.io.PrintStream;
 import java.util.Locale;

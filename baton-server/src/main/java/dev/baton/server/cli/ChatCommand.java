@@ -1,10 +1,10 @@
 package dev.baton.server.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.app.config.ConfigLoader;
 import dev.baton.server.auth.DevSecret;
 import dev.baton.server.auth.JwtSecret;
 import dev.baton.server.auth.TokenMinter;
-import dev.baton.server.config.ConfigLoader;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

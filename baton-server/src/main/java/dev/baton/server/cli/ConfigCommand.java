@@ -2,12 +2,12 @@ package dev.baton.server.cli;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
+import dev.baton.app.config.BatonConfig;
+import dev.baton.app.config.ConfigLoader;
 import dev.baton.runtime.config.ConfigFile;
 import dev.baton.server.app.ServerSettings;
 import dev.baton.server.auth.JwtSecret;
 import dev.baton.server.auth.JwtSettings;
-import dev.baton.server.config.BatonConfig;
-import dev.baton.server.config.ConfigLoader;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Map;

@@ -1,15 +1,15 @@
 package dev.baton.server.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.app.config.BatonConfig;
+import dev.baton.app.config.ModelSettings;
+import dev.baton.app.config.ProviderSettings;
 import dev.baton.core.agent.AgentDefinition;
 import dev.baton.core.agent.TurnLimits;
 import dev.baton.runtime.config.ConfigFile;
 import dev.baton.server.app.ServerSettings;
 import dev.baton.server.auth.DevSecret;
 import dev.baton.server.auth.JwtSettings;
-import dev.baton.server.config.BatonConfig;
-import dev.baton.server.config.ModelSettings;
-import dev.baton.server.config.ProviderSettings;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -2,16 +2,15 @@ package dev.baton.server.cli;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
-import dev.baton.runtime.config.ConfigException;
+import dev.baton.app.config.ConfigLoader;
+import dev.baton.eval.EvalReport;
+import dev.baton.eval.EvalRunner;
+import dev.baton.eval.EvalRuntime;
+import dev.baton.eval.EvalSuite;
+import dev.baton.eval.ReportFormat;
+import dev.baton.eval.ScenarioResult;
+import dev.baton.eval.ShippedSuites;
 import dev.baton.runtime.config.ConfigFile;
-import dev.baton.server.config.ConfigLoader;
-import dev.baton.server.eval.EvalReport;
-import dev.baton.server.eval.EvalRunner;
-import dev.baton.server.eval.EvalRuntime;
-import dev.baton.server.eval.EvalSuite;
-import dev.baton.server.eval.ReportFormat;
-import dev.baton.server.eval.ScenarioResult;
-import dev.baton.server.eval.SuiteReader;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -29,7 +28,7 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code baton eval}: runs a scenario suite through the runtime {@code baton serve} would build and says whether the
- * agent met the threshold. A thin adapter: the suite, the runner and the report live in {@code dev.baton.server.eval}.
+ * agent met the threshold. A thin adapter: the suite, the runner and the report live in baton-eval ({@code dev.baton.eval}).
  */
 @Command(
         name = "eval",
@@ -129,7 +128,7 @@ final class EvalCommand implements Callable<Integer> {
         Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
         if (System.getenv("BATON_LOG_LEVEL") == null) root.setLevel(Level.WARN);
 
-        EvalSuite evalSuite = SuiteReader.read(suiteFile(suite));
+        EvalSuite evalSuite = ShippedSuites.onClassPath().find(suite);
         if (agent != null) evalSuite = evalSuite.withAgent(agent);
         ConfigFile file = ConfigLoader.read(config, env);
         EvalReport report;
@@ -155,18 +154,6 @@ final class EvalCommand implements Callable<Integer> {
         print(report);
         if (target != null) target.record(report, out);
         return report.thresholdMet() ? ExitCodes.OK : ExitCodes.BELOW_THRESHOLD;
-    }
-
-    /** A path as given, else a shipped suite's name: evals/NAME.yaml. */
-    static Path suiteFile(String suite) {
-        Path given = Path.of(suite);
-        if (Files.isRegularFile(given)) return given;
-        if (!suite.contains("/") && !suite.contains("\\") && !suite.endsWith(".yaml")) {
-            Path named = Path.of("evals", suite + ".yaml");
-            if (Files.isRegularFile(named)) return named;
-        }
-        throw new ConfigException("suite not found: " + suite
-                + " (give a YAML file, or the name of one in ./evals, e.g. --suite learning)");
     }
 
     private static void write(Path file, String text) {

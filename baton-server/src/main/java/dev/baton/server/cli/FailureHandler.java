@@ -1,8 +1,8 @@
 package dev.baton.server.cli;
 
+import dev.baton.app.DatabaseUnavailableException;
 import dev.baton.core.config.ConfigProblem;
 import dev.baton.runtime.config.ConfigException;
-import dev.baton.server.app.DatabaseUnavailableException;
 import java.io.PrintWriter;
 import java.net.BindException;
 import java.net.ConnectException;

@@ -1,5 +1,7 @@
 package dev.baton.server.cli;
 
+import dev.baton.app.config.BatonConfig;
+import dev.baton.app.config.ConfigLoader;
 import dev.baton.runtime.config.ConfigFile;
 import dev.baton.server.app.BatonServer;
 import dev.baton.server.app.ServerSettings;
@@ -7,8 +9,6 @@ import dev.baton.server.auth.DevSecret;
 import dev.baton.server.auth.JwtSecret;
 import dev.baton.server.auth.JwtSettings;
 import dev.baton.server.auth.TokenMinter;
-import dev.baton.server.config.BatonConfig;
-import dev.baton.server.config.ConfigLoader;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;

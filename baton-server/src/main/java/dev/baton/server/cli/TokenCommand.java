@@ -1,11 +1,11 @@
 package dev.baton.server.cli;
 
+import dev.baton.app.config.BatonConfig;
+import dev.baton.app.config.ConfigLoader;
 import dev.baton.core.config.Durations;
 import dev.baton.server.auth.DevSecret;
 import dev.baton.server.auth.JwtSecret;
 import dev.baton.server.auth.TokenMinter;
-import dev.baton.server.config.BatonConfig;
-import dev.baton.server.config.ConfigLoader;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;

@@ -1,6 +1,7 @@
 package dev.baton.server.compat;
 
-import dev.baton.learning.LearningModule;
+import dev.baton.app.BatonApp;
+import dev.baton.learning.memory.MemoryService;
 import dev.baton.runtime.Baton;
 import dev.baton.runtime.config.ConfigException;
 import dev.baton.server.http.SseStreams;
@@ -20,7 +21,8 @@ public final class CompatRoutes {
      * @throws ConfigException when an enabled surface names an agent that is not configured
      */
     public static List<Consumer<RoutesConfig>> groups(
-            CompatSettings settings, Baton baton, LearningModule learning, int maxBodyBytes, SseStreams streams) {
+            CompatSettings settings, BatonApp app, int maxBodyBytes, SseStreams streams) {
+        Baton baton = app.baton();
         CompatTurns turns = new CompatTurns(baton.conversations(), maxBodyBytes, streams);
         List<Consumer<RoutesConfig>> groups = new ArrayList<>();
         if (enabled(settings.aiLayer(), baton)) {
@@ -33,7 +35,10 @@ public final class CompatRoutes {
             groups.add(new AgentApiRoutes(
                     turns,
                     baton.sessions(),
-                    learning.memory(),
+                    app.service(MemoryService.class)
+                            .orElseThrow(
+                                    () -> new ConfigException(
+                                            "compat.learningAgent needs the learning domain (baton-learning) on the class path")),
                     settings.learningAgent().agent())::register);
         }
         if (enabled(settings.todoChatbot(), baton)) {

@@ -9,19 +9,8 @@ import dev.baton.server.compat.CompatSettings;
 import dev.baton.server.web.WebPageSettings;
 import org.junit.jupiter.api.Test;
 
-/** The server's own sections (learning, compat, web) refuse keys they do not know, down to their nested maps. */
+/** The server's own sections (compat, web) refuse keys they do not know, down to their nested maps. */
 class ServerSectionKeysTest {
-
-    @Test
-    void a_misspelt_key_of_the_learning_section_or_its_jobs_is_refused() {
-        assertThatThrownBy(() -> LearningSettings.parse(Yaml.parse("catalog: none")))
-                .hasCauseInstanceOf(ConfigProblem.class)
-                .hasMessage("unknown key 'catalog' in learning");
-        assertThatThrownBy(() -> LearningSettings.parse(Yaml.parse("contentJobs: {pol: 2s}")))
-                .hasMessage("unknown key 'pol' in learning.contentJobs");
-        assertThat(LearningSettings.parse(Yaml.parse("contentJobs: {poll: 2s}")))
-                .isNotNull();
-    }
 
     @Test
     void a_misspelt_key_of_a_design_surface_is_refused_and_a_plain_switch_still_works() {

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
+import dev.baton.app.config.ConfigLoader;
 import dev.baton.core.config.ConfigProblem;
 import dev.baton.runtime.config.ConfigException;
-import dev.baton.server.config.ConfigLoader;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
+import dev.baton.app.config.ConfigLoader;
 import dev.baton.runtime.config.ConfigException;
-import dev.baton.server.config.ConfigLoader;
 import org.junit.jupiter.api.Test;
 
 /** baton.yaml's {@code compat} section. */

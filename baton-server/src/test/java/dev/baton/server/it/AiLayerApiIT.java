@@ -80,7 +80,7 @@ class AiLayerApiIT {
 
     @Test
     void the_surface_can_be_switched_off(@TempDir Path other) throws Exception {
-        var yaml = dev.baton.server.config.ConfigLoader.yamlMapper().readTree("compat: {aiLayer: false}");
+        var yaml = dev.baton.app.config.ConfigLoader.yamlMapper().readTree("compat: {aiLayer: false}");
         try (TestServer off = LearningFixture.start(other, BundledScript.create(), yaml, Clock.systemUTC())) {
             assertThat(off.api
                             .post("/v1/ai/chat", TestServer.token("ada"), "{\"prompt\":\"hi\"}")

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.baton.server.config.ConfigLoader;
+import dev.baton.app.config.ConfigLoader;
 import dev.baton.simulator.BundledScript;
 import dev.baton.testkit.db.PostgresTestDatabase;
 import java.math.BigDecimal;

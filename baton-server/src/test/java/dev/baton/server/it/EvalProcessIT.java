@@ -123,4 +123,17 @@ class EvalProcessIT {
         assertThat(missing.exitCode()).isEqualTo(CONFIG_ERROR);
         assertThat(missing.output()).contains("baton eval: suite not found: nothing-here");
     }
+
+    @Test
+    void a_shipped_suite_runs_by_name_from_a_folder_without_evals_or_configuration() throws Exception {
+        // dir is empty: no evals/, no baton.yaml; the learning domain's jar ships its suite like its agents
+        BatonProcess.Run learning = baton("eval", "--suite", "learning", "--parallel", "4");
+
+        assertThat(learning.exitCode()).as(learning.output()).isEqualTo(OK);
+        assertThat(learning.output()).contains("learning-edge-cases: ").contains("PASSED");
+        assertThat(dir.resolve("evals")).doesNotExist();
+
+        BatonProcess.Run missing = baton("eval", "--suite", "nothing-here");
+        assertThat(missing.output()).contains("shipped with Baton: learning, learning-platform, tasks");
+    }
 }

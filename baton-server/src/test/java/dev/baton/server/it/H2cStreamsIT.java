@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.baton.app.config.BatonConfig;
 import dev.baton.core.agent.TurnLimits;
-import dev.baton.server.config.BatonConfig;
 import dev.baton.simulator.Fault;
 import dev.baton.simulator.LlmSimulator;
 import dev.baton.simulator.SimulatorScript;

@@ -1,9 +1,9 @@
 package dev.baton.server.it;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.app.config.BatonConfig;
+import dev.baton.app.config.ModelSettings;
 import dev.baton.core.agent.TurnLimits;
-import dev.baton.server.config.BatonConfig;
-import dev.baton.server.config.ModelSettings;
 import dev.baton.simulator.LlmSimulator;
 import dev.baton.simulator.SimulatorScript;
 import java.nio.file.Path;

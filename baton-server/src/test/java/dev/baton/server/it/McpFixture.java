@@ -1,10 +1,10 @@
 package dev.baton.server.it;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.app.config.BatonConfig;
+import dev.baton.app.config.ConfigLoader;
+import dev.baton.app.config.ModelSettings;
 import dev.baton.core.agent.TurnLimits;
-import dev.baton.server.config.BatonConfig;
-import dev.baton.server.config.ConfigLoader;
-import dev.baton.server.config.ModelSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.baton.server.config.BatonConfig;
+import dev.baton.app.config.BatonConfig;
 import dev.baton.simulator.LlmSimulator;
 import dev.baton.simulator.Reply;
 import dev.baton.simulator.SimulatorScript;

@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.app.config.BatonConfig;
+import dev.baton.app.config.ConfigLoader;
+import dev.baton.app.config.ModelSettings;
 import dev.baton.core.agent.TurnLimits;
-import dev.baton.server.config.BatonConfig;
-import dev.baton.server.config.ConfigLoader;
-import dev.baton.server.config.ModelSettings;
 import dev.baton.simulator.Fault;
 import dev.baton.simulator.LlmSimulator;
 import dev.baton.simulator.Reply;

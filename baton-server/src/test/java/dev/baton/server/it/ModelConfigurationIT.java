@@ -2,8 +2,8 @@ package dev.baton.server.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.baton.app.config.ModelSettings;
 import dev.baton.core.agent.TurnLimits;
-import dev.baton.server.config.ModelSettings;
 import dev.baton.simulator.LlmSimulator;
 import dev.baton.simulator.RecordedRequest;
 import dev.baton.simulator.Reply;

@@ -3,8 +3,8 @@ package dev.baton.server.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.baton.server.config.BatonConfig;
-import dev.baton.server.config.ConfigLoader;
+import dev.baton.app.config.BatonConfig;
+import dev.baton.app.config.ConfigLoader;
 import dev.baton.simulator.Condition;
 import dev.baton.simulator.LlmSimulator;
 import dev.baton.simulator.Pacing;

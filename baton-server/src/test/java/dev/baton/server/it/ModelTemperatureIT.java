@@ -2,8 +2,8 @@ package dev.baton.server.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.baton.server.config.BatonConfig;
-import dev.baton.server.config.ConfigLoader;
+import dev.baton.app.config.BatonConfig;
+import dev.baton.app.config.ConfigLoader;
 import dev.baton.simulator.LlmSimulator;
 import dev.baton.simulator.RecordedRequest;
 import dev.baton.simulator.SimulatorScript;

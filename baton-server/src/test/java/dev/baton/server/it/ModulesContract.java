@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.app.config.BatonConfig;
+import dev.baton.app.config.ModelSettings;
 import dev.baton.core.agent.TurnLimits;
 import dev.baton.core.audit.ExtractionRecord;
-import dev.baton.server.config.BatonConfig;
-import dev.baton.server.config.ModelSettings;
 import dev.baton.simulator.LlmSimulator;
 import dev.baton.simulator.RecordedRequest;
 import dev.baton.simulator.Reply;

@@ -2,7 +2,7 @@ package dev.baton.server.it;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.baton.server.config.ConfigLoader;
+import dev.baton.app.config.ConfigLoader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.baton.app.config.BatonConfig;
+import dev.baton.app.config.ModelSettings;
 import dev.baton.core.agent.TurnLimits;
-import dev.baton.server.config.BatonConfig;
-import dev.baton.server.config.ModelSettings;
 import dev.baton.simulator.Condition;
 import dev.baton.simulator.LlmSimulator;
 import dev.baton.simulator.Pacing;

@@ -3,10 +3,10 @@ package dev.baton.server.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.app.config.BatonConfig;
+import dev.baton.app.config.ConfigLoader;
+import dev.baton.app.config.ModelSettings;
 import dev.baton.core.agent.TurnLimits;
-import dev.baton.server.config.BatonConfig;
-import dev.baton.server.config.ConfigLoader;
-import dev.baton.server.config.ModelSettings;
 import dev.baton.simulator.Fault;
 import dev.baton.simulator.LlmSimulator;
 import dev.baton.simulator.SimulatorScript;

@@ -3,7 +3,7 @@ package dev.baton.server.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.baton.server.config.BatonConfig;
+import dev.baton.app.config.BatonConfig;
 import dev.baton.simulator.LlmSimulator;
 import dev.baton.simulator.SimulatorScript;
 import java.net.Socket;

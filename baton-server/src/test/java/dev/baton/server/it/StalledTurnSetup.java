@@ -2,9 +2,9 @@ package dev.baton.server.it;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.app.config.BatonConfig;
+import dev.baton.app.config.ModelSettings;
 import dev.baton.core.agent.TurnLimits;
-import dev.baton.server.config.BatonConfig;
-import dev.baton.server.config.ModelSettings;
 import dev.baton.simulator.Reply;
 import dev.baton.simulator.SimulatorScript;
 import java.nio.file.Path;

@@ -1,13 +1,13 @@
 package dev.baton.server.it;
 
+import dev.baton.app.config.BatonConfig;
+import dev.baton.app.config.ConfigLoader;
 import dev.baton.core.auth.Principal;
 import dev.baton.core.conversation.Session;
 import dev.baton.runtime.session.EndReason;
 import dev.baton.runtime.session.SessionEvents;
 import dev.baton.server.auth.JwtSecret;
 import dev.baton.server.auth.TokenMinter;
-import dev.baton.server.config.BatonConfig;
-import dev.baton.server.config.ConfigLoader;
 import dev.baton.simulator.LlmSimulator;
 import dev.baton.simulator.Reply;
 import dev.baton.simulator.SimulatorScript;

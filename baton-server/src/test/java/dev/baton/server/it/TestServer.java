@@ -1,11 +1,11 @@
 package dev.baton.server.it;
 
+import dev.baton.app.config.BatonConfig;
+import dev.baton.app.config.ModelSettings;
 import dev.baton.core.agent.TurnLimits;
 import dev.baton.server.app.BatonServer;
 import dev.baton.server.auth.JwtSecret;
 import dev.baton.server.auth.TokenMinter;
-import dev.baton.server.config.BatonConfig;
-import dev.baton.server.config.ModelSettings;
 import dev.baton.simulator.LlmSimulator;
 import dev.baton.simulator.SimulatorScript;
 import java.nio.file.Path;

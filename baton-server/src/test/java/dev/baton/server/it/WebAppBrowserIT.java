@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
+import dev.baton.app.config.BatonConfig;
+import dev.baton.app.config.ConfigLoader;
+import dev.baton.app.config.ModelSettings;
 import dev.baton.core.agent.TurnLimits;
 import dev.baton.server.app.BatonServer;
 import dev.baton.server.auth.JwtSecret;
 import dev.baton.server.auth.TokenMinter;
-import dev.baton.server.config.BatonConfig;
-import dev.baton.server.config.ConfigLoader;
-import dev.baton.server.config.ModelSettings;
 import dev.baton.simulator.Condition;
 import dev.baton.simulator.Fault;
 import dev.baton.simulator.LlmSimulator;

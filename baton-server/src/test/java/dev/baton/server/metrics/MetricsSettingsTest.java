@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
-import dev.baton.server.config.ConfigLoader;
+import dev.baton.app.config.ConfigLoader;
 import java.io.IOException;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -1,0 +1,52 @@
+package dev.baton.app;
+
+import dev.baton.app.config.BatonConfig;
+import dev.baton.mcp.client.McpClients;
+import dev.baton.mcp.config.McpServerSettings;
+import dev.baton.mcp.config.McpSettings;
+import dev.baton.runtime.config.ConfigException;
+import dev.baton.store.jdbc.Database;
+import dev.baton.store.jdbc.mcp.JdbcToolPins;
+import java.time.Clock;
+import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** baton.yaml's {@code mcp} section turned into running MCP clients, their pins in the database. */
+final class McpWiring {
+    private static final Logger log = LoggerFactory.getLogger(McpWiring.class);
+
+    private McpWiring() {}
+
+    /**
+     * Starts a client per configured server and waits, at most the longest server timeout, for each to connect or
+     * fail once, so the first message already sees the tools of the servers that are up; one that is down does not
+     * hold up the start.
+     */
+    static McpClients start(BatonConfig config, Database db, Clock clock) {
+        McpSettings settings;
+        try {
+            settings = McpSettings.parse(config.section("mcp"), config.env());
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(e.getMessage());
+        }
+        McpClients clients = McpClients.start(settings, new JdbcToolPins(db), clock);
+        if (clients.isEmpty()) return clients;
+        Duration wait = settings.servers().stream()
+                .map(McpServerSettings::timeout)
+                .max(Duration::compareTo)
+                .orElse(McpSettings.DEFAULT_TIMEOUT)
+                .plusSeconds(2);
+        if (!clients.awaitFirstAttempts(wait))
+            log.warn(
+                    "some MCP servers did not answer within {} s; starting without waiting for them", wait.toSeconds());
+        clients.status()
+                .forEach(s -> log.info(
+                        "MCP server {}: {} ({} tools{})",
+                        s.name(),
+                        s.state(),
+                        s.tools(),
+                        s.lastError() == null ? "" : "; " + s.lastError()));
+        return clients;
+    }
+}

@@ -1,0 +1,63 @@
+package dev.baton.domain;
+
+import dev.baton.core.conversation.ConversationStore;
+import dev.baton.core.model.CostCalculator;
+import dev.baton.core.model.ModelResolver;
+import dev.baton.runtime.agent.AgentRegistry;
+import dev.baton.store.jdbc.Database;
+import java.time.Clock;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What a domain is started with.
+ *
+ * @param database the opened database, migrated with the domain's migrations
+ * @param settings what the domain's {@link Domain#readSettings} returned (null for none)
+ * @param models the models every turn uses (retries, breakers, metrics included); null when the domain runs without a
+ *     runtime ({@code baton mcp-server})
+ * @param agents the configured agents; null without a runtime
+ * @param conversations the runtime's conversation store; null without a runtime
+ * @param costs what a model call costs (usage a domain records itself); null without a runtime
+ */
+public record DomainContext(
+        Database database,
+        Clock clock,
+        Object settings,
+        ModelResolver models,
+        AgentRegistry agents,
+        ConversationStore conversations,
+        CostCalculator costs) {
+
+    public DomainContext {
+        Objects.requireNonNull(database, "database");
+        Objects.requireNonNull(clock, "clock");
+    }
+
+    /** A context with only a database: the domain serves its tools and REST routes, with no runtime beside it. */
+    public static DomainContext standalone(Database database, Clock clock, Object settings) {
+        return new DomainContext(database, clock, settings, null, null, null, null);
+    }
+
+    /**
+     * The domain's own settings.
+     *
+     * @throws IllegalStateException when they are not of {@code type} (the domain read something else)
+     */
+    public <S> S settings(Class<S> type) {
+        if (!type.isInstance(settings))
+            throw new IllegalStateException("the domain's settings are "
+                    + (settings == null ? "none" : settings.getClass().getName()) + ", not " + type.getName());
+        return type.cast(settings);
+    }
+
+    /** True when a runtime runs beside the domain: models, agents and the conversation store are there. */
+    public boolean withRuntime() {
+        return models != null && agents != null && conversations != null && costs != null;
+    }
+
+    /** The runtime's conversation store, when there is one. */
+    public Optional<ConversationStore> conversationStore() {
+        return Optional.ofNullable(conversations);
+    }
+}
