@@ -20,6 +20,7 @@ import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BiPredicate;
 
 /**
  * A {@link ConversationStore} in memory, for tests and small embedded programs ({@link InMemoryIdempotencyStore} keeps
@@ -233,6 +234,55 @@ public final class InMemoryConversationStore implements ConversationStore {
                 sessions.put(s.id(), s);
             }
             return Optional.of(s);
+        }
+    }
+
+    /**
+     * Completes the user's active session at {@code endedAt} with {@code reason} if {@code when} holds for it, given
+     * the session and how many user messages it holds; atomic, so of two calls for one session only the one that
+     * changed it gets it back. What an in-memory session lifecycle store (baton-runtime's) completes sessions with.
+     *
+     * @return the completed session; empty when it is not the user's, not active, or {@code when} did not hold
+     */
+    public Optional<Session> completeSessionIf(
+            String userId, String sessionId, Instant endedAt, String reason, BiPredicate<Session, Integer> when) {
+        Objects.requireNonNull(reason, "reason");
+        synchronized (lock) {
+            Session s = owned(userId, sessionId);
+            if (s == null || !s.isActive()) {
+                return Optional.empty();
+            }
+            int userMessages = (int) messagesBySession.getOrDefault(sessionId, List.of()).stream()
+                    .filter(m -> m.role() == MessageRole.USER)
+                    .count();
+            if (!when.test(s, userMessages)) {
+                return Optional.empty();
+            }
+            Session ended = new Session(
+                    s.id(),
+                    s.tenantId(),
+                    s.userId(),
+                    s.agentId(),
+                    s.assignmentId(),
+                    SessionState.COMPLETED,
+                    s.startedAt(),
+                    truncate(endedAt),
+                    s.lastActivityAt(),
+                    s.messageCount(),
+                    s.toolCallCount(),
+                    reason);
+            sessions.put(s.id(), ended);
+            return Optional.of(ended);
+        }
+    }
+
+    /** Every user's active sessions, least recently active first (what a sweep looks at). */
+    public List<Session> activeSessions() {
+        synchronized (lock) {
+            return sessions.values().stream()
+                    .filter(Session::isActive)
+                    .sorted(Comparator.comparing(Session::lastActivityAt).thenComparing(Session::id))
+                    .toList();
         }
     }
 
