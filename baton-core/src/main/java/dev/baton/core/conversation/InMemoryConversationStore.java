@@ -7,6 +7,7 @@ import static dev.baton.core.conversation.InMemoryRows.truncated;
 import static dev.baton.core.conversation.InMemoryRows.withMessageId;
 
 import dev.baton.core.audit.AuditRecord;
+import dev.baton.core.audit.AuditStore;
 import dev.baton.core.audit.ExtractionRecord;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -339,6 +340,29 @@ public final class InMemoryConversationStore implements ConversationStore {
             return extractions.values().stream()
                     .filter(x -> x.sessionId().equals(sessionId))
                     .toList();
+        }
+    }
+
+    /**
+     * The audit trail and extractions this store keeps, as an {@link AuditStore} (for hook modules, and their
+     * administrators' reads).
+     */
+    public AuditStore auditStore() {
+        return new InMemoryAuditStore(this);
+    }
+
+    /** The tenant of a stored session, whoever's it is. */
+    Optional<String> tenantOf(String sessionId) {
+        synchronized (lock) {
+            return Optional.ofNullable(sessions.get(sessionId)).map(Session::tenantId);
+        }
+    }
+
+    /** Stores extractions of asynchronous hooks, all or none. */
+    void addExtractions(List<ExtractionRecord> found) {
+        synchronized (lock) {
+            checkUnique(found.stream().map(ExtractionRecord::id).toList(), extractions.keySet(), "extraction");
+            found.forEach(x -> extractions.put(x.id(), x));
         }
     }
 
