@@ -1,7 +1,13 @@
 package dev.baton.runtime;
 
+import dev.baton.core.agent.AgentDefinition;
+import dev.baton.core.conversation.InMemoryConversationStore;
+import dev.baton.core.conversation.InMemoryIdempotencyStore;
 import dev.baton.core.hook.ModulePipeline;
+import dev.baton.core.model.ModelResolver;
 import dev.baton.core.tool.ToolCatalog;
+import dev.baton.core.tool.ToolSource;
+import dev.baton.core.turn.TokenCounter;
 import dev.baton.runtime.admission.TurnAdmission;
 import dev.baton.runtime.agent.AgentRegistry;
 import dev.baton.runtime.approval.Approvals;
@@ -10,6 +16,7 @@ import dev.baton.runtime.conversation.Conversations;
 import dev.baton.runtime.experiment.Experiments;
 import dev.baton.runtime.flag.FeatureFlags;
 import dev.baton.runtime.session.SessionEventBus;
+import dev.baton.runtime.session.SessionLifecycleStore;
 import dev.baton.runtime.session.Sessions;
 import dev.baton.runtime.stream.TurnEventLog;
 import dev.baton.runtime.tool.ToolAccess;
@@ -44,6 +51,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class Baton implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Baton.class);
+
+    /** Close enough to budget history with no tokenizer on the classpath (baton-providers has exact ones). */
+    private static final TokenCounter ABOUT_FOUR_CHARACTERS_A_TOKEN = text -> (text.length() + 3) / 4;
 
     private final Sessions sessions;
     private final Conversations conversations;
@@ -112,6 +122,42 @@ public final class Baton implements AutoCloseable {
     /** Builds a runtime from ports and settings; see {@link BatonBuilder}. */
     public static BatonBuilder builder() {
         return new BatonBuilder();
+    }
+
+    /**
+     * A whole Baton in this process's memory, in one line: for unit tests and quick starts. Conversations, sessions
+     * and their lifecycle, idempotency keys, paused turns and turn events are kept in memory and lost with the
+     * process; tokens are counted approximately (a token per four characters); no limits, budgets, hook modules or
+     * usage reports. Close it when done; the model resolver stays yours to close.
+     *
+     * <pre>{@code
+     * try (Baton baton = Baton.inMemory(models, librarian, AnnotatedTools.from(new ReadingListTools(books)))) {
+     *     Session s = baton.sessions().start(caller, librarian.id(), null);
+     *     baton.conversations().send(caller, s.id(), "add Dune to my list", SendOptions.withNewRequestId(), print);
+     * }
+     * }</pre>
+     *
+     * For more agents, limits, modules or other stores, use {@link #builder()}: the in-memory stores used here are
+     * {@link InMemoryConversationStore}, {@link SessionLifecycleStore#inMemory} over it and
+     * {@link InMemoryIdempotencyStore}.
+     *
+     * @param models resolves the agent's {@code provider:model} reference (one gateway for every reference:
+     *     {@code ref -> new ModelBinding(ref, gateway, "model-name")})
+     * @param agent the one agent on offer
+     * @param tools the tool sources, such as {@code AnnotatedTools.from(yourToolObject)}; the agent sees those its
+     *     allow-list names
+     */
+    public static Baton inMemory(ModelResolver models, AgentDefinition agent, ToolSource... tools) {
+        InMemoryConversationStore conversations = new InMemoryConversationStore();
+        return builder()
+                .conversationStore(conversations)
+                .sessionStore(SessionLifecycleStore.inMemory(conversations))
+                .idempotencyStore(new InMemoryIdempotencyStore())
+                .models(models)
+                .tokenCounter(ABOUT_FOUR_CHARACTERS_A_TOKEN)
+                .agents(AgentRegistry.of(List.of(agent)))
+                .tools(tools)
+                .build();
     }
 
     /** Start, list, read, complete and delete a caller's sessions. */

@@ -7,6 +7,7 @@ import static dev.baton.core.conversation.InMemoryRows.truncated;
 import static dev.baton.core.conversation.InMemoryRows.withMessageId;
 
 import dev.baton.core.audit.AuditRecord;
+import dev.baton.core.audit.AuditStore;
 import dev.baton.core.audit.ExtractionRecord;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -20,6 +21,7 @@ import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BiPredicate;
 
 /**
  * A {@link ConversationStore} in memory, for tests and small embedded programs ({@link InMemoryIdempotencyStore} keeps
@@ -236,6 +238,55 @@ public final class InMemoryConversationStore implements ConversationStore {
         }
     }
 
+    /**
+     * Completes the user's active session at {@code endedAt} with {@code reason} if {@code when} holds for it, given
+     * the session and how many user messages it holds; atomic, so of two calls for one session only the one that
+     * changed it gets it back. What an in-memory session lifecycle store (baton-runtime's) completes sessions with.
+     *
+     * @return the completed session; empty when it is not the user's, not active, or {@code when} did not hold
+     */
+    public Optional<Session> completeSessionIf(
+            String userId, String sessionId, Instant endedAt, String reason, BiPredicate<Session, Integer> when) {
+        Objects.requireNonNull(reason, "reason");
+        synchronized (lock) {
+            Session s = owned(userId, sessionId);
+            if (s == null || !s.isActive()) {
+                return Optional.empty();
+            }
+            int userMessages = (int) messagesBySession.getOrDefault(sessionId, List.of()).stream()
+                    .filter(m -> m.role() == MessageRole.USER)
+                    .count();
+            if (!when.test(s, userMessages)) {
+                return Optional.empty();
+            }
+            Session ended = new Session(
+                    s.id(),
+                    s.tenantId(),
+                    s.userId(),
+                    s.agentId(),
+                    s.assignmentId(),
+                    SessionState.COMPLETED,
+                    s.startedAt(),
+                    truncate(endedAt),
+                    s.lastActivityAt(),
+                    s.messageCount(),
+                    s.toolCallCount(),
+                    reason);
+            sessions.put(s.id(), ended);
+            return Optional.of(ended);
+        }
+    }
+
+    /** Every user's active sessions, least recently active first (what a sweep looks at). */
+    public List<Session> activeSessions() {
+        synchronized (lock) {
+            return sessions.values().stream()
+                    .filter(Session::isActive)
+                    .sorted(Comparator.comparing(Session::lastActivityAt).thenComparing(Session::id))
+                    .toList();
+        }
+    }
+
     @Override
     public boolean deleteSession(String userId, String sessionId) {
         synchronized (lock) {
@@ -289,6 +340,29 @@ public final class InMemoryConversationStore implements ConversationStore {
             return extractions.values().stream()
                     .filter(x -> x.sessionId().equals(sessionId))
                     .toList();
+        }
+    }
+
+    /**
+     * The audit trail and extractions this store keeps, as an {@link AuditStore} (for hook modules, and their
+     * administrators' reads).
+     */
+    public AuditStore auditStore() {
+        return new InMemoryAuditStore(this);
+    }
+
+    /** The tenant of a stored session, whoever's it is. */
+    Optional<String> tenantOf(String sessionId) {
+        synchronized (lock) {
+            return Optional.ofNullable(sessions.get(sessionId)).map(Session::tenantId);
+        }
+    }
+
+    /** Stores extractions of asynchronous hooks, all or none. */
+    void addExtractions(List<ExtractionRecord> found) {
+        synchronized (lock) {
+            checkUnique(found.stream().map(ExtractionRecord::id).toList(), extractions.keySet(), "extraction");
+            found.forEach(x -> extractions.put(x.id(), x));
         }
     }
 

@@ -3,10 +3,10 @@ package dev.baton.providers.azure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.core.model.ModelGateway;
-import dev.baton.providers.contract.ModelGatewayContract;
 import dev.baton.simulator.LlmSimulator;
 import dev.baton.simulator.SimulatorScript;
 import dev.baton.simulator.WireProtocol;
+import dev.baton.testkit.model.ModelGatewayContract;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

@@ -1,5 +1,6 @@
 package dev.baton.runtime.session;
 
+import dev.baton.core.conversation.InMemoryConversationStore;
 import dev.baton.core.conversation.Session;
 import java.time.Duration;
 import java.time.Instant;
@@ -9,9 +10,19 @@ import java.util.Optional;
 /**
  * Where sessions start and end: the terms a session started under and the conditional completions, each of which
  * reports a session it ended exactly once even when several instances race (only the call that changed the row gets
- * the session back). The JDBC store implements it for SQLite and PostgreSQL.
+ * the session back). The JDBC store implements it for SQLite and PostgreSQL; {@link #inMemory} keeps sessions in this
+ * process.
  */
 public interface SessionLifecycleStore {
+
+    /**
+     * Sessions' starts and ends in this process's memory, over the in-memory store that keeps their conversations
+     * (tests and small embedded programs; nothing survives the process).
+     */
+    static SessionLifecycleStore inMemory(InMemoryConversationStore conversations) {
+        return new InMemorySessionLifecycle(conversations);
+    }
+
     /** Completed by its user. */
     String USER = "user";
     /** The turn that used the last allowed user message completed it. */

@@ -7,7 +7,7 @@ import dev.baton.core.auth.Principal;
 import dev.baton.core.conversation.InMemoryIdempotencyStore;
 import dev.baton.runtime.Refusal;
 import dev.baton.runtime.RefusalException;
-import dev.baton.testkit.time.SettableClock;
+import dev.baton.runtime.testing.SettableClock;
 import java.time.Duration;
 import java.util.Set;
 import org.junit.jupiter.api.Test;

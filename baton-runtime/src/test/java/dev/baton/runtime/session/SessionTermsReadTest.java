@@ -9,7 +9,7 @@ import dev.baton.core.conversation.Session;
 import dev.baton.runtime.OpenSessions;
 import dev.baton.runtime.RefusalException;
 import dev.baton.runtime.assignment.Assignments;
-import dev.baton.testkit.time.SettableClock;
+import dev.baton.runtime.testing.SettableClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -3,7 +3,7 @@ package dev.baton.store.jdbc;
 import dev.baton.testkit.db.PostgresTestDatabase;
 
 /** Approvals on PostgreSQL, in a schema of its own. */
-class PostgresApprovalStoreIT extends ApprovalStoreContract {
+class PostgresApprovalStoreIT extends JdbcApprovalStoreContract {
     private PostgresTestDatabase postgres;
 
     @Override

@@ -3,7 +3,7 @@ package dev.baton.store.jdbc;
 import dev.baton.testkit.db.PostgresTestDatabase;
 
 /** The audit contract on PostgreSQL, in a schema of its own. */
-class PostgresAuditStoreIT extends AuditStoreContract {
+class PostgresAuditStoreIT extends JdbcAuditStoreContract {
     private PostgresTestDatabase postgres;
 
     @Override

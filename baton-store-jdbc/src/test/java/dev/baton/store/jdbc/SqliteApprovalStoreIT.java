@@ -4,7 +4,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Approvals on a SQLite file. */
-class SqliteApprovalStoreIT extends ApprovalStoreContract {
+class SqliteApprovalStoreIT extends JdbcApprovalStoreContract {
 
     @TempDir
     static Path dir;

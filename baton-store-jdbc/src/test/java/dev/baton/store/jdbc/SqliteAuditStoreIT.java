@@ -4,7 +4,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The audit contract on a SQLite file. */
-class SqliteAuditStoreIT extends AuditStoreContract {
+class SqliteAuditStoreIT extends JdbcAuditStoreContract {
 
     @TempDir
     static Path dir;

@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** The usage store contract on PostgreSQL, in schemas of its own that are dropped afterwards. */
-class PostgresUsageStoreIT extends UsageStoreContract {
+class PostgresUsageStoreIT extends JdbcUsageStoreContract {
     private final List<PostgresTestDatabase> schemas = new ArrayList<>();
 
     @Override

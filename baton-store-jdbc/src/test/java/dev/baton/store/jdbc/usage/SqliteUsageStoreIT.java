@@ -5,7 +5,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The usage store contract on SQLite files. */
-class SqliteUsageStoreIT extends UsageStoreContract {
+class SqliteUsageStoreIT extends JdbcUsageStoreContract {
     @TempDir
     static Path dir;
 

@@ -20,11 +20,7 @@ import dev.baton.simulator.LlmSimulator;
 import dev.baton.simulator.Reply;
 import dev.baton.simulator.SimulatorScript;
 import dev.baton.store.jdbc.Database;
-import dev.baton.store.jdbc.JdbcConversationSearch;
-import dev.baton.store.jdbc.JdbcConversationStore;
-import dev.baton.store.jdbc.JdbcIdempotencyStore;
-import dev.baton.store.jdbc.JdbcSessionLifecycle;
-import dev.baton.store.jdbc.usage.JdbcUsageStore;
+import dev.baton.store.jdbc.JdbcStores;
 import java.util.List;
 import java.util.Set;
 
@@ -83,12 +79,8 @@ public final class ReadingListApp {
 
     /** The runtime over the database and models given; closing it leaves both open for their owner to close. */
     public static Baton baton(Database db, ModelResolver models, ReadingList books) {
-        return Baton.builder()
-                .conversationStore(new JdbcConversationStore(db))
-                .sessionStore(new JdbcSessionLifecycle(db))
-                .idempotencyStore(new JdbcIdempotencyStore(db))
-                .usageStore(new JdbcUsageStore(db))
-                .conversationSearch(new JdbcConversationSearch(db))
+        return JdbcStores.of(db)
+                .applyTo(Baton.builder())
                 .models(models)
                 .tokenCounter(new JtokkitTokenCounter())
                 .agents(AgentRegistry.of(List.of(LIBRARIAN)))

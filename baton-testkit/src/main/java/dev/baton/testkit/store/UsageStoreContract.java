@@ -1,8 +1,9 @@
-package dev.baton.store.jdbc.usage;
+package dev.baton.testkit.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.baton.core.conversation.ConversationStore;
 import dev.baton.core.conversation.Message;
 import dev.baton.core.conversation.MessageRole;
 import dev.baton.core.conversation.MessageStatus;
@@ -13,59 +14,34 @@ import dev.baton.core.id.Ids;
 import dev.baton.runtime.usage.PeriodSpend;
 import dev.baton.runtime.usage.UsageDimension;
 import dev.baton.runtime.usage.UsagePeriod;
+import dev.baton.runtime.usage.UsageStore;
 import dev.baton.runtime.usage.UsageTotals;
-import dev.baton.store.jdbc.ColumnCodec;
-import dev.baton.store.jdbc.Database;
-import dev.baton.store.jdbc.Dialect;
-import dev.baton.store.jdbc.JdbcConversationStore;
 import java.math.BigDecimal;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneId;
 import java.util.List;
 import java.util.Map;
-import org.flywaydb.core.Flyway;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * What {@link JdbcUsageStore} must do on every database. Usage is written the way the turn loop writes it (through
- * {@link JdbcConversationStore#completeTurn}, or {@link JdbcConversationStore#recordUsage} for usage written late);
- * each test uses a fresh tenant so tests keep apart.
+ * What every {@link UsageStore} must do with the {@link ConversationStore} that records the usage: reports grouped by
+ * user, agent, model and day, per tenant and half-open period; a user's and a tenant's spend today and this month at any
+ * slot-aligned day and month. Usage is written the way the turn loop writes it (with the turn's end, or recorded late);
+ * each test uses a fresh tenant so tests keep apart. Run by baton-store-jdbc against SQLite and PostgreSQL.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class UsageStoreContract {
-    static final Instant DAY1 = Instant.parse("2025-03-01T00:00:00Z");
-    static final Instant DAY2 = Instant.parse("2025-03-02T00:00:00Z");
+public abstract class UsageStoreContract {
+    protected static final Instant DAY1 = Instant.parse("2025-03-01T00:00:00Z");
+    protected static final Instant DAY2 = Instant.parse("2025-03-02T00:00:00Z");
 
-    Database db;
-    JdbcConversationStore conversations;
-    JdbcUsageStore usage;
+    /** The conversation store that records the usage of model calls. */
+    protected abstract ConversationStore conversations();
 
-    /** A new, empty database's URL; called once per class, and again by tests that need a database of their own. */
-    protected abstract String createDatabase();
-
-    /** Drops every database {@link #createDatabase} created. */
-    protected abstract void dropDatabase();
-
-    @BeforeAll
-    void open() {
-        db = Database.open(createDatabase());
-        conversations = new JdbcConversationStore(db);
-        usage = new JdbcUsageStore(db);
-    }
-
-    @AfterAll
-    void close() {
-        if (db != null) db.close();
-        dropDatabase();
-    }
+    /** The usage store under test, reading what {@link #conversations()} recorded. */
+    protected abstract UsageStore usage();
 
     @Test
     void report_groups_tokens_and_cost_by_user_agent_model_and_day() {
@@ -83,7 +59,7 @@ abstract class UsageStoreContract {
         turn(bob, DAY1.plusSeconds(30), call("openai", "gpt-4o-mini", 1_000, 100, "0.0040"));
         UsagePeriod march = new UsagePeriod(DAY1, DAY1.plusSeconds(31L * 86_400));
 
-        assertThat(usage.report(tenant, march, List.of(UsageDimension.USER)))
+        assertThat(usage().report(tenant, march, List.of(UsageDimension.USER)))
                 .extracting(
                         t -> t.group().get(UsageDimension.USER),
                         UsageTotals::calls,
@@ -93,18 +69,18 @@ abstract class UsageStoreContract {
                 .containsExactly(
                         org.assertj.core.groups.Tuple.tuple("alice", 4L, 650L, 65L, "0.043"),
                         org.assertj.core.groups.Tuple.tuple("bob", 1L, 1_000L, 100L, "0.004"));
-        assertThat(usage.report(tenant, march, List.of(UsageDimension.AGENT)))
+        assertThat(usage().report(tenant, march, List.of(UsageDimension.AGENT)))
                 .extracting(t -> t.group().get(UsageDimension.AGENT), UsageTotals::calls)
                 .containsExactly(
                         org.assertj.core.groups.Tuple.tuple("coach", 1L),
                         org.assertj.core.groups.Tuple.tuple("tutor", 4L));
-        assertThat(usage.report(tenant, march, List.of(UsageDimension.MODEL)))
+        assertThat(usage().report(tenant, march, List.of(UsageDimension.MODEL)))
                 .extracting(t -> t.group().get(UsageDimension.MODEL), UsageTotals::inputTokens)
                 .containsExactly(
                         org.assertj.core.groups.Tuple.tuple("anthropic:claude-sonnet-4", 50L),
                         org.assertj.core.groups.Tuple.tuple("openai:gpt-4o", 300L),
                         org.assertj.core.groups.Tuple.tuple("openai:gpt-4o-mini", 1_300L));
-        assertThat(usage.report(tenant, march, List.of(UsageDimension.DAY)))
+        assertThat(usage().report(tenant, march, List.of(UsageDimension.DAY)))
                 .extracting(
                         t -> t.group().get(UsageDimension.DAY),
                         t -> t.costUsd().stripTrailingZeros().toPlainString())
@@ -121,12 +97,12 @@ abstract class UsageStoreContract {
         turn(s, DAY2.plusSeconds(5), call("openai", "gpt-4o-mini", 20, 2, "0.25"));
         UsagePeriod both = new UsagePeriod(DAY1, DAY2.plusSeconds(86_400));
 
-        List<UsageTotals> byUserAndDay = usage.report(tenant, both, List.of(UsageDimension.USER, UsageDimension.DAY));
+        List<UsageTotals> byUserAndDay = usage().report(tenant, both, List.of(UsageDimension.USER, UsageDimension.DAY));
         assertThat(byUserAndDay).hasSize(2);
         assertThat(byUserAndDay.get(0).group())
                 .isEqualTo(Map.of(UsageDimension.USER, "carol", UsageDimension.DAY, "2025-03-01"));
 
-        List<UsageTotals> total = usage.report(tenant, both, List.of());
+        List<UsageTotals> total = usage().report(tenant, both, List.of());
         assertThat(total).singleElement().satisfies(t -> {
             assertThat(t.calls()).isEqualTo(2);
             assertThat(t.inputTokens()).isEqualTo(30);
@@ -146,7 +122,7 @@ abstract class UsageStoreContract {
         turn(s, DAY1.plusSeconds(9), cachedCall("anthropic", "claude-sonnet-4", 400, 300, 20, "0.002"));
         UsagePeriod day = new UsagePeriod(DAY1, DAY2);
 
-        assertThat(usage.report(tenant, day, List.of(UsageDimension.MODEL)))
+        assertThat(usage().report(tenant, day, List.of(UsageDimension.MODEL)))
                 .extracting(
                         t -> t.group().get(UsageDimension.MODEL),
                         UsageTotals::inputTokens,
@@ -154,7 +130,7 @@ abstract class UsageStoreContract {
                 .containsExactly(
                         org.assertj.core.groups.Tuple.tuple("anthropic:claude-sonnet-4", 400L, 300L),
                         org.assertj.core.groups.Tuple.tuple("openai:gpt-4o-mini", 1_050L, 800L));
-        assertThat(usage.report(tenant, day, List.of()))
+        assertThat(usage().report(tenant, day, List.of()))
                 .singleElement()
                 .satisfies(t -> assertThat(t.cachedInputTokens()).isEqualTo(1_100));
     }
@@ -167,12 +143,12 @@ abstract class UsageStoreContract {
         turn(session(other, "erin", "tutor", DAY1), DAY1.plusSeconds(1), call("openai", "gpt-4o-mini", 10, 1, "1"));
 
         // DAY2 is the exclusive end of the first period and the inclusive start of the second
-        assertThat(usage.report(tenant, new UsagePeriod(DAY1, DAY2), List.of(UsageDimension.USER)))
+        assertThat(usage().report(tenant, new UsagePeriod(DAY1, DAY2), List.of(UsageDimension.USER)))
                 .isEmpty();
-        assertThat(usage.report(tenant, new UsagePeriod(DAY2, DAY2.plusSeconds(1)), List.of(UsageDimension.USER)))
+        assertThat(usage().report(tenant, new UsagePeriod(DAY2, DAY2.plusSeconds(1)), List.of(UsageDimension.USER)))
                 .extracting(t -> t.group().get(UsageDimension.USER))
                 .containsExactly("dave");
-        assertThat(usage.report(tenant, new UsagePeriod(DAY1, DAY2), List.of()))
+        assertThat(usage().report(tenant, new UsagePeriod(DAY1, DAY2), List.of()))
                 .singleElement()
                 .satisfies(t -> {
                     assertThat(t.calls()).isZero();
@@ -186,9 +162,9 @@ abstract class UsageStoreContract {
         Session s = session(tenant, "frank", "coach", DAY1);
         turn(s, DAY1.plusSeconds(1), call("openai", "gpt-4o-mini", 10, 1, "0.01"));
 
-        assertThat(conversations.deleteSession("frank", s.id())).isTrue();
+        assertThat(conversations().deleteSession("frank", s.id())).isTrue();
 
-        assertThat(usage.report(tenant, new UsagePeriod(DAY1, DAY2), List.of(UsageDimension.AGENT)))
+        assertThat(usage().report(tenant, new UsagePeriod(DAY1, DAY2), List.of(UsageDimension.AGENT)))
                 .extracting(t -> t.group().get(UsageDimension.AGENT), UsageTotals::calls)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("coach", 1L));
     }
@@ -212,15 +188,15 @@ abstract class UsageStoreContract {
                 call("openai", "gpt-4o", 1, 1, "0.03"));
         turn(heidi, today.plusSeconds(20), call("openai", "gpt-4o", 1, 1, "1.00"));
 
-        PeriodSpend graceSpend = usage.userSpend(tenant, "grace", today, monthStart);
+        PeriodSpend graceSpend = usage().userSpend(tenant, "grace", today, monthStart);
         assertThat(graceSpend.today()).isEqualByComparingTo("0.05");
         assertThat(graceSpend.thisMonth()).isEqualByComparingTo("0.15");
 
-        PeriodSpend tenantSpend = usage.tenantSpend(tenant, today, monthStart);
+        PeriodSpend tenantSpend = usage().tenantSpend(tenant, today, monthStart);
         assertThat(tenantSpend.today()).isEqualByComparingTo("1.05");
         assertThat(tenantSpend.thisMonth()).isEqualByComparingTo("1.15");
 
-        assertThat(usage.userSpend(tenant, "nobody", today, monthStart).thisMonth())
+        assertThat(usage().userSpend(tenant, "nobody", today, monthStart).thisMonth())
                 .isZero();
     }
 
@@ -245,130 +221,43 @@ abstract class UsageStoreContract {
                 row(bob, "2025-04-02T18:30:00Z", "2.56"), // April 3rd
                 row(elsewhere, "2025-04-02T18:30:00Z", "128")); // another tenant
         // one turn whose calls span a slot boundary, the rest written late; a retried late write counts once
-        conversations.completeTurn(alice.userId(), turnOf(alice, recorded.get(2), recorded.get(3)));
-        conversations.recordUsage(recorded.subList(0, 2));
-        conversations.recordUsage(recorded.subList(4, 8));
-        conversations.recordUsage(recorded.subList(4, recorded.size()));
-        conversations.recordUsage(recorded.subList(3, 6));
+        conversations().completeTurn(alice.userId(), turnOf(alice, recorded.get(2), recorded.get(3)));
+        conversations().recordUsage(recorded.subList(0, 2));
+        conversations().recordUsage(recorded.subList(4, 8));
+        conversations().recordUsage(recorded.subList(4, recorded.size()));
+        conversations().recordUsage(recorded.subList(3, 6));
 
         ZoneId kolkata = ZoneId.of("Asia/Kolkata");
         Instant monthStart = LocalDate.of(2025, 4, 1).atStartOfDay(kolkata).toInstant();
         for (int day = 1; day <= 3; day++) {
             Instant dayStart = LocalDate.of(2025, 4, day).atStartOfDay(kolkata).toInstant();
             for (String user : List.of("alice", "bob")) {
-                assertThat(usage.userSpend(tenant, user, dayStart, monthStart))
+                assertThat(usage().userSpend(tenant, user, dayStart, monthStart))
                         .as("%s on April %d", user, day)
                         .satisfies(spend -> assertSpend(
                                 spend, sum(recorded, tenant, user, dayStart), sum(recorded, tenant, user, monthStart)));
             }
-            assertThat(usage.tenantSpend(tenant, dayStart, monthStart))
+            assertThat(usage().tenantSpend(tenant, dayStart, monthStart))
                     .as("the tenant on April %d", day)
                     .satisfies(spend -> assertSpend(
                             spend, sum(recorded, tenant, null, dayStart), sum(recorded, tenant, null, monthStart)));
         }
         // spelled out once, so the sums above are known to be the intended ones
         Instant april2 = LocalDate.of(2025, 4, 2).atStartOfDay(kolkata).toInstant();
-        assertSpend(usage.userSpend(tenant, "alice", april2, monthStart), "1.76", "1.83");
-        assertSpend(usage.tenantSpend(tenant, april2, monthStart), "4.96", "5.11");
-    }
-
-    @Test
-    void spend_is_read_from_the_totals_not_by_summing_ai_usage() {
-        String tenant = newTenant();
-        Session ivy = session(tenant, "ivy", "tutor", DAY1);
-        turn(ivy, DAY1.plusSeconds(60), call("openai", "gpt-4o", 1, 1, "0.25"));
-        conversations.recordUsage(List.of(row(ivy, "2025-03-01T08:00:00Z", "0.50")));
-
-        db.inTransaction(c -> {
-            try (PreparedStatement ps = c.prepareStatement("DELETE FROM ai_usage WHERE tenant_id = ?")) {
-                ps.setString(1, tenant);
-                assertThat(ps.executeUpdate()).isEqualTo(2);
-            }
-            return null;
-        });
-
-        assertSpend(usage.userSpend(tenant, "ivy", DAY1, DAY1), "0.75", "0.75");
-        assertSpend(usage.tenantSpend(tenant, DAY1, DAY1), "0.75", "0.75");
+        assertSpend(usage().userSpend(tenant, "alice", april2, monthStart), "1.76", "1.83");
+        assertSpend(usage().tenantSpend(tenant, april2, monthStart), "4.96", "5.11");
     }
 
     @Test
     void spend_wants_the_day_and_month_to_start_at_a_slot() {
         Instant notASlot = DAY1.plus(Duration.ofMinutes(7));
-        assertThatThrownBy(() -> usage.tenantSpend("t", notASlot, DAY1))
+        assertThatThrownBy(() -> usage().tenantSpend("t", notASlot, DAY1))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("15 minutes");
-        assertThatThrownBy(() -> usage.userSpend("t", "", DAY1, DAY1)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> usage().userSpend("t", "", DAY1, DAY1)).isInstanceOf(IllegalArgumentException.class);
     }
 
-    @Test
-    void migrating_to_version_10_totals_the_usage_recorded_before() throws Exception {
-        String url = createDatabase();
-        Dialect dialect = Dialect.of(url);
-        Flyway.configure()
-                .dataSource(url, null, null)
-                .locations("classpath:db/migration/baton/" + dialect.migrationFolder())
-                .target("9")
-                .load()
-                .migrate();
-        String tenant = "tenant-before";
-        List<String[]> before = List.of(
-                // tenant, user, created_at, cost
-                new String[] {tenant, "alice", "2025-03-31T18:29:59.999999Z", "64"}, // March in Kolkata
-                new String[] {tenant, "alice", "2025-03-31T18:30:00Z", "0.01"},
-                new String[] {tenant, "alice", "2025-04-01T18:44:59.123456Z", "0.02"},
-                new String[] {tenant, "alice", "2025-04-01T18:30:00.5Z", "0.04"}, // same slot
-                new String[] {tenant, "alice", "2025-04-01T18:45:00Z", "0.08"},
-                new String[] {tenant, "bob", "2025-04-01T19:59:59Z", "0.16"},
-                new String[] {"other-tenant", "alice", "2025-04-01T18:30:00Z", "128"},
-                new String[] {null, "alice", "2025-04-01T18:30:00Z", "256"}); // counted by no budget
-        ColumnCodec codec = ColumnCodec.of(dialect);
-        try (Connection c = DriverManager.getConnection(url);
-                PreparedStatement ps = c.prepareStatement("INSERT INTO ai_usage (id, tenant_id, user_id, session_id,"
-                        + " model, input_tokens, output_tokens, cost_usd, latency_ms, created_at)"
-                        + " VALUES (?, ?, ?, 'gone', 'gpt-4o', 1, 1, ?, 1, ?)")) {
-            for (String[] r : before) {
-                ps.setString(1, Ids.newId());
-                ps.setString(2, r[0]);
-                ps.setString(3, r[1]);
-                codec.setDecimal(ps, 4, new BigDecimal(r[3]));
-                codec.setInstant(ps, 5, Instant.parse(r[2]));
-                ps.addBatch();
-            }
-            ps.executeBatch();
-        }
-
-        try (Database migrated = Database.open(url)) {
-            JdbcUsageStore store = new JdbcUsageStore(migrated);
-            ZoneId kolkata = ZoneId.of("Asia/Kolkata");
-            Instant monthStart = LocalDate.of(2025, 4, 1).atStartOfDay(kolkata).toInstant();
-            Instant april2 = LocalDate.of(2025, 4, 2).atStartOfDay(kolkata).toInstant();
-            assertSpend(store.userSpend(tenant, "alice", april2, monthStart), "0.14", "0.15");
-            assertSpend(store.userSpend(tenant, "bob", april2, monthStart), "0.16", "0.16");
-            assertSpend(store.tenantSpend(tenant, april2, monthStart), "0.30", "0.31");
-            assertSpend(store.tenantSpend("other-tenant", april2, monthStart), "128", "128");
-
-            // usage recorded after the migration adds to the slots the migration filled
-            new JdbcConversationStore(migrated)
-                    .recordUsage(List.of(new UsageRecord(
-                            Ids.newId(),
-                            tenant,
-                            "alice",
-                            "gone",
-                            null,
-                            "openai",
-                            "gpt-4o",
-                            1,
-                            1,
-                            0,
-                            new BigDecimal("0.32"),
-                            1,
-                            Instant.parse("2025-04-01T18:31:00Z"))));
-            assertSpend(store.userSpend(tenant, "alice", april2, monthStart), "0.46", "0.47");
-            assertSpend(store.tenantSpend(tenant, april2, monthStart), "0.62", "0.63");
-        }
-    }
-
-    private static void assertSpend(PeriodSpend spend, String today, String thisMonth) {
+    protected static void assertSpend(PeriodSpend spend, String today, String thisMonth) {
         assertSpend(spend, new BigDecimal(today), new BigDecimal(thisMonth));
     }
 
@@ -378,7 +267,7 @@ abstract class UsageStoreContract {
     }
 
     /** The cost of the rows of the tenant (and user, unless null) recorded since {@code from}, summed in Java. */
-    private static BigDecimal sum(List<UsageRecord> rows, String tenant, String user, Instant from) {
+    protected static BigDecimal sum(List<UsageRecord> rows, String tenant, String user, Instant from) {
         return rows.stream()
                 .filter(u -> u.tenantId().equals(tenant)
                         && (user == null || u.userId().equals(user)))
@@ -387,7 +276,7 @@ abstract class UsageStoreContract {
                 .reduce(BigDecimal.ZERO, BigDecimal::add);
     }
 
-    private static UsageRecord row(Session s, String at, String cost) {
+    protected static UsageRecord row(Session s, String at, String cost) {
         return new UsageRecord(
                 Ids.newId(),
                 s.tenantId(),
@@ -405,7 +294,7 @@ abstract class UsageStoreContract {
     }
 
     /** A turn of the session that made the given model calls, answered when the first was made. */
-    private static TurnRecord turnOf(Session s, UsageRecord... rows) {
+    protected static TurnRecord turnOf(Session s, UsageRecord... rows) {
         Instant at = rows[0].createdAt();
         Message answer = new Message(
                 Ids.newId(), s.id(), s.userId(), 0, MessageRole.ASSISTANT, "ok", MessageStatus.COMPLETE, "m", at);
@@ -415,29 +304,29 @@ abstract class UsageStoreContract {
         return new TurnRecord(answer, List.of(), linked);
     }
 
-    private static String newTenant() {
+    protected static String newTenant() {
         return "tenant-" + Ids.newId();
     }
 
-    private Session session(String tenant, String user, String agent, Instant at) {
+    protected Session session(String tenant, String user, String agent, Instant at) {
         Session s = Session.start(Ids.newId(), tenant, user, agent, null, at);
-        conversations.createSession(s);
+        conversations().createSession(s);
         return s;
     }
 
     /** A model call's usage; the turn fills in who and when. */
-    private record Call(String provider, String model, long in, long cached, long out, String cost) {}
+    protected record Call(String provider, String model, long in, long cached, long out, String cost) {}
 
-    private static Call call(String provider, String model, long in, long out, String cost) {
+    protected static Call call(String provider, String model, long in, long out, String cost) {
         return new Call(provider, model, in, 0, out, cost);
     }
 
     /** A call that read {@code cached} of its {@code in} tokens from the provider's prompt cache. */
-    private static Call cachedCall(String provider, String model, long in, long cached, long out, String cost) {
+    protected static Call cachedCall(String provider, String model, long in, long cached, long out, String cost) {
         return new Call(provider, model, in, cached, out, cost);
     }
 
-    private void turn(Session s, Instant at, Call... calls) {
+    protected void turn(Session s, Instant at, Call... calls) {
         Message answer = new Message(
                 Ids.newId(), s.id(), s.userId(), 0, MessageRole.ASSISTANT, "ok", MessageStatus.COMPLETE, "m", at);
         List<UsageRecord> rows = java.util.Arrays.stream(calls)
@@ -456,6 +345,6 @@ abstract class UsageStoreContract {
                         10,
                         at))
                 .toList();
-        conversations.completeTurn(s.userId(), new TurnRecord(answer, List.of(), rows));
+        conversations().completeTurn(s.userId(), new TurnRecord(answer, List.of(), rows));
     }
 }

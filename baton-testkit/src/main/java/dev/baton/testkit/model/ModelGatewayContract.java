@@ -1,4 +1,4 @@
-package dev.baton.providers.contract;
+package dev.baton.testkit.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -40,7 +40,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * What every {@link ModelGateway} must do, checked over real HTTP against the LLM simulator. A provider's
  * suite extends this class and says how to build its gateway on a simulator; provider-specific wire
- * assertions belong in the subclass.
+ * assertions belong in the subclass. baton-providers runs it on its OpenAI, Anthropic, Ollama and Azure gateways;
+ * a gateway of one's own whose wire the simulator speaks runs it the same way.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 public abstract class ModelGatewayContract {

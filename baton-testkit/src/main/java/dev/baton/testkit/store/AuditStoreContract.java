@@ -1,4 +1,4 @@
-package dev.baton.store.jdbc;
+package dev.baton.testkit.store;
 
 import static dev.baton.testkit.store.ConversationFixtures.T0;
 import static dev.baton.testkit.store.ConversationFixtures.assistantMessage;
@@ -11,69 +11,46 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.baton.core.audit.AuditRecord;
+import dev.baton.core.audit.AuditStore;
 import dev.baton.core.audit.ExtractionRecord;
+import dev.baton.core.conversation.ConversationStore;
 import dev.baton.core.conversation.Message;
 import dev.baton.core.conversation.MessageRole;
 import dev.baton.core.conversation.MessageStatus;
 import dev.baton.core.conversation.Session;
 import dev.baton.core.conversation.TurnRecord;
 import dev.baton.core.id.Ids;
-import java.sql.PreparedStatement;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * What the audit trail and extractions must do on every database: written with their message in one
- * transaction, read by tenant across users, never updated or deleted — not even with the conversation.
+ * What every {@link AuditStore} must do with the {@link ConversationStore} that writes its rows: the audit trail and
+ * extractions written with their message at once, read by tenant across users, never changed — a deleted
+ * conversation keeps its audit trail. Run by baton-store-jdbc against SQLite and PostgreSQL and by baton-testkit
+ * against {@code InMemoryConversationStore.auditStore()}.
+ *
+ * <p>Subclasses give the stores under test, which may be shared by all tests of the class (each test has its own
+ * sessions).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class AuditStoreContract {
-    static final ObjectMapper JSON = new ObjectMapper();
+public abstract class AuditStoreContract {
+    protected static final ObjectMapper JSON = new ObjectMapper();
 
-    private String url;
-    Database db;
-    JdbcConversationStore store;
-    JdbcAuditStore audit;
+    /** The conversation store that writes audit records and extractions with its messages. */
+    protected abstract ConversationStore conversations();
 
-    protected abstract String createDatabase();
+    /** The audit store under test, reading what {@link #conversations()} wrote. */
+    protected abstract AuditStore audit();
 
-    protected abstract void dropDatabase();
-
-    @BeforeAll
-    void prepareDatabase() {
-        url = createDatabase();
-    }
-
-    @AfterAll
-    void removeDatabase() {
-        dropDatabase();
-    }
-
-    @BeforeEach
-    void open() {
-        db = Database.open(url);
-        store = new JdbcConversationStore(db);
-        audit = new JdbcAuditStore(db);
-    }
-
-    @AfterEach
-    void close() {
-        db.close();
-    }
-
-    static AuditRecord auditOf(Message m, String original, String module, Instant at) {
+    protected static AuditRecord auditOf(Message m, String original, String module, Instant at) {
         return new AuditRecord(
                 Ids.newId(), "tenant-1", m.sessionId(), m.id(), original, module, "pii redacted", List.of("email"), at);
     }
 
-    static ExtractionRecord extractionOf(Message m, String module, String type, String json, Instant at) {
+    protected static ExtractionRecord extractionOf(Message m, String module, String type, String json, Instant at) {
         try {
             return new ExtractionRecord(Ids.newId(), m.sessionId(), m.id(), module, type, JSON.readTree(json), at);
         } catch (java.io.IOException e) {
@@ -81,9 +58,9 @@ abstract class AuditStoreContract {
         }
     }
 
-    Session newSession() {
+    protected Session newSession() {
         Session s = session(newUser(), "tutor", T0);
-        store.createSession(s);
+        conversations().createSession(s);
         return s;
     }
 
@@ -95,12 +72,12 @@ abstract class AuditStoreContract {
         ExtractionRecord found =
                 extractionOf(redacted, "pii-redaction", "pii_detected", "{\"types\":[\"email\"]}", T0.plusSeconds(1));
 
-        store.appendUserMessage(redacted, List.of(note), List.of(found));
+        conversations().appendUserMessage(redacted, List.of(note), List.of(found));
 
-        assertThat(store.recentMessages(s.userId(), s.id(), 5))
+        assertThat(conversations().recentMessages(s.userId(), s.id(), 5))
                 .extracting(Message::content)
                 .containsExactly("mail [EMAIL]");
-        List<AuditRecord> trail = audit.sessionAudit("tenant-1", s.id()).orElseThrow();
+        List<AuditRecord> trail = audit().sessionAudit("tenant-1", s.id()).orElseThrow();
         assertThat(trail).singleElement().satisfies(a -> {
             assertThat(a.id()).isEqualTo(note.id());
             assertThat(a.messageId()).isEqualTo(redacted.id());
@@ -112,32 +89,37 @@ abstract class AuditStoreContract {
             assertThat(a.patternsMatched()).containsExactly("email");
             assertThat(a.createdAt()).isEqualTo(note.createdAt().truncatedTo(ChronoUnit.MICROS));
         });
-        assertThat(audit.sessionExtractions("tenant-1", s.id())).singleElement().satisfies(x -> {
-            assertThat(x.type()).isEqualTo("pii_detected");
-            assertThat(x.messageId()).isEqualTo(redacted.id());
-            assertThat(x.data().path("types").get(0).asText()).isEqualTo("email");
-        });
+        assertThat(audit().sessionExtractions("tenant-1", s.id()))
+                .singleElement()
+                .satisfies(x -> {
+                    assertThat(x.type()).isEqualTo("pii_detected");
+                    assertThat(x.messageId()).isEqualTo(redacted.id());
+                    assertThat(x.data().path("types").get(0).asText()).isEqualTo("email");
+                });
     }
 
     @Test
     void a_turns_answer_is_stored_with_its_audit_and_extractions_in_the_same_transaction() {
         Session s = newSession();
-        store.appendUserMessage(userMessage(s, "hi", T0.plusSeconds(1)));
+        conversations().appendUserMessage(userMessage(s, "hi", T0.plusSeconds(1)));
         Message answer = assistantMessage(s, "write to [EMAIL]", T0.plusSeconds(2));
 
-        store.completeTurn(
-                s.userId(),
-                new TurnRecord(
-                        answer,
-                        List.of(),
-                        List.of(),
-                        List.of(auditOf(answer, "write to bob@example.org", "pii-redaction", T0.plusSeconds(2))),
-                        List.of(extractionOf(answer, "pii-redaction", "pii_detected", "{}", T0.plusSeconds(2)))));
+        conversations()
+                .completeTurn(
+                        s.userId(),
+                        new TurnRecord(
+                                answer,
+                                List.of(),
+                                List.of(),
+                                List.of(auditOf(
+                                        answer, "write to bob@example.org", "pii-redaction", T0.plusSeconds(2))),
+                                List.of(extractionOf(
+                                        answer, "pii-redaction", "pii_detected", "{}", T0.plusSeconds(2)))));
 
-        assertThat(audit.sessionAudit("tenant-1", s.id()).orElseThrow())
+        assertThat(audit().sessionAudit("tenant-1", s.id()).orElseThrow())
                 .extracting(AuditRecord::messageId, AuditRecord::originalContent)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple(answer.id(), "write to bob@example.org"));
-        assertThat(audit.sessionExtractions("tenant-1", s.id())).hasSize(1);
+        assertThat(audit().sessionExtractions("tenant-1", s.id())).hasSize(1);
     }
 
     @Test
@@ -145,18 +127,18 @@ abstract class AuditStoreContract {
         Session s = newSession();
         Message first = userMessage(s, "one", T0.plusSeconds(1));
         AuditRecord note = auditOf(first, "original one", "m", T0.plusSeconds(1));
-        store.appendUserMessage(first, List.of(note), List.of());
+        conversations().appendUserMessage(first, List.of(note), List.of());
         Message second = userMessage(s, "two", T0.plusSeconds(2));
         // the same audit id again: the insert fails, and must take the message with it
         AuditRecord clash = new AuditRecord(
                 note.id(), "tenant-1", s.id(), second.id(), "original two", "m", "r", List.of(), T0.plusSeconds(2));
 
-        assertThatThrownBy(() -> store.appendUserMessage(second, List.of(clash), List.of()));
+        assertThatThrownBy(() -> conversations().appendUserMessage(second, List.of(clash), List.of()));
 
-        assertThat(store.recentMessages(s.userId(), s.id(), 5))
+        assertThat(conversations().recentMessages(s.userId(), s.id(), 5))
                 .extracting(Message::content)
                 .containsExactly("one");
-        assertThat(store.findSession(s.userId(), s.id()).orElseThrow().messageCount())
+        assertThat(conversations().findSession(s.userId(), s.id()).orElseThrow().messageCount())
                 .isEqualTo(1);
     }
 
@@ -166,7 +148,7 @@ abstract class AuditStoreContract {
         Message m = userMessage(s, "one", T0.plusSeconds(1));
         Message other = userMessage(s, "two", T0.plusSeconds(1));
 
-        assertThatThrownBy(() -> store.appendUserMessage(m, List.of(auditOf(other, "x", "m", T0)), List.of()))
+        assertThatThrownBy(() -> conversations().appendUserMessage(m, List.of(auditOf(other, "x", "m", T0)), List.of()))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
@@ -174,47 +156,33 @@ abstract class AuditStoreContract {
     void admins_read_any_session_of_their_tenant_and_nothing_of_another() {
         Session s = newSession();
         Message m = userMessage(s, "[blocked]", T0.plusSeconds(1));
-        store.appendUserMessage(m, List.of(auditOf(m, "the original", "topic-guard", T0)), List.of());
+        conversations().appendUserMessage(m, List.of(auditOf(m, "the original", "topic-guard", T0)), List.of());
         Session quiet = newSession();
 
-        assertThat(audit.sessionAudit("tenant-1", s.id())).get().asList().hasSize(1);
-        assertThat(audit.sessionAudit("tenant-2", s.id())).isEmpty();
-        assertThat(audit.sessionAudit("tenant-1", "no-such-session")).isEmpty();
-        assertThat(audit.sessionAudit("tenant-1", quiet.id())).get().asList().isEmpty();
-        assertThat(audit.sessionExtractions("tenant-2", s.id())).isEmpty();
+        assertThat(audit().sessionAudit("tenant-1", s.id())).get().asList().hasSize(1);
+        assertThat(audit().sessionAudit("tenant-2", s.id())).isEmpty();
+        assertThat(audit().sessionAudit("tenant-1", "no-such-session")).isEmpty();
+        assertThat(audit().sessionAudit("tenant-1", quiet.id())).get().asList().isEmpty();
+        assertThat(audit().sessionExtractions("tenant-2", s.id())).isEmpty();
     }
 
     @Test
     void deleting_a_conversation_keeps_its_audit_trail_but_not_its_extractions() {
         Session s = newSession();
         Message m = userMessage(s, "mail [EMAIL]", T0.plusSeconds(1));
-        store.appendUserMessage(
-                m,
-                List.of(auditOf(m, "mail alice@example.com", "pii-redaction", T0)),
-                List.of(extractionOf(m, "pii-redaction", "pii_detected", "{}", T0)));
+        conversations()
+                .appendUserMessage(
+                        m,
+                        List.of(auditOf(m, "mail alice@example.com", "pii-redaction", T0)),
+                        List.of(extractionOf(m, "pii-redaction", "pii_detected", "{}", T0)));
 
-        assertThat(store.deleteSession(s.userId(), s.id())).isTrue();
+        assertThat(conversations().deleteSession(s.userId(), s.id())).isTrue();
 
-        assertThat(store.findSession(s.userId(), s.id())).isEmpty();
-        assertThat(audit.sessionAudit("tenant-1", s.id()).orElseThrow())
+        assertThat(conversations().findSession(s.userId(), s.id())).isEmpty();
+        assertThat(audit().sessionAudit("tenant-1", s.id()).orElseThrow())
                 .extracting(AuditRecord::originalContent)
                 .containsExactly("mail alice@example.com");
-        assertThat(audit.sessionExtractions("tenant-1", s.id())).isEmpty();
-    }
-
-    @Test
-    void the_database_refuses_to_update_or_delete_audit_rows() {
-        Session s = newSession();
-        Message m = userMessage(s, "x", T0.plusSeconds(1));
-        store.appendUserMessage(m, List.of(auditOf(m, "original", "m", T0)), List.of());
-
-        assertThatThrownBy(
-                () -> execute("UPDATE message_audit SET original_content = 'changed' WHERE message_id = ?", m.id()));
-        assertThatThrownBy(() -> execute("DELETE FROM message_audit WHERE message_id = ?", m.id()));
-
-        assertThat(audit.sessionAudit("tenant-1", s.id()).orElseThrow())
-                .extracting(AuditRecord::originalContent)
-                .containsExactly("original");
+        assertThat(audit().sessionExtractions("tenant-1", s.id())).isEmpty();
     }
 
     @Test
@@ -222,16 +190,16 @@ abstract class AuditStoreContract {
         Session s = newSession();
         JsonNode data = JSON.createObjectNode().put("sentiment", "positive");
 
-        audit.saveExtractions(List.of(
+        audit().saveExtractions(List.of(
                 new ExtractionRecord(Ids.newId(), s.id(), null, "analytics", "sentiment", data, T0.plusSeconds(3)),
                 new ExtractionRecord(Ids.newId(), s.id(), "m-1", "analytics", "topic", data, T0.plusSeconds(4))));
 
-        assertThat(audit.sessionExtractions("tenant-1", s.id()))
+        assertThat(audit().sessionExtractions("tenant-1", s.id()))
                 .extracting(ExtractionRecord::type, ExtractionRecord::messageId)
                 .containsExactly(
                         org.assertj.core.groups.Tuple.tuple("sentiment", null),
                         org.assertj.core.groups.Tuple.tuple("topic", "m-1"));
-        assertThat(audit.sessionExtractions("tenant-1", s.id())
+        assertThat(audit().sessionExtractions("tenant-1", s.id())
                         .getFirst()
                         .data()
                         .path("sentiment")
@@ -245,19 +213,11 @@ abstract class AuditStoreContract {
         Message blocked = new Message(
                 Ids.newId(), s.id(), s.userId(), 0, MessageRole.USER, "[blocked]", MessageStatus.BLOCKED, null, T0);
 
-        store.appendUserMessage(blocked, List.of(auditOf(blocked, "forbidden words", "topic-guard", T0)), List.of());
+        conversations()
+                .appendUserMessage(blocked, List.of(auditOf(blocked, "forbidden words", "topic-guard", T0)), List.of());
 
-        assertThat(store.recentMessages(s.userId(), s.id(), 1))
+        assertThat(conversations().recentMessages(s.userId(), s.id(), 1))
                 .singleElement()
                 .satisfies(m -> assertThat(m.status()).isEqualTo(MessageStatus.BLOCKED));
-    }
-
-    private void execute(String sql, String arg) {
-        db.inTransaction(c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql)) {
-                ps.setString(1, arg);
-                return ps.executeUpdate();
-            }
-        });
     }
 }

@@ -1,7 +1,8 @@
-package dev.baton.store.jdbc;
+package dev.baton.testkit.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.baton.core.conversation.ConversationStore;
 import dev.baton.core.conversation.Session;
 import dev.baton.core.id.Ids;
 import dev.baton.runtime.approval.ApprovalStatus;
@@ -19,44 +20,31 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * What {@link JdbcApprovalStore} must do on every database: owner-scoped reads, one winner per decision, the last
- * decision of a turn claiming it, expiry and closing. Each test has its own instants, far from the others'.
+ * What every {@link ApprovalStore} must do, whatever keeps the paused turns: owner-scoped reads, one winner per
+ * decision, the last decision of a turn claiming it, takeover of an abandoned claim, expiry and closing. Run by
+ * baton-store-jdbc against SQLite and PostgreSQL and by baton-testkit against {@code ApprovalStore.inMemory()}.
+ *
+ * <p>Subclasses give the stores under test, which may be shared by all tests of the class: each test has its own users
+ * and instants, far from the others'.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class ApprovalStoreContract {
+public abstract class ApprovalStoreContract {
     private static final Duration DAY = Duration.ofHours(24);
 
-    Database db;
-    JdbcConversationStore conversations;
-    ApprovalStore store;
+    /** Where the paused turns' sessions are created (a database store may require them). */
+    protected abstract ConversationStore conversations();
 
-    protected abstract String createDatabase();
-
-    protected abstract void dropDatabase();
-
-    @BeforeAll
-    void open() {
-        db = Database.open(createDatabase());
-        conversations = new JdbcConversationStore(db);
-        store = new JdbcApprovalStore(db);
-    }
-
-    @AfterAll
-    void close() {
-        if (db != null) db.close();
-        dropDatabase();
-    }
+    /** The approval store under test. */
+    protected abstract ApprovalStore approvals();
 
     /** A session of {@code user} with a turn paused at {@code at} holding {@code calls} calls. */
     private PausedTurn pause(String user, Instant at, int calls) {
         Session session = Session.start(Ids.newId(), "tenant-1", user, "tasks", null, at);
-        conversations.createSession(session);
+        conversations().createSession(session);
         PausedTurn turn = new PausedTurn(
                 Ids.newId(),
                 "tenant-1",
@@ -88,12 +76,12 @@ abstract class ApprovalStoreContract {
                     null,
                     null));
         }
-        store.pause(turn, held);
+        approvals().pause(turn, held);
         return turn;
     }
 
     private ToolApproval call(PausedTurn turn, int index) {
-        return store.pending(turn.tenantId(), turn.userId(), turn.sessionId()).stream()
+        return approvals().pending(turn.tenantId(), turn.userId(), turn.sessionId()).stream()
                 .filter(a -> a.position() == index)
                 .findFirst()
                 .orElseThrow();
@@ -108,18 +96,21 @@ abstract class ApprovalStoreContract {
         Instant at = Instant.parse("2030-01-01T10:00:00Z");
         PausedTurn turn = pause("ann", at, 2);
 
-        assertThat(store.pausedTurn("tenant-1", "ann", turn.sessionId())).contains(turn);
-        assertThat(store.pending("tenant-1", "ann", turn.sessionId()))
+        assertThat(approvals().pausedTurn("tenant-1", "ann", turn.sessionId())).contains(turn);
+        assertThat(approvals().pending("tenant-1", "ann", turn.sessionId()))
                 .extracting(ToolApproval::toolCallId, ToolApproval::status, ToolApproval::expiresAt)
                 .containsExactly(
                         org.assertj.core.groups.Tuple.tuple("call_0", ApprovalStatus.PENDING, at.plus(DAY)),
                         org.assertj.core.groups.Tuple.tuple("call_1", ApprovalStatus.PENDING, at.plus(DAY)));
         String callId = call(turn, 0).callId();
-        assertThat(store.find("tenant-1", "ann", turn.sessionId(), callId)).isPresent();
-        assertThat(store.find("tenant-1", "bob", turn.sessionId(), callId)).isEmpty();
-        assertThat(store.find("tenant-2", "ann", turn.sessionId(), callId)).isEmpty();
-        assertThat(store.pausedTurn("tenant-1", "bob", turn.sessionId())).isEmpty();
-        assertThat(store.pending("tenant-1", "bob", turn.sessionId())).isEmpty();
+        assertThat(approvals().find("tenant-1", "ann", turn.sessionId(), callId))
+                .isPresent();
+        assertThat(approvals().find("tenant-1", "bob", turn.sessionId(), callId))
+                .isEmpty();
+        assertThat(approvals().find("tenant-2", "ann", turn.sessionId(), callId))
+                .isEmpty();
+        assertThat(approvals().pausedTurn("tenant-1", "bob", turn.sessionId())).isEmpty();
+        assertThat(approvals().pending("tenant-1", "bob", turn.sessionId())).isEmpty();
     }
 
     @Test
@@ -130,13 +121,17 @@ abstract class ApprovalStoreContract {
         ToolApproval second = call(turn, 1);
         Instant later = at.plusSeconds(60);
 
-        ApprovalStore.Decided one = store.decide(
-                first.callId(),
-                new ApprovalStore.Decision(ApprovalStatus.APPROVED, "cat", "{\"taskId\":\"t9\"}", "yes please"),
-                later);
-        ApprovalStore.Decided again = store.decide(first.callId(), approve("cat"), later);
-        ApprovalStore.Decided two = store.decide(
-                second.callId(), new ApprovalStore.Decision(ApprovalStatus.DENIED, "cat", null, "not that one"), later);
+        ApprovalStore.Decided one = approvals()
+                .decide(
+                        first.callId(),
+                        new ApprovalStore.Decision(ApprovalStatus.APPROVED, "cat", "{\"taskId\":\"t9\"}", "yes please"),
+                        later);
+        ApprovalStore.Decided again = approvals().decide(first.callId(), approve("cat"), later);
+        ApprovalStore.Decided two = approvals()
+                .decide(
+                        second.callId(),
+                        new ApprovalStore.Decision(ApprovalStatus.DENIED, "cat", null, "not that one"),
+                        later);
 
         assertThat(one).isInstanceOf(ApprovalStore.Waiting.class);
         ApprovalStore.Waiting waiting = (ApprovalStore.Waiting) one;
@@ -155,8 +150,8 @@ abstract class ApprovalStoreContract {
         assertThat(resumable.calls())
                 .extracting(ToolApproval::status)
                 .containsExactly(ApprovalStatus.APPROVED, ApprovalStatus.DENIED);
-        assertThat(store.pausedTurn("tenant-1", "cat", turn.sessionId())).isEmpty();
-        assertThat(store.pending("tenant-1", "cat", turn.sessionId())).isEmpty();
+        assertThat(approvals().pausedTurn("tenant-1", "cat", turn.sessionId())).isEmpty();
+        assertThat(approvals().pending("tenant-1", "cat", turn.sessionId())).isEmpty();
     }
 
     @Test
@@ -165,7 +160,8 @@ abstract class ApprovalStoreContract {
         PausedTurn turn = pause("dan", at, 1);
         String callId = call(turn, 0).callId();
 
-        List<ApprovalStore.Decided> results = race(8, i -> store.decide(callId, approve("dan"), at.plusSeconds(1)));
+        List<ApprovalStore.Decided> results =
+                race(8, i -> approvals().decide(callId, approve("dan"), at.plusSeconds(1)));
 
         assertThat(results)
                 .filteredOn(r -> r instanceof ApprovalStore.Resumable)
@@ -181,7 +177,8 @@ abstract class ApprovalStoreContract {
         PausedTurn turn = pause("eve", at, 2);
         List<String> ids = List.of(call(turn, 0).callId(), call(turn, 1).callId());
 
-        List<ApprovalStore.Decided> results = race(2, i -> store.decide(ids.get(i), approve("eve"), at.plusSeconds(1)));
+        List<ApprovalStore.Decided> results =
+                race(2, i -> approvals().decide(ids.get(i), approve("eve"), at.plusSeconds(1)));
 
         assertThat(results)
                 .filteredOn(r -> r instanceof ApprovalStore.Resumable)
@@ -196,13 +193,15 @@ abstract class ApprovalStoreContract {
         String callId = call(turn, 0).callId();
         Instant expired = at.plus(DAY);
 
-        assertThat(store.expired(expired.minusMillis(1), 100))
+        assertThat(approvals().expired(expired.minusMillis(1), 100))
                 .extracting(PausedTurn::turnId)
                 .doesNotContain(turn.turnId());
-        assertThat(store.decide(callId, approve("fay"), expired)).isInstanceOf(ApprovalStore.NotPending.class);
-        assertThat(store.expired(expired, 100)).extracting(PausedTurn::turnId).contains(turn.turnId());
+        assertThat(approvals().decide(callId, approve("fay"), expired)).isInstanceOf(ApprovalStore.NotPending.class);
+        assertThat(approvals().expired(expired, 100))
+                .extracting(PausedTurn::turnId)
+                .contains(turn.turnId());
 
-        var closed = store.close(turn.turnId(), ApprovalStatus.EXPIRED, null, "nobody decided", expired);
+        var closed = approvals().close(turn.turnId(), ApprovalStatus.EXPIRED, null, "nobody decided", expired);
 
         assertThat(closed).isPresent();
         assertThat(closed.get().turn().status()).isEqualTo(PausedTurn.Status.CLOSED);
@@ -211,9 +210,11 @@ abstract class ApprovalStoreContract {
             assertThat(a.decidedBy()).isNull();
             assertThat(a.decidedAt()).isEqualTo(expired);
         });
-        assertThat(store.close(turn.turnId(), ApprovalStatus.EXPIRED, null, null, expired))
+        assertThat(approvals().close(turn.turnId(), ApprovalStatus.EXPIRED, null, null, expired))
                 .isEmpty();
-        assertThat(store.expired(expired, 100)).extracting(PausedTurn::turnId).doesNotContain(turn.turnId());
+        assertThat(approvals().expired(expired, 100))
+                .extracting(PausedTurn::turnId)
+                .doesNotContain(turn.turnId());
     }
 
     @Test
@@ -222,21 +223,21 @@ abstract class ApprovalStoreContract {
         PausedTurn turn = pause("gus", at, 1);
         String callId = call(turn, 0).callId();
 
-        store.close(turn.turnId(), ApprovalStatus.SUPERSEDED, "gus", "a new message", at.plusSeconds(5));
+        approvals().close(turn.turnId(), ApprovalStatus.SUPERSEDED, "gus", "a new message", at.plusSeconds(5));
 
-        ApprovalStore.Decided late = store.decide(callId, approve("gus"), at.plusSeconds(6));
+        ApprovalStore.Decided late = approvals().decide(callId, approve("gus"), at.plusSeconds(6));
         assertThat(late).isInstanceOf(ApprovalStore.NotPending.class);
         assertThat(((ApprovalStore.NotPending) late).current().status()).isEqualTo(ApprovalStatus.SUPERSEDED);
 
-        assertThat(conversations.deleteSession("gus", turn.sessionId())).isTrue();
-        assertThat(store.sessionApprovals("tenant-1", turn.sessionId()))
+        assertThat(conversations().deleteSession("gus", turn.sessionId())).isTrue();
+        assertThat(approvals().sessionApprovals("tenant-1", turn.sessionId()))
                 .singleElement()
                 .satisfies(a -> {
                     assertThat(a.status()).isEqualTo(ApprovalStatus.SUPERSEDED);
                     assertThat(a.decidedBy()).isEqualTo("gus");
                     assertThat(a.createdAt()).isEqualTo(at.truncatedTo(ChronoUnit.MICROS));
                 });
-        assertThat(store.sessionApprovals("tenant-2", turn.sessionId())).isEmpty();
+        assertThat(approvals().sessionApprovals("tenant-2", turn.sessionId())).isEmpty();
     }
 
     @Test
@@ -246,30 +247,33 @@ abstract class ApprovalStoreContract {
         PausedTurn turn = pause("ida", at, 2);
         ToolApproval first = call(turn, 0);
         ToolApproval second = call(turn, 1);
-        store.decide(first.callId(), approve("ida"), at, at.plusSeconds(60));
+        approvals().decide(first.callId(), approve("ida"), at, at.plusSeconds(60));
         var claimed = (ApprovalStore.Resumable)
-                store.decide(second.callId(), approve("ida"), at.plusSeconds(1), at.plusSeconds(61));
+                approvals().decide(second.callId(), approve("ida"), at.plusSeconds(1), at.plusSeconds(61));
         assertThat(claimed.turn().claimId()).isNotNull();
         assertThat(claimed.turn().claimedUntil()).isEqualTo(at.plusSeconds(61));
         assertThat(claimed.runStarted()).isEmpty();
-        store.runStarting(turn.turnId(), List.of(first.callId()), at.plusSeconds(2));
+        approvals().runStarting(turn.turnId(), List.of(first.callId()), at.plusSeconds(2));
 
-        assertThat(store.reclaim(turn.turnId(), at.plusSeconds(60), at.plusSeconds(200)))
+        assertThat(approvals().reclaim(turn.turnId(), at.plusSeconds(60), at.plusSeconds(200)))
                 .as("the claim still holds")
                 .isEmpty();
-        assertThat(store.turn("tenant-1", "ida", turn.turnId()).orElseThrow().abandonedAt(at.plusSeconds(61)))
+        assertThat(approvals()
+                        .turn("tenant-1", "ida", turn.turnId())
+                        .orElseThrow()
+                        .abandonedAt(at.plusSeconds(61)))
                 .isTrue();
-        assertThat(store.turn("tenant-1", "bob", turn.turnId())).isEmpty();
-        assertThat(store.abandoned(at.plusSeconds(61), 100))
+        assertThat(approvals().turn("tenant-1", "bob", turn.turnId())).isEmpty();
+        assertThat(approvals().abandoned(at.plusSeconds(61), 100))
                 .as("the user may still retry until the calls expire")
                 .extracting(PausedTurn::turnId)
                 .doesNotContain(turn.turnId());
-        assertThat(store.abandoned(at.plus(DAY), 100))
+        assertThat(approvals().abandoned(at.plus(DAY), 100))
                 .extracting(PausedTurn::turnId)
                 .contains(turn.turnId());
 
         List<Optional<ApprovalStore.Resumable>> takeovers =
-                race(4, i -> store.reclaim(turn.turnId(), at.plusSeconds(61), at.plusSeconds(200)));
+                race(4, i -> approvals().reclaim(turn.turnId(), at.plusSeconds(61), at.plusSeconds(200)));
 
         List<ApprovalStore.Resumable> won =
                 takeovers.stream().flatMap(Optional::stream).toList();
@@ -280,13 +284,16 @@ abstract class ApprovalStoreContract {
         assertThat(takeover.calls()).extracting(ToolApproval::status).containsOnly(ApprovalStatus.APPROVED);
 
         // the first claim's late release changes nothing; the takeover's own release ends the lease for good
-        store.finish(turn.turnId(), claimed.turn().claimId());
-        assertThat(store.turn("tenant-1", "ida", turn.turnId()).orElseThrow().claimedUntil())
+        approvals().finish(turn.turnId(), claimed.turn().claimId());
+        assertThat(approvals()
+                        .turn("tenant-1", "ida", turn.turnId())
+                        .orElseThrow()
+                        .claimedUntil())
                 .isEqualTo(at.plusSeconds(200));
-        store.finish(turn.turnId(), takeover.turn().claimId());
-        assertThat(store.reclaim(turn.turnId(), at.plusSeconds(10_000), at.plusSeconds(10_100)))
+        approvals().finish(turn.turnId(), takeover.turn().claimId());
+        assertThat(approvals().reclaim(turn.turnId(), at.plusSeconds(10_000), at.plusSeconds(10_100)))
                 .isEmpty();
-        assertThat(store.abandoned(at.plus(DAY).plus(DAY), 100))
+        assertThat(approvals().abandoned(at.plus(DAY).plus(DAY), 100))
                 .extracting(PausedTurn::turnId)
                 .doesNotContain(turn.turnId());
     }
