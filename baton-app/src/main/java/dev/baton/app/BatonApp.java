@@ -29,16 +29,10 @@ import dev.baton.simulator.BundledScript;
 import dev.baton.simulator.LlmSimulator;
 import dev.baton.store.jdbc.Database;
 import dev.baton.store.jdbc.DatabaseSettings;
-import dev.baton.store.jdbc.JdbcApprovalStore;
 import dev.baton.store.jdbc.JdbcAuditStore;
-import dev.baton.store.jdbc.JdbcConversationSearch;
 import dev.baton.store.jdbc.JdbcConversationStore;
-import dev.baton.store.jdbc.JdbcIdempotencyStore;
-import dev.baton.store.jdbc.JdbcSessionLifecycle;
+import dev.baton.store.jdbc.JdbcStores;
 import dev.baton.store.jdbc.SqliteSearchIndex;
-import dev.baton.store.jdbc.experiment.JdbcExperimentStore;
-import dev.baton.store.jdbc.experiment.JdbcFlagStore;
-import dev.baton.store.jdbc.usage.JdbcUsageStore;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -171,7 +165,8 @@ public final class BatonApp implements AutoCloseable {
             agents.all().forEach(a -> resilient.resolve(a.model()));
             PriceTable prices = settings.prices();
             ModelResolver models = instrumentation.models(resilient, prices);
-            JdbcConversationStore conversations = new JdbcConversationStore(db);
+            JdbcStores stores = JdbcStores.of(db);
+            JdbcConversationStore conversations = stores.conversations();
 
             List<RunningDomain> running = new ArrayList<>();
             for (Domain domain : settings.domains().all()) {
@@ -184,17 +179,11 @@ public final class BatonApp implements AutoCloseable {
             modules.validate(agents.all());
 
             McpClients mcp = opened(opened, McpWiring.start(config, db, clock));
-            JdbcAuditStore audit = new JdbcAuditStore(db);
+            JdbcAuditStore audit = stores.audit();
             SharedRedis redis = sharedRedis(settings, opened);
-            BatonBuilder builder = Baton.builder()
+            BatonBuilder builder = stores.applyTo(Baton.builder())
                     .clock(clock)
                     .configure(config.raw())
-                    .conversationStore(conversations)
-                    .sessionStore(new JdbcSessionLifecycle(db))
-                    .conversationSearch(new JdbcConversationSearch(db))
-                    .idempotencyStore(new JdbcIdempotencyStore(db))
-                    .approvalStore(new JdbcApprovalStore(db))
-                    .usageStore(new JdbcUsageStore(db))
                     .models(models)
                     .tokenCounter(new JtokkitTokenCounter())
                     .prices(prices)
@@ -207,8 +196,6 @@ public final class BatonApp implements AutoCloseable {
                     .toolGuard(sources ->
                             BreakerToolSource.guard(sources, resilience.tools(), clock, instrumentation.breakers()))
                     .modules(modules, audit)
-                    .experimentStore(new JdbcExperimentStore(db))
-                    .flagStore(new JdbcFlagStore(db))
                     .environment(config.env());
             Admission.configure(builder, settings, clock, redis, opened);
             if (redis != null) {

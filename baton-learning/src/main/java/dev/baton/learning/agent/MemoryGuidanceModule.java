@@ -11,7 +11,6 @@ import dev.baton.learning.Learner;
 import dev.baton.learning.content.ContentJobs;
 import dev.baton.learning.memory.MemoryService;
 import java.util.Objects;
-import java.util.function.Supplier;
 
 /**
  * Makes the learning agent's memory readable by it: before each model call, what it remembers of the learner (current
@@ -41,37 +40,6 @@ public final class MemoryGuidanceModule implements Module {
             @Override
             public Module create(JsonNode config) {
                 return module;
-            }
-        };
-    }
-
-    /**
-     * The factory for a registry built before the learning domain's services exist (configuration is checked before
-     * the database opens): its module asks {@code module} for the real one on every call, so it must be set before
-     * the first turn.
-     */
-    public static ModuleFactory deferred(Supplier<Module> module) {
-        return new ModuleFactory() {
-            @Override
-            public String id() {
-                return ID;
-            }
-
-            @Override
-            public Module create(JsonNode config) {
-                return new Module() {
-                    @Override
-                    public ModuleDescriptor descriptor() {
-                        return ModuleDescriptor.of(ID, Hook.BEFORE_AI);
-                    }
-
-                    @Override
-                    public HookResult handle(HookContext context) {
-                        Module real = module.get();
-                        if (real == null) throw new IllegalStateException("the learning domain is not started yet");
-                        return real.handle(context);
-                    }
-                };
             }
         };
     }
