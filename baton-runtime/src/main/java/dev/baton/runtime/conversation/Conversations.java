@@ -33,7 +33,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class Conversations {
     private static final Logger log = LoggerFactory.getLogger(Conversations.class);
-    private static final int OK = 200;
     /** How often a key that could not be released (the database was away) is tried again. */
     private static final Duration RELEASE_RETRY = Duration.ofSeconds(1);
 
@@ -134,8 +133,7 @@ public final class Conversations {
         if (idempotency == null)
             throw RefusalException.invalidInput("idempotency keys are not supported by this deployment");
         IdempotencyKeys.Claim claim = idempotency.claim(caller, options.idempotencyKey(), target);
-        if (claim instanceof IdempotencyKeys.Replay replay)
-            return new SendResult.Replayed(replay.status(), replay.body());
+        if (claim instanceof IdempotencyKeys.Replay replay) return new SendResult.Replayed(replay.outcome());
         IdempotencyKeys.Claimed claimed = (IdempotencyKeys.Claimed) claim;
         SendResult result;
         try {
@@ -155,7 +153,7 @@ public final class Conversations {
                         || ran.outcome().awaitingApproval().isPresent());
         try {
             if (replayable) {
-                idempotency.complete(claimed, OK, options.replayBody().apply(((SendResult.Ran) result).outcome()));
+                idempotency.complete(claimed, ((SendResult.Ran) result).outcome());
             } else {
                 idempotency.release(claimed);
             }
