@@ -15,6 +15,7 @@ import dev.baton.runtime.conversation.SendResult;
 import dev.baton.runtime.conversation.TurnListener;
 import dev.baton.runtime.session.Sessions;
 import dev.baton.runtime.stream.TurnEventLog;
+import dev.baton.runtime.stream.TurnEventRecorder;
 import dev.baton.server.http.ApiException;
 import dev.baton.server.http.Caller;
 import dev.baton.server.http.ErrorResponses;
@@ -251,8 +252,9 @@ public final class MessageRoutes {
                 ctx,
                 streams,
                 (writer, event) -> {
-                    TurnEventRecorder.Recorded recorded = recorder.record(event);
-                    writer.send(recorded.id(), recorded.type(), recorded.json());
+                    long id = recorder.record(event);
+                    SseEvents.Rendered rendered = SseEvents.render(event);
+                    writer.send(id, rendered.type(), rendered.json());
                 },
                 !resumable(ctx));
     }
