@@ -259,8 +259,8 @@ public final class Approvals {
 
     /**
      * Every held call of a session of {@code tenantId}, whoever's and whatever became of it, oldest first: who
-     * decided, when, with which arguments. Kept after the session is deleted. For administrators: the front door
-     * checks the permission.
+     * decided, when, with which arguments. Kept after the session is deleted. For administrators: see
+     * {@link dev.baton.runtime.audit.AuditTrails}, which checks the permission.
      */
     public List<ToolApproval> sessionAudit(String tenantId, String sessionId) {
         return store.sessionApprovals(tenantId, sessionId);
