@@ -376,6 +376,11 @@ public final class BatonBuilder {
                         conversationStore, models, tools, CachingTokenCounter.of(tokenCounter), prices, clock, modules)
                 .withPromptSections(AssignmentPrompt::sectionsFor)
                 .withApprovals(new ApprovalGate(approvalsKept, approvalSettings, clock));
+        RunningTurns running = opened(opened, turnLocks == null ? new RunningTurns() : RunningTurns.shared(turnLocks));
+        TurnDispatcher dispatcher = opened(
+                opened, new TurnDispatcher(runner, running, TurnObserver.both(observer, experimentTurns), tracing));
+        Sessions sessions =
+                new Sessions(conversationStore, agentsInOrder, assignments, lifecycle, running, experiments, clock);
         TurnAdmission limits = opened(
                 opened,
                 TurnAdmission.create(
@@ -386,12 +391,8 @@ public final class BatonBuilder {
                         usageStore,
                         prices,
                         clock,
-                        refusals));
-        RunningTurns running = opened(opened, turnLocks == null ? new RunningTurns() : RunningTurns.shared(turnLocks));
-        TurnDispatcher dispatcher = opened(
-                opened, new TurnDispatcher(runner, running, TurnObserver.both(observer, experimentTurns), tracing));
-        Sessions sessions =
-                new Sessions(conversationStore, agentsInOrder, assignments, lifecycle, running, experiments, clock);
+                        refusals,
+                        sessions));
         IdempotencyKeys keys = idempotencyStore == null
                 ? null
                 : new IdempotencyKeys(

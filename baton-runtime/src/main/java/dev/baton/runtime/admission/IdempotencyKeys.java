@@ -3,8 +3,10 @@ package dev.baton.runtime.admission;
 import dev.baton.core.auth.Principal;
 import dev.baton.core.conversation.IdempotencyStore;
 import dev.baton.core.conversation.IdempotencyStore.StoredResponse;
+import dev.baton.core.turn.TurnOutcome;
 import dev.baton.runtime.Refusal;
 import dev.baton.runtime.RefusalException;
+import dev.baton.runtime.stream.TurnOutcomeCodec;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -17,8 +19,12 @@ import java.util.Optional;
 
 /**
  * Idempotency keys: a request claims its key before its turn runs, so a retry that arrives while the first attempt
- * still runs is refused instead of running the turn twice; the claim then completes with the response to replay, or
- * is released when the attempt produced nothing worth replaying.
+ * still runs is refused instead of running the turn twice; the claim then completes with the turn's outcome to replay,
+ * or is released when the attempt produced nothing worth replaying.
+ *
+ * <p>A key completed by an earlier version holds the response its front door rendered, not an outcome: it is read
+ * tolerantly, as a key that cannot be replayed ({@link Refusal.IdempotencyKeyReused}, never a second run), until the
+ * expiry forgets it with the rest.
  *
  * <p>Keys belong to a caller, which is a tenant and a user together (the same subject in two tenants shares nothing),
  * and are bound to their target (a session, or a one-shot chat): the same key and body sent elsewhere is refused as
@@ -26,6 +32,11 @@ import java.util.Optional;
  */
 public final class IdempotencyKeys {
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(IdempotencyKeys.class);
+    /**
+     * The status stored with a completed key's outcome. Any but {@link IdempotencyStore#IN_PROGRESS} would do; 200 is
+     * what front doors stored with their rendered responses before the runtime kept outcomes.
+     */
+    private static final int COMPLETED = 200;
     /** The lease of a claim when none is given: longer than any request may run by default. */
     public static final Duration DEFAULT_LEASE = Duration.ofMinutes(10);
 
@@ -60,8 +71,12 @@ public final class IdempotencyKeys {
     /** The key is now this request's: complete or release it when the request ends. */
     public record Claimed(String owner, String key) implements Claim {}
 
-    /** The same request already finished: answer with its stored response and run nothing. */
-    public record Replay(int status, String body) implements Claim {}
+    /** The same request already finished: answer with its turn's stored outcome and run nothing. */
+    public record Replay(TurnOutcome outcome) implements Claim {
+        public Replay {
+            Objects.requireNonNull(outcome, "outcome");
+        }
+    }
 
     /**
      * Claims {@code key} for the caller's request to {@code target}, or finds the finished request to replay.
@@ -85,14 +100,20 @@ public final class IdempotencyKeys {
                         "this Idempotency-Key was used with a different request or for another target"));
             }
             if (stored.get().inProgress()) break;
-            return new Replay(stored.get().status(), stored.get().body());
+            return new Replay(TurnOutcomeCodec.decode(stored.get().body())
+                    .orElseThrow(() -> new RefusalException(new Refusal.IdempotencyKeyReused(
+                            "this Idempotency-Key was answered by an earlier version of Baton, whose answer cannot be"
+                                    + " replayed; send the request again with a new key"))));
         }
         throw new RefusalException(new Refusal.IdempotencyKeyInUse());
     }
 
-    /** Stores the finished request's response for replays. */
-    public void complete(Claimed claimed, int status, String body) {
-        store.complete(claimed.owner(), claimed.key(), status, body);
+    /**
+     * Stores the finished request's turn outcome for replays, in the runtime's own encoding ({@link TurnOutcomeCodec}):
+     * every front door renders a replay as it renders a fresh outcome.
+     */
+    public void complete(Claimed claimed, TurnOutcome outcome) {
+        store.complete(claimed.owner(), claimed.key(), COMPLETED, TurnOutcomeCodec.encode(outcome));
     }
 
     /** Gives the key up: the request produced nothing worth replaying, so a retry may run. */

@@ -13,12 +13,12 @@ import dev.baton.core.tool.ToolExecutor;
 import dev.baton.core.turn.Cancellation;
 import dev.baton.core.turn.TurnEvent;
 import dev.baton.core.turn.TurnOutcome;
+import dev.baton.core.turn.TurnRequest;
 import dev.baton.core.turn.TurnResume;
 import dev.baton.core.turn.TurnRunner;
 import dev.baton.core.turn.TurnStateCodec;
 import dev.baton.runtime.Refusal;
 import dev.baton.runtime.RefusalException;
-import dev.baton.runtime.admission.BudgetReservation;
 import dev.baton.runtime.admission.RateDecision;
 import dev.baton.runtime.admission.TurnAdmission;
 import dev.baton.runtime.agent.AgentRegistry;
@@ -26,7 +26,6 @@ import dev.baton.runtime.conversation.AdmittedTurn;
 import dev.baton.runtime.conversation.SendOptions;
 import dev.baton.runtime.conversation.SendResult;
 import dev.baton.runtime.conversation.TurnListener;
-import dev.baton.runtime.session.SessionLifecycle;
 import dev.baton.runtime.session.Sessions;
 import dev.baton.runtime.turn.TurnDispatcher;
 import java.time.Clock;
@@ -35,7 +34,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -136,38 +134,43 @@ public final class Approvals {
             PausedTurn abandoned = store.turn(caller.tenantId(), caller.userId(), call.turnId())
                     .filter(t -> t.abandonedAt(now))
                     .orElseThrow(() -> new RefusalException(ApprovalDecisions.notPending(call.status())));
-            return goOn(
-                    caller,
-                    session,
-                    setup(caller, session),
-                    abandoned,
-                    options,
-                    listener,
-                    until -> store.reclaim(abandoned.turnId(), clock.instant(), until)
-                            .orElseThrow(
-                                    () -> new RefusalException(ApprovalDecisions.notPending(ApprovalStatus.APPROVED))));
+            try (TurnAdmission.Admitted admitted = admission.admit(caller, session, RateDecision.UNLIMITED)) {
+                return goOn(
+                        caller,
+                        session,
+                        admitted,
+                        abandoned,
+                        options,
+                        listener,
+                        until -> store.reclaim(abandoned.turnId(), clock.instant(), until)
+                                .orElseThrow(() ->
+                                        new RefusalException(ApprovalDecisions.notPending(ApprovalStatus.APPROVED))));
+            }
         }
         PausedTurn turn = store.pausedTurn(caller.tenantId(), caller.userId(), session.id())
                 .filter(t -> t.turnId().equals(call.turnId()))
                 .orElseThrow(() -> new RefusalException(ApprovalDecisions.notPending(ApprovalStatus.APPROVED)));
-        SessionLifecycle.TurnSetup setup = setup(caller, session);
-        ApprovalStore.Decision recorded = new ApprovalStore.Decision(
-                decision.approve() ? ApprovalStatus.APPROVED : ApprovalStatus.DENIED,
-                caller.userId(),
-                decision.approve() && decision.arguments() != null
-                        ? checkedArguments(call, decision.arguments(), caller, session, setup.agent())
-                        : null,
-                decision.comment());
-        return goOn(caller, session, setup, turn, options, listener, until -> switch (store.decide(
-                callId, recorded, clock.instant(), until)) {
-            case ApprovalStore.NotPending np ->
-                throw new RefusalException(ApprovalDecisions.notPending(
-                        np.current() == null
-                                ? ApprovalStatus.APPROVED
-                                : np.current().status()));
-            case ApprovalStore.Waiting waiting -> throw new StillWaiting(waiting);
-            case ApprovalStore.Resumable r -> r;
-        });
+        JsonNode edited = decision.approve() ? decision.arguments() : null;
+        // a decision takes nothing from the caller's rate limits: the message that paused the turn did
+        try (TurnAdmission.Admitted admitted = admission.admit(caller, session, RateDecision.UNLIMITED, null, setup -> {
+            if (edited != null) checkArguments(call, edited, caller, session, setup.agent());
+        })) {
+            ApprovalStore.Decision recorded = new ApprovalStore.Decision(
+                    decision.approve() ? ApprovalStatus.APPROVED : ApprovalStatus.DENIED,
+                    caller.userId(),
+                    edited != null ? edited.toString() : null,
+                    decision.comment());
+            return goOn(caller, session, admitted, turn, options, listener, until -> switch (store.decide(
+                    callId, recorded, clock.instant(), until)) {
+                case ApprovalStore.NotPending np ->
+                    throw new RefusalException(ApprovalDecisions.notPending(
+                            np.current() == null
+                                    ? ApprovalStatus.APPROVED
+                                    : np.current().status()));
+                case ApprovalStore.Waiting waiting -> throw new StillWaiting(waiting);
+                case ApprovalStore.Resumable r -> r;
+            });
+        }
     }
 
     /**
@@ -178,52 +181,46 @@ public final class Approvals {
     private ApprovalResult goOn(
             Principal caller,
             Session session,
-            SessionLifecycle.TurnSetup setup,
+            TurnAdmission.Admitted admitted,
             PausedTurn turn,
             SendOptions options,
             TurnListener listener,
             Function<Instant, ApprovalStore.Resumable> claim) {
-        AgentDefinition agent = setup.agent();
+        AgentDefinition agent = admitted.agent();
         Duration left = PausedTurnRequests.timeLeft(TurnStateCodec.decode(turn.state()), turn, agent);
-        AtomicReference<ApprovalStore.Resumable> claimed = new AtomicReference<>();
-        try (BudgetReservation budget = admission.reserveBudget(caller, agent)) {
-            TurnOutcome outcome;
-            try {
-                outcome = dispatcher.run(
-                        session.id(),
+        ApprovalStore.Resumable claimed = null;
+        TurnOutcome outcome;
+        try {
+            try (TurnDispatcher.SessionLock lock = dispatcher.lock(session.id(), left)) {
+                // a turn without a request timeout has no end to measure the claim by
+                claimed = claim.apply(
+                        clock.instant().plus(left == null ? ApprovalStore.DEFAULT_CLAIM : left.plus(CLAIM_MARGIN)));
+                List<TurnResume.ToolDecision> decisions = decisions(claimed, turn);
+                log.info(
+                        "request {}: the calls turn {} held are decided; it goes on",
+                        options.requestId(),
+                        claimed.turn().turnId());
+                listener.admitted(new AdmittedTurn(session, RateDecision.UNLIMITED, lock.cancellation()));
+                TurnRequest request = PausedTurnRequests.resuming(
+                        clock.instant(),
+                        options.requestId(),
+                        caller,
+                        session,
+                        agent,
+                        admitted.setup().assignment(),
+                        claimed,
+                        decisions,
                         left,
-                        cancellation -> {
-                            // a turn without a request timeout has no end to measure the claim by
-                            ApprovalStore.Resumable resumable = claim.apply(clock.instant()
-                                    .plus(left == null ? ApprovalStore.DEFAULT_CLAIM : left.plus(CLAIM_MARGIN)));
-                            claimed.set(resumable);
-                            List<TurnResume.ToolDecision> decisions = decisions(resumable, turn);
-                            log.info(
-                                    "request {}: the calls turn {} held are decided; it goes on",
-                                    options.requestId(),
-                                    resumable.turn().turnId());
-                            listener.admitted(new AdmittedTurn(session, RateDecision.UNLIMITED, cancellation));
-                            return PausedTurnRequests.resuming(
-                                    clock.instant(),
-                                    options.requestId(),
-                                    caller,
-                                    session,
-                                    agent,
-                                    setup.assignment(),
-                                    resumable,
-                                    decisions,
-                                    left,
-                                    cancellation);
-                        },
-                        listener::onEvent);
+                        lock.cancellation());
+                outcome = dispatcher.run(lock, request, listener::onEvent);
             } finally {
-                finish(claimed.get());
+                finish(claimed);
             }
-            sessions.lifecycle().afterTurn(caller, session, setup);
-            return new ApprovalResult.Resumed(new SendResult.Ran(session, outcome, RateDecision.UNLIMITED));
         } catch (StillWaiting waiting) {
             return new ApprovalResult.Recorded(waiting.waiting.decided(), waiting.waiting.stillPending());
         }
+        sessions.lifecycle().afterTurn(caller, session, admitted.setup());
+        return new ApprovalResult.Resumed(new SendResult.Ran(session, outcome, RateDecision.UNLIMITED));
     }
 
     /** The decisions the turn goes on with; those of a turn taken over keep what its dead instance got to. */
@@ -253,15 +250,6 @@ public final class Approvals {
         }
     }
 
-    private SessionLifecycle.TurnSetup setup(Principal caller, Session session) {
-        if (!session.isActive())
-            throw new RefusalException(new Refusal.SessionCompleted("this session is completed; start a new one"));
-        AgentDefinition configured = agents.find(session.agentId())
-                .orElseThrow(() -> new RefusalException(
-                        new Refusal.AgentUnavailable("this session's agent is no longer configured")));
-        return sessions.lifecycle().beforeTurn(caller, session, configured);
-    }
-
     /** The calls the caller's session waits on, in the order they were held (empty when nothing waits). */
     public List<ToolApproval> pending(Principal caller, String sessionId) {
         Sessions.require(caller, Sessions.READ);
@@ -271,8 +259,8 @@ public final class Approvals {
 
     /**
      * Every held call of a session of {@code tenantId}, whoever's and whatever became of it, oldest first: who
-     * decided, when, with which arguments. Kept after the session is deleted. For administrators: the front door
-     * checks the permission.
+     * decided, when, with which arguments. Kept after the session is deleted. For administrators: see
+     * {@link dev.baton.runtime.audit.AuditTrails}, which checks the permission.
      */
     public List<ToolApproval> sessionAudit(String tenantId, String sessionId) {
         return store.sessionApprovals(tenantId, sessionId);
@@ -358,17 +346,15 @@ public final class Approvals {
         return closed.calls().stream().map(ApprovalDecisions::decision).toList();
     }
 
-    private String checkedArguments(
+    private void checkArguments(
             ToolApproval call, JsonNode arguments, Principal caller, Session session, AgentDefinition agent) {
-        String json = arguments.toString();
         ToolCallScope scope =
                 new ToolCallScope(agent, caller, session.id(), agent.limits().toolTimeout(), new Cancellation());
         Optional<ToolError> refused =
-                executor.refusal(new ToolCallRequest(call.toolCallId(), call.toolName(), json), scope);
+                executor.refusal(new ToolCallRequest(call.toolCallId(), call.toolName(), arguments.toString()), scope);
         if (refused.isPresent())
             throw new RefusalException(
                     new Refusal.InvalidArguments(refused.get().message()));
-        return json;
     }
 
     private RefusalException unknownCall(Principal caller, Session session) {

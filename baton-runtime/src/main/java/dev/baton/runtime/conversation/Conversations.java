@@ -14,7 +14,6 @@ import dev.baton.runtime.admission.RateDecision;
 import dev.baton.runtime.admission.TurnAdmission;
 import dev.baton.runtime.agent.AgentRegistry;
 import dev.baton.runtime.approval.Approvals;
-import dev.baton.runtime.session.SessionLifecycle;
 import dev.baton.runtime.session.Sessions;
 import dev.baton.runtime.turn.TurnDispatcher;
 import java.time.Duration;
@@ -34,7 +33,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class Conversations {
     private static final Logger log = LoggerFactory.getLogger(Conversations.class);
-    private static final int OK = 200;
     /** How often a key that could not be released (the database was away) is tried again. */
     private static final Duration RELEASE_RETRY = Duration.ofSeconds(1);
 
@@ -135,8 +133,7 @@ public final class Conversations {
         if (idempotency == null)
             throw RefusalException.invalidInput("idempotency keys are not supported by this deployment");
         IdempotencyKeys.Claim claim = idempotency.claim(caller, options.idempotencyKey(), target);
-        if (claim instanceof IdempotencyKeys.Replay replay)
-            return new SendResult.Replayed(replay.status(), replay.body());
+        if (claim instanceof IdempotencyKeys.Replay replay) return new SendResult.Replayed(replay.outcome());
         IdempotencyKeys.Claimed claimed = (IdempotencyKeys.Claimed) claim;
         SendResult result;
         try {
@@ -156,7 +153,7 @@ public final class Conversations {
                         || ran.outcome().awaitingApproval().isPresent());
         try {
             if (replayable) {
-                idempotency.complete(claimed, OK, options.replayBody().apply(((SendResult.Ran) result).outcome()));
+                idempotency.complete(claimed, ((SendResult.Ran) result).outcome());
             } else {
                 idempotency.release(claimed);
             }
@@ -178,7 +175,6 @@ public final class Conversations {
     }
 
     /** @param reserved the turn's budget reservation when already made (closed by the caller); null to reserve here */
-    @SuppressWarnings("try") // the reservation is held for the turn's length; nothing reads it
     private SendResult run(
             Principal caller,
             Session session,
@@ -187,36 +183,29 @@ public final class Conversations {
             TurnListener listener,
             RateDecision rate,
             BudgetReservation reserved) {
-        if (!session.isActive())
-            throw new RefusalException(new Refusal.SessionCompleted("this session is completed; start a new one"));
-        AgentDefinition configured = agents.find(session.agentId())
-                .orElseThrow(() -> new RefusalException(
-                        new Refusal.AgentUnavailable("this session's agent is no longer configured")));
-        // the session's own limits (resolved when it started) and assignment; refused once its time ran out
-        SessionLifecycle.TurnSetup setup = sessions.lifecycle().beforeTurn(caller, session, configured);
-        AgentDefinition agent = setup.agent();
-        Duration timeout = agent.limits().requestTimeout();
-        // reserve before the model is called, release once the turn's actual cost is in the usage store; the
-        // session's own limits bound both the turn's cost and how long its reservation outlives a dead instance
-        try (BudgetReservation budget =
-                reserved != null ? BudgetReservation.NONE : admission.reserveBudget(caller, agent)) {
-            TurnOutcome outcome = dispatcher.run(
-                    session.id(),
-                    timeout,
-                    cancellation -> {
-                        // under the session's lock: a decision cannot go on with the paused turn meanwhile
-                        Session current =
-                                approvals != null && approvals.supersede(caller, session, agent, options.requestId())
-                                        ? sessions.find(caller, session.id()).orElse(session)
-                                        : session;
-                        listener.admitted(new AdmittedTurn(current, rate, cancellation));
-                        return new TurnRequest(
-                                options.requestId(), caller, current, agent, message, cancellation, setup.assignment());
-                    },
-                    listener::onEvent);
+        try (TurnAdmission.Admitted admitted = admission.admit(caller, session, rate, reserved, setup -> {})) {
+            AgentDefinition agent = admitted.agent();
+            TurnOutcome outcome;
+            try (TurnDispatcher.SessionLock lock =
+                    dispatcher.lock(session.id(), agent.limits().requestTimeout())) {
+                // under the session's lock: a decision cannot go on with the paused turn meanwhile
+                Session current = approvals != null && approvals.supersede(caller, session, agent, options.requestId())
+                        ? sessions.find(caller, session.id()).orElse(session)
+                        : session;
+                listener.admitted(new AdmittedTurn(current, rate, lock.cancellation()));
+                TurnRequest request = new TurnRequest(
+                        options.requestId(),
+                        caller,
+                        current,
+                        agent,
+                        message,
+                        lock.cancellation(),
+                        admitted.setup().assignment());
+                outcome = dispatcher.run(lock, request, listener::onEvent);
+            }
             // before the answer reaches the client, so a client that sends again at once sees the session completed
             try {
-                sessions.lifecycle().afterTurn(caller, session, setup);
+                sessions.lifecycle().afterTurn(caller, session, admitted.setup());
             } catch (StoreUnavailableException e) {
                 // the turn's own outcome (saved, or failed as database_unavailable) is what the client must see
                 log.warn("session {}: message limit not checked after the turn: {}", session.id(), e.getMessage());

@@ -1,28 +1,24 @@
 package dev.baton.runtime.conversation;
 
 import dev.baton.core.id.Ids;
-import dev.baton.core.turn.TurnOutcome;
 import dev.baton.runtime.admission.IdempotencyKey;
 import java.util.Objects;
-import java.util.function.Function;
 
 /**
  * How to send one message.
  *
  * @param requestId ties the turn's logs, metrics and traces to the request that caused it
- * @param idempotencyKey the client's key, or null for none
- * @param replayBody renders a successful turn as the response a retry with the same key is answered with (the front
- *     door's own wire: the runtime stores it and gives it back as {@link SendResult.Replayed}); required with a key
+ * @param idempotencyKey the client's key, or null for none: a retry with the same key is answered with the first
+ *     turn's outcome ({@link SendResult.Replayed}), which the front door renders as it renders a fresh one
  */
-public record SendOptions(String requestId, IdempotencyKey idempotencyKey, Function<TurnOutcome, String> replayBody) {
+public record SendOptions(String requestId, IdempotencyKey idempotencyKey) {
     public SendOptions {
         Objects.requireNonNull(requestId, "requestId");
-        if (idempotencyKey != null) Objects.requireNonNull(replayBody, "replayBody");
     }
 
     /** No idempotency key. */
     public static SendOptions of(String requestId) {
-        return new SendOptions(requestId, null, null);
+        return new SendOptions(requestId, null);
     }
 
     /** No idempotency key, and a new request id (for callers that have none of their own). */

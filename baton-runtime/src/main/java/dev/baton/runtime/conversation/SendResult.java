@@ -23,8 +23,12 @@ public sealed interface SendResult {
     }
 
     /**
-     * The same request (same idempotency key and content) already finished: this is its stored response, and
-     * nothing ran.
+     * The same request (same idempotency key and content) already finished: this is its turn's stored outcome, and
+     * nothing ran. A front door answers it as it answers a fresh outcome (the session is the outcome's messages').
      */
-    record Replayed(int status, String body) implements SendResult {}
+    record Replayed(TurnOutcome outcome) implements SendResult {
+        public Replayed {
+            Objects.requireNonNull(outcome, "outcome");
+        }
+    }
 }

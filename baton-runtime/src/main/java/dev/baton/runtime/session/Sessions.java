@@ -212,6 +212,29 @@ public final class Sessions {
         return find(caller, sessionId).orElseThrow(() -> RefusalException.notFound("session"));
     }
 
+    /**
+     * What a turn in the caller's session runs with, once the session may take one: it is active, its agent is still
+     * configured, and its time has not run out (see {@link SessionLifecycle#beforeTurn}).
+     *
+     * @throws RefusalException {@link Refusal.SessionCompleted}, then {@link Refusal.AgentUnavailable}, then
+     *     {@link Refusal.SessionCompleted} when the session's time ran out
+     */
+    public SessionLifecycle.TurnSetup beforeTurn(Principal caller, Session session) {
+        requireActive(session);
+        AgentDefinition configured = agents.find(session.agentId())
+                .orElseThrow(() -> new RefusalException(
+                        new Refusal.AgentUnavailable("this session's agent is no longer configured")));
+        return lifecycle.beforeTurn(caller, session, configured);
+    }
+
+    /**
+     * @throws RefusalException {@link Refusal.SessionCompleted} when the session has ended
+     */
+    public static void requireActive(Session session) {
+        if (!session.isActive())
+            throw new RefusalException(new Refusal.SessionCompleted("this session is completed; start a new one"));
+    }
+
     /** Starts, checks and completes sessions under their resolved configuration. */
     public SessionLifecycle lifecycle() {
         return lifecycle;

@@ -1,5 +1,6 @@
 package dev.baton.runtime.stream;
 
+import dev.baton.core.turn.TurnEvent;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -7,9 +8,11 @@ import java.util.Optional;
 
 /**
  * The events of recent turns, kept (bounded) so a client whose stream dropped can take it up again where it left off
- * and a second client can follow a running turn (DESIGN §14). Events are opaque to the log — a front door stores them
- * as it sends them (the HTTP API: SSE event name and JSON data) — and numbered 1, 2, … per turn; those numbers are the
- * SSE ids, so {@code Last-Event-ID} is a position in the log.
+ * and a second client can follow a running turn (DESIGN §14). The log holds {@link TurnEvent}s in the runtime's own
+ * encoding ({@link TurnEventCodec}: a type name and JSON text, opaque to an adapter) — no front door's wire: each door
+ * renders an event it reads back as it renders a live one. Events are numbered 1, 2, … per turn; those numbers are the
+ * SSE ids, so {@code Last-Event-ID} is a position in the log. {@link TurnEventRecorder} keeps a turn's events as they
+ * happen; {@link FollowedTurns} says who may read them.
  *
  * <p>{@link #inProcess} keeps them in this process; the baton-redis module keeps them in Redis Streams, so any
  * instance can replay and follow a turn running on another. Each turn's log keeps its newest {@code maxEvents} and
@@ -42,8 +45,16 @@ public interface TurnEventLog extends AutoCloseable {
 
     /** Appends a turn's events. */
     interface Writer {
-        /** Appends one event and returns its number. Never throws: a log that failed only loses the event. */
+        /**
+         * Appends one event in its encoding ({@link TurnEventCodec#type}, {@link TurnEventCodec#encode}) and returns
+         * its number. Never throws: a log that failed only loses the event.
+         */
         long append(String type, String data);
+
+        /** Appends one event and returns its number. Never throws: a log that failed only loses the event. */
+        default long append(TurnEvent event) {
+            return append(TurnEventCodec.type(event), TurnEventCodec.encode(event));
+        }
 
         /**
          * Says the turn's stream ended for now (its last event, or a pause for approval): the log may keep what it
@@ -74,11 +85,21 @@ public interface TurnEventLog extends AutoCloseable {
         }
     }
 
-    /** One kept event. */
+    /** One kept event, as encoded ({@link #event()} decodes it). */
     record LoggedEvent(long id, String type, String data) {
         public LoggedEvent {
             Objects.requireNonNull(type, "type");
             Objects.requireNonNull(data, "data");
+        }
+
+        /**
+         * The event.
+         *
+         * @throws IllegalArgumentException when it is not in this version's encoding (an earlier version's instance
+         *     wrote it to a shared log)
+         */
+        public TurnEvent event() {
+            return TurnEventCodec.decode(type, data);
         }
     }
 }

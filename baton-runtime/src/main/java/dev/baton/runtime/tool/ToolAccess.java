@@ -104,8 +104,7 @@ public final class ToolAccess {
             String argumentsJson,
             Cancellation cancellation) {
         Session session = sessions.get(caller, sessionId);
-        if (!session.isActive())
-            throw new RefusalException(new Refusal.SessionCompleted("this session is completed; start a new one"));
+        Sessions.requireActive(session);
         AgentDefinition agent = visibleTo(caller, agentId).stream()
                 .filter(p -> p.tool().definition().name().equals(toolName))
                 .map(Permitted::agent)

@@ -7,6 +7,8 @@ import dev.baton.core.turn.TurnEvent;
 import dev.baton.core.turn.TurnOutcome;
 import dev.baton.core.turn.TurnRequest;
 import dev.baton.core.turn.TurnRunner;
+import dev.baton.runtime.Refusal;
+import dev.baton.runtime.RefusalException;
 import io.opentelemetry.context.Scope;
 import java.time.Duration;
 import java.util.concurrent.ScheduledFuture;
@@ -14,7 +16,6 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
-import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
@@ -51,63 +52,105 @@ public final class TurnDispatcher implements AutoCloseable {
     }
 
     /**
-     * @param request builds the turn request around the cancellation switch registered for the session
+     * Takes the session for one turn: registers its cancellation switch (one turn per session, on any instance when
+     * the locks are shared) and starts the request's deadline, which cancels the turn once {@code timeout} has passed.
+     * Close it when the turn is over, whatever happened: that frees the session and drops the deadline.
+     *
+     * <pre>{@code
+     * try (TurnDispatcher.SessionLock lock = dispatcher.lock(session.id(), timeout)) {
+     *     TurnOutcome outcome = dispatcher.run(lock, new TurnRequest(..., lock.cancellation(), ...), sink);
+     * }
+     * }</pre>
+     *
+     * @throws RefusalException {@link Refusal.SessionBusy} when the session's turn is running
      */
-    public TurnOutcome run(
-            String sessionId, Duration timeout, Function<Cancellation, TurnRequest> request, Consumer<TurnEvent> sink) {
-        Cancellation cancellation = running.begin(sessionId, timeout);
-        AtomicBoolean timedOut = new AtomicBoolean();
-        ScheduledFuture<?> timer = timers.schedule(
-                () -> {
-                    timedOut.set(true);
-                    cancellation.cancel();
-                },
-                timeout.toMillis(),
-                TimeUnit.MILLISECONDS);
-        long started = System.nanoTime();
-        try {
-            // inside the try: a request that cannot be built must not leave the session registered as busy
-            TurnRequest req = request.apply(cancellation);
-            AgentSpan span = tracing.startAgent(req);
-            TurnOutcome ran;
-            try (Scope ignored = span.makeCurrent()) {
-                ran = runner.run(req, event -> sink.accept(rewriteTimeout(event, timedOut, timeout)));
-            } catch (RuntimeException e) {
-                span.end(e);
-                throw e;
+    public SessionLock lock(String sessionId, Duration timeout) {
+        return new SessionLock(sessionId, timeout);
+    }
+
+    /**
+     * Runs {@code req} under {@code lock}, which must be the one taken for its session.
+     *
+     * @param sink hears the turn's events in order, a deadline's cancel reported as {@code request_timeout}
+     */
+    public TurnOutcome run(SessionLock lock, TurnRequest req, Consumer<TurnEvent> sink) {
+        if (!lock.sessionId.equals(req.session().id()))
+            throw new IllegalArgumentException("the lock is not the request's session's");
+        AgentSpan span = tracing.startAgent(req);
+        TurnOutcome ran;
+        try (Scope ignored = span.makeCurrent()) {
+            ran = runner.run(req, event -> sink.accept(lock.rewriteTimeout(event)));
+        } catch (RuntimeException e) {
+            span.end(e);
+            throw e;
+        }
+        // the outcome says what the stream said: a turn stopped by its deadline timed out, it was not cancelled
+        TurnOutcome outcome = new TurnOutcome(
+                ran.userMessage(),
+                ran.assistantMessage(),
+                ran.toolCalls(),
+                ran.usage(),
+                ran.model(),
+                lock.rewriteTimeout(ran.terminal()));
+        span.end(outcome);
+        long nanos = System.nanoTime() - lock.startedNanos;
+        String status = status(outcome);
+        // under the turn's span: the line carries its trace and span ids
+        try (Scope ignored = span.makeCurrent()) {
+            logTurn(req, outcome, status, nanos / 1_000_000);
+        }
+        observe(req, outcome, status, nanos);
+        return outcome;
+    }
+
+    /**
+     * A session held for one turn, with the turn's cancellation switch and request deadline. Closing it frees the
+     * session (on every instance, when shared) and drops the deadline; closing twice is harmless.
+     */
+    public final class SessionLock implements AutoCloseable {
+        private final String sessionId;
+        private final Duration timeout;
+        private final Cancellation cancellation;
+        private final AtomicBoolean timedOut = new AtomicBoolean();
+        private final ScheduledFuture<?> deadline;
+        /** The turn's latency counts from here: what the turn does before it reaches the model is part of it. */
+        private final long startedNanos;
+
+        private SessionLock(String sessionId, Duration timeout) {
+            this.sessionId = sessionId;
+            this.timeout = timeout;
+            this.cancellation = running.begin(sessionId, timeout);
+            this.deadline = timers.schedule(
+                    () -> {
+                        timedOut.set(true);
+                        cancellation.cancel();
+                    },
+                    timeout.toMillis(),
+                    TimeUnit.MILLISECONDS);
+            this.startedNanos = System.nanoTime();
+        }
+
+        /** Stops the turn (a client that went away, a user's stop button, the deadline). */
+        public Cancellation cancellation() {
+            return cancellation;
+        }
+
+        private TurnEvent rewriteTimeout(TurnEvent event) {
+            if (event instanceof TurnEvent.Failed f && f.code().equals("cancelled") && timedOut.get()) {
+                return TurnEvent.Failed.requestTimeout(timeout);
             }
-            // the outcome says what the stream said: a turn stopped by its deadline timed out, it was not cancelled
-            TurnOutcome outcome = new TurnOutcome(
-                    ran.userMessage(),
-                    ran.assistantMessage(),
-                    ran.toolCalls(),
-                    ran.usage(),
-                    ran.model(),
-                    rewriteTimeout(ran.terminal(), timedOut, timeout));
-            span.end(outcome);
-            long nanos = System.nanoTime() - started;
-            String status = status(outcome, timedOut);
-            // under the turn's span: the line carries its trace and span ids
-            try (Scope ignored = span.makeCurrent()) {
-                logTurn(req, outcome, status, nanos / 1_000_000);
-            }
-            observe(req, outcome, status, nanos);
-            return outcome;
-        } finally {
-            timer.cancel(false);
+            return event;
+        }
+
+        @Override
+        public void close() {
+            deadline.cancel(false);
             running.end(sessionId, cancellation);
         }
     }
 
-    private static TurnEvent rewriteTimeout(TurnEvent event, AtomicBoolean timedOut, Duration timeout) {
-        if (event instanceof TurnEvent.Failed f && f.code().equals("cancelled") && timedOut.get()) {
-            return TurnEvent.Failed.requestTimeout(timeout);
-        }
-        return event;
-    }
-
     /** "ok", "awaiting_approval", or the error code the client was sent. */
-    private static String status(TurnOutcome outcome, AtomicBoolean timedOut) {
+    private static String status(TurnOutcome outcome) {
         if (outcome.terminal() instanceof TurnEvent.AwaitingApproval) return "awaiting_approval";
         return outcome.terminal() instanceof TurnEvent.Failed f ? f.code() : "ok";
     }

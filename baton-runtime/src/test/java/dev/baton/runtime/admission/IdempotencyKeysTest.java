@@ -5,10 +5,20 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.baton.core.auth.Principal;
 import dev.baton.core.conversation.InMemoryIdempotencyStore;
+import dev.baton.core.conversation.Message;
+import dev.baton.core.conversation.MessageRole;
+import dev.baton.core.conversation.MessageStatus;
+import dev.baton.core.conversation.ToolCallRecord;
+import dev.baton.core.conversation.ToolCallState;
+import dev.baton.core.turn.TurnEvent;
+import dev.baton.core.turn.TurnOutcome;
 import dev.baton.runtime.Refusal;
 import dev.baton.runtime.RefusalException;
 import dev.baton.runtime.testing.SettableClock;
+import java.math.BigDecimal;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -52,10 +62,49 @@ class IdempotencyKeysTest {
     void a_completed_key_replays_however_old_its_claim() {
         IdempotencyKeys keys = new IdempotencyKeys(store, clock, Duration.ofSeconds(75));
         var claimed = (IdempotencyKeys.Claimed) keys.claim(alice, key, "session:s-1");
-        keys.complete(claimed, 200, "{\"answer\":\"hello\"}");
+        TurnOutcome answered = answered("hello");
+        keys.complete(claimed, answered);
         clock.advance(Duration.ofHours(1));
-        assertThat(keys.claim(alice, key, "session:s-1"))
-                .isEqualTo(new IdempotencyKeys.Replay(200, "{\"answer\":\"hello\"}"));
+        assertThat(keys.claim(alice, key, "session:s-1")).isEqualTo(new IdempotencyKeys.Replay(answered));
+    }
+
+    @Test
+    void a_key_an_earlier_version_answered_with_its_rendered_response_is_refused_never_run_again() {
+        IdempotencyKeys keys = new IdempotencyKeys(store, clock, Duration.ofSeconds(75));
+        var claimed = (IdempotencyKeys.Claimed) keys.claim(alice, key, "session:s-1");
+        // what MessageRoutes stored before the runtime kept outcomes
+        store.complete(claimed.owner(), claimed.key(), 200, "{\"state\":\"completed\",\"answer\":\"hello\"}");
+        assertThatThrownBy(() -> keys.claim(alice, key, "session:s-1"))
+                .isInstanceOfSatisfying(
+                        RefusalException.class,
+                        e -> assertThat(e.refusal()).isInstanceOf(Refusal.IdempotencyKeyReused.class));
+    }
+
+    private static TurnOutcome answered(String answer) {
+        Instant at = Instant.parse("2026-11-28T21:00:00Z");
+        Message user = new Message("m-1", "s-1", "alice", 1, MessageRole.USER, "hi", MessageStatus.COMPLETE, null, at);
+        Message assistant = new Message(
+                "m-2", "s-1", "alice", 2, MessageRole.ASSISTANT, answer, MessageStatus.COMPLETE, "sim:m", at);
+        ToolCallRecord call = new ToolCallRecord(
+                "tc-1",
+                "s-1",
+                "m-2",
+                "add_task",
+                "{\"title\":\"x\"}",
+                "{\"id\":1}",
+                ToolCallState.SUCCEEDED,
+                null,
+                at,
+                at,
+                3);
+        TurnEvent.Usage usage = new TurnEvent.Usage(10, 2, 0, new BigDecimal("0.000120"));
+        return new TurnOutcome(
+                user,
+                assistant,
+                List.of(call),
+                usage,
+                "sim:m",
+                new TurnEvent.Done("m-2", "sim:m", usage, 40, List.of("add_task")));
     }
 
     @Test

@@ -29,15 +29,13 @@ class TurnDispatcherTest {
     @Test
     void a_turn_that_fails_while_being_set_up_does_not_leave_its_session_busy() {
         RunningTurns running = new RunningTurns();
-        // the runner is never reached: building the request fails first
+        // the runner is never reached: setting the turn up fails first
         try (TurnDispatcher dispatcher = new TurnDispatcher(null, running)) {
-            assertThatThrownBy(() -> dispatcher.run(
-                            "s-1",
-                            Duration.ofMinutes(1),
-                            cancellation -> {
-                                throw new IllegalArgumentException("session does not belong to the principal");
-                            },
-                            event -> {}))
+            assertThatThrownBy(() -> {
+                        try (TurnDispatcher.SessionLock lock = dispatcher.lock("s-1", Duration.ofMinutes(1))) {
+                            throw new IllegalArgumentException("session does not belong to the principal");
+                        }
+                    })
                     .isInstanceOf(IllegalArgumentException.class);
         }
         assertThat(running.count()).isZero();
@@ -76,11 +74,13 @@ class TurnDispatcherTest {
                 Session session = Session.start("s-" + i, "t", "u", "a", null, Instant.now());
                 String requestId = "r-" + i;
                 store.createSession(session);
-                TurnOutcome outcome = dispatcher.run(
-                        session.id(),
-                        Duration.ofMinutes(10),
-                        cancellation -> new TurnRequest(requestId, principal, session, agent, "hello", cancellation),
-                        event -> {});
+                TurnOutcome outcome;
+                try (TurnDispatcher.SessionLock lock = dispatcher.lock(session.id(), Duration.ofMinutes(10))) {
+                    outcome = dispatcher.run(
+                            lock,
+                            new TurnRequest(requestId, principal, session, agent, "hello", lock.cancellation()),
+                            event -> {});
+                }
                 assertThat(outcome.succeeded()).isTrue();
             }
             // a deadline cancelled with its turn used to stay queued for its whole delay, holding the turn

@@ -4,36 +4,31 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.core.audit.AuditRecord;
 import dev.baton.core.audit.AuditStore;
-import dev.baton.core.auth.Principal;
-import dev.baton.runtime.RefusalException;
 import dev.baton.runtime.approval.Approvals;
+import dev.baton.runtime.audit.AuditTrails;
 import dev.baton.server.http.Caller;
 import dev.baton.server.http.Json;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
-import java.util.List;
 
 /**
  * {@code GET /v1/admin/sessions/{id}/audit}: a session's audit trail, for callers with {@code admin:audit}, across
  * the users of the caller's tenant: the modules' records and every tool call held for approval (who decided, when,
- * with which arguments). 403 without the permission; 404 for a session the tenant does not have (a deleted session's
- * trail is still returned).
+ * with which arguments). Who may read it is the runtime's rule ({@link AuditTrails}): 403 without the permission; 404
+ * for a session the tenant does not have (a deleted session's trail is still returned).
  */
 public final class AuditRoutes {
 
-    public static final String AUDIT = "admin:audit";
+    public static final String AUDIT = AuditTrails.AUDIT;
 
-    private final AuditStore audit;
-    /** Null: no approval records in the trail. */
-    private final Approvals approvals;
+    private final AuditTrails trails;
 
     public AuditRoutes(AuditStore audit) {
         this(audit, null);
     }
 
     public AuditRoutes(AuditStore audit, Approvals approvals) {
-        this.audit = audit;
-        this.approvals = approvals;
+        this.trails = new AuditTrails(audit, approvals);
     }
 
     public void register(RoutesConfig routes) {
@@ -41,17 +36,10 @@ public final class AuditRoutes {
     }
 
     private void sessionAudit(Context ctx) {
-        Principal p = Caller.with(ctx, AUDIT);
-        String sessionId = ctx.pathParam("id");
-        var held = approvals == null
-                ? List.<dev.baton.runtime.approval.ToolApproval>of()
-                : approvals.sessionAudit(p.tenantId(), sessionId);
-        List<AuditRecord> records = audit.sessionAudit(p.tenantId(), sessionId)
-                .or(() -> held.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(List.of()))
-                .orElseThrow(() -> RefusalException.notFound("session"));
+        AuditTrails.Trail trail = trails.sessionAudit(Caller.of(ctx), ctx.pathParam("id"));
         ObjectNode body = Json.MAPPER.createObjectNode();
         ArrayNode list = body.putArray("auditRecords");
-        for (AuditRecord r : records) {
+        for (AuditRecord r : trail.records()) {
             ObjectNode n = list.addObject();
             n.put("id", r.id());
             n.put("sessionId", r.sessionId());
@@ -64,7 +52,7 @@ public final class AuditRoutes {
             n.put("createdAt", r.createdAt().toString());
         }
         ArrayNode approvalList = body.putArray("approvals");
-        held.forEach(a -> approvalList.add(Views.approval(a)));
+        trail.approvals().forEach(a -> approvalList.add(Views.approval(a)));
         ctx.json(body);
     }
 }

@@ -3,12 +3,10 @@ package dev.baton.server.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.mcp.client.McpAdministration;
 import dev.baton.mcp.client.McpClients;
-import dev.baton.mcp.client.PinAcceptance;
 import dev.baton.mcp.client.PinnedTool;
 import dev.baton.mcp.client.ServerStatus;
-import dev.baton.runtime.Refusal;
-import dev.baton.runtime.RefusalException;
 import dev.baton.server.http.Caller;
 import dev.baton.server.http.Json;
 import dev.baton.server.http.RequestBody;
@@ -26,15 +24,17 @@ import java.util.Locale;
  *       change that was reviewed (422 if the tool changed again since, or has no change), and the tool is offered
  *       again.
  * </ul>
+ *
+ * <p>Who may, and how an acceptance is refused, is {@link McpAdministration}'s; these routes only translate.
  */
 public final class McpAdminRoutes {
-    public static final String ADMIN_MCP = "admin:mcp";
+    public static final String ADMIN_MCP = McpAdministration.ADMIN_MCP;
 
-    private final McpClients mcp;
+    private final McpAdministration mcp;
     private final int maxBodyBytes;
 
     public McpAdminRoutes(McpClients mcp, int maxBodyBytes) {
-        this.mcp = mcp;
+        this.mcp = new McpAdministration(mcp);
         this.maxBodyBytes = maxBodyBytes;
     }
 
@@ -45,10 +45,10 @@ public final class McpAdminRoutes {
     }
 
     private void servers(Context ctx) {
-        Caller.with(ctx, ADMIN_MCP);
+        McpAdministration.Operator operator = mcp.operator(Caller.of(ctx));
         ObjectNode body = Json.MAPPER.createObjectNode();
         ArrayNode list = body.putArray("servers");
-        for (ServerStatus s : mcp.status()) {
+        for (ServerStatus s : operator.servers()) {
             ObjectNode n = list.addObject()
                     .put("name", s.name())
                     .put("state", s.state().name().toLowerCase(Locale.ROOT))
@@ -64,10 +64,10 @@ public final class McpAdminRoutes {
     }
 
     private void pins(Context ctx) {
-        Caller.with(ctx, ADMIN_MCP);
+        McpAdministration.Operator operator = mcp.operator(Caller.of(ctx));
         ObjectNode body = Json.MAPPER.createObjectNode();
         ArrayNode list = body.putArray("pins");
-        for (PinnedTool pin : mcp.pins()) {
+        for (PinnedTool pin : operator.pins()) {
             list.addObject()
                     .put("server", pin.server())
                     .put("tool", pin.tool())
@@ -84,26 +84,14 @@ public final class McpAdminRoutes {
     }
 
     private void accept(Context ctx) {
-        Caller.with(ctx, ADMIN_MCP);
-        JsonNode request = RequestBody.jsonObject(ctx, maxBodyBytes);
-        JsonNode hash = request.path("hash");
-        if (!hash.isTextual() || hash.asText().isBlank())
-            throw RefusalException.invalidInput("field 'hash' is required: the changedHash you reviewed");
-        PinAcceptance outcome = mcp.accept(ctx.pathParam("server"), ctx.pathParam("tool"), hash.asText());
-        switch (outcome) {
-            case PinAcceptance.Accepted accepted ->
-                ctx.json(Json.MAPPER
-                        .createObjectNode()
-                        .put("server", ctx.pathParam("server"))
-                        .put("tool", ctx.pathParam("tool"))
-                        .put("pinnedHash", accepted.hash()));
-            case PinAcceptance.Unknown unknown -> throw RefusalException.notFound("pinned MCP tool");
-            case PinAcceptance.Mismatch mismatch ->
-                throw new RefusalException(new Refusal.InvalidValue(
-                        mismatch.recorded() == null
-                                ? "this tool has no change to accept: it matches its pin"
-                                : "the hash is not the change recorded now (" + mismatch.recorded()
-                                        + "); review the tool again"));
-        }
+        McpAdministration.Operator operator = mcp.operator(Caller.of(ctx));
+        JsonNode hash = RequestBody.jsonObject(ctx, maxBodyBytes).path("hash");
+        String accepted = operator.accept(
+                ctx.pathParam("server"), ctx.pathParam("tool"), hash.isTextual() ? hash.asText() : null);
+        ctx.json(Json.MAPPER
+                .createObjectNode()
+                .put("server", ctx.pathParam("server"))
+                .put("tool", ctx.pathParam("tool"))
+                .put("pinnedHash", accepted));
     }
 }

@@ -15,6 +15,7 @@ import dev.baton.runtime.conversation.SendResult;
 import dev.baton.runtime.conversation.TurnListener;
 import dev.baton.runtime.session.Sessions;
 import dev.baton.runtime.stream.TurnEventLog;
+import dev.baton.runtime.stream.TurnEventRecorder;
 import dev.baton.server.http.ApiException;
 import dev.baton.server.http.Caller;
 import dev.baton.server.http.ErrorResponses;
@@ -124,7 +125,7 @@ public final class MessageRoutes {
         var caller = Caller.with(ctx, Sessions.WRITE);
         String raw = RequestBody.readUtf8(ctx.req().getInputStream(), ctx.req().getContentLengthLong(), maxBodyBytes);
         SendMessage body = RequestBody.bind(RequestBody.parseObject(raw), SendMessage.class);
-        SendOptions options = options(ctx, raw, MessageRoutes::messageResponse);
+        SendOptions options = options(ctx, raw);
         respond(
                 ctx,
                 wantsSse(ctx),
@@ -139,9 +140,7 @@ public final class MessageRoutes {
         ChatRequest body = RequestBody.bind(RequestBody.parseObject(raw), ChatRequest.class);
         boolean sse = body.stream() != null ? body.stream() : wantsSse(ctx);
         var target = new Conversations.ChatTarget(body.conversationId(), body.agentId());
-        // the replayed body names the conversation the first attempt created
-        SendOptions options =
-                options(ctx, raw, outcome -> chatResponse(outcome.userMessage().sessionId(), outcome));
+        SendOptions options = options(ctx, raw);
         respond(
                 ctx,
                 sse,
@@ -150,14 +149,11 @@ public final class MessageRoutes {
                 listener -> conversations.chat(caller, target, body.message(), options, listener));
     }
 
-    private static SendOptions options(Context ctx, String raw, Function<TurnOutcome, ObjectNode> replayBody) {
+    private static SendOptions options(Context ctx, String raw) {
         String key = ctx.header("Idempotency-Key");
         String requestId = ctx.attribute(RequestIds.ATTRIBUTE);
         if (key == null) return SendOptions.of(requestId);
-        return new SendOptions(
-                requestId,
-                new IdempotencyKey(key, raw),
-                outcome -> replayBody.apply(outcome).toString());
+        return new SendOptions(requestId, new IdempotencyKey(key, raw));
     }
 
     /** Runs the send with a listener that streams (SSE) or collects nothing (JSON), then answers. */
@@ -181,8 +177,11 @@ public final class MessageRoutes {
     private static void answer(Context ctx, boolean sse, boolean chatShape, SendResult result) {
         switch (result) {
             case SendResult.Replayed r -> {
+                // answered as JSON whatever was asked for: a stream cannot be sent again; the replayed body names
+                // the conversation the first attempt created
                 ctx.header("Idempotent-Replayed", "true");
-                ctx.status(r.status()).contentType("application/json").result(r.body());
+                TurnOutcome o = r.outcome();
+                ctx.json(chatShape ? chatResponse(o.userMessage().sessionId(), o) : messageResponse(o));
             }
             case SendResult.Ran ran when sse -> {} // the stream said it all, its terminal event included
             case SendResult.Ran ran -> {
@@ -253,8 +252,9 @@ public final class MessageRoutes {
                 ctx,
                 streams,
                 (writer, event) -> {
-                    TurnEventRecorder.Recorded recorded = recorder.record(event);
-                    writer.send(recorded.id(), recorded.type(), recorded.json());
+                    long id = recorder.record(event);
+                    SseEvents.Rendered rendered = SseEvents.render(event);
+                    writer.send(id, rendered.type(), rendered.json());
                 },
                 !resumable(ctx));
     }

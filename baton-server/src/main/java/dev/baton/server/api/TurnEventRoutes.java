@@ -1,11 +1,12 @@
 package dev.baton.server.api;
 
 import dev.baton.core.auth.Principal;
-import dev.baton.runtime.RefusalException;
-import dev.baton.runtime.session.Sessions;
+import dev.baton.core.turn.TurnEvent;
+import dev.baton.runtime.stream.FollowedTurns;
 import dev.baton.runtime.stream.TurnEventLog;
 import dev.baton.server.http.ApiException;
 import dev.baton.server.http.Caller;
+import dev.baton.server.http.SseEvents;
 import dev.baton.server.http.SseStreams;
 import dev.baton.server.http.SseWriter;
 import io.javalin.config.RoutesConfig;
@@ -13,25 +14,31 @@ import io.javalin.http.Context;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * {@code GET /v1/sessions/{id}/turns/{turnId}/events}: a turn's events as SSE, from the {@link TurnEventLog} — those
  * after {@code Last-Event-ID} (all without it), then live until the turn's {@code done} or {@code error}. A client
  * takes a dropped stream up again this way, and a second client (another tab, or a user with
  * {@value #OBSERVE} in the same tenant) follows a turn; on any instance when the log is in Redis. The stream gets the
- * same heartbeats as a turn's own. An unknown turn, one of another session, or one the caller may not see is 404.
+ * same heartbeats as a turn's own. Who may follow which turn is the runtime's rule ({@link FollowedTurns}): an unknown
+ * turn, one of another session, or one the caller may not see is 404. The log holds the turn's events as the runtime
+ * encodes them; each is rendered as SSE here, as the turn's own stream renders it.
  */
 public final class TurnEventRoutes {
     /** Follow any turn of the caller's tenant. */
-    public static final String OBSERVE = "sessions:observe";
+    public static final String OBSERVE = FollowedTurns.OBSERVE;
+
+    private static final Logger log = LoggerFactory.getLogger(TurnEventRoutes.class);
     /** How long one read waits for new events before the loop checks the client and the turn again. */
     private static final Duration POLL = Duration.ofSeconds(1);
 
-    private final TurnEventLog log;
+    private final FollowedTurns following;
     private final SseStreams streams;
 
     public TurnEventRoutes(TurnEventLog log, SseStreams streams) {
-        this.log = log;
+        this.following = new FollowedTurns(log);
         this.streams = streams;
     }
 
@@ -41,35 +48,34 @@ public final class TurnEventRoutes {
 
     private void follow(Context ctx) throws IOException {
         Principal caller = Caller.of(ctx);
-        String sessionId = ctx.pathParam("id");
-        String turnId = ctx.pathParam("turnId");
-        log.owner(turnId)
-                .filter(owner -> owner.sessionId().equals(sessionId) && mayFollow(caller, owner))
-                .orElseThrow(() -> RefusalException.notFound("turn"));
+        FollowedTurns.Followed turn = following.follow(caller, ctx.pathParam("id"), ctx.pathParam("turnId"));
         long after = lastEventId(ctx);
         ctx.status(200);
         ctx.contentType("text/event-stream; charset=utf-8");
         ctx.header("Cache-Control", "no-cache");
         ctx.header("X-Accel-Buffering", "no");
         try (SseWriter out = streams.open(ctx.res().getOutputStream(), () -> {}, () -> {});
-                TurnEventLog.Reader reader = log.reader(turnId)) {
+                TurnEventLog.Reader reader = turn.reader()) {
             while (!out.disconnected()) {
                 List<TurnEventLog.LoggedEvent> events = reader.read(after, POLL);
                 for (TurnEventLog.LoggedEvent e : events) {
-                    out.send(e.id(), e.type(), e.data());
                     after = e.id();
-                    if (e.type().equals("done") || e.type().equals("error")) return;
+                    TurnEvent event;
+                    try {
+                        event = e.event();
+                    } catch (IllegalArgumentException unreadable) {
+                        // written by an earlier version's instance to a shared log: not this version's encoding
+                        log.debug("event {} of a followed turn skipped: {}", e.id(), unreadable.getMessage());
+                        continue;
+                    }
+                    SseEvents.Rendered rendered = SseEvents.render(event);
+                    out.send(e.id(), rendered.type(), rendered.json());
+                    if (event.isTerminal()) return;
                 }
                 // a turn whose instance died never ends: stop once the log has forgotten it
-                if (events.isEmpty() && log.owner(turnId).isEmpty()) return;
+                if (events.isEmpty() && turn.forgotten()) return;
             }
         }
-    }
-
-    private static boolean mayFollow(Principal caller, TurnEventLog.TurnOwner owner) {
-        if (!owner.tenantId().equals(caller.tenantId())) return false;
-        if (caller.hasPermission(OBSERVE)) return true;
-        return owner.userId().equals(caller.userId()) && caller.hasPermission(Sessions.READ);
     }
 
     /** {@code Last-Event-ID} (or {@code ?lastEventId=}, for clients that cannot set headers); 0 for none. */

@@ -2,6 +2,8 @@ package dev.baton.testkit.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.baton.core.turn.TurnEvent;
 import dev.baton.runtime.stream.TurnEventLog;
 import dev.baton.runtime.stream.TurnEventLog.LoggedEvent;
 import dev.baton.runtime.stream.TurnEventLog.TurnOwner;
@@ -69,6 +71,23 @@ public abstract class TurnEventLogContract {
             }
             return found;
         }
+    }
+
+    @Test
+    void another_instance_reads_back_the_turn_events_themselves() {
+        TurnEventLog.Writer writer = log.writer("turn-5", OWNER);
+        List<TurnEvent> events = List.of(
+                new TurnEvent.Started("turn-5", "s1", "req-1"),
+                new TurnEvent.ToolCallStarted(
+                        "call_1",
+                        "add_task",
+                        JsonNodeFactory.instance.objectNode().put("t", "x")),
+                new TurnEvent.Failed("model_unavailable", "down", true, Duration.ofSeconds(2)));
+        events.forEach(writer::append);
+
+        assertThat(readAll(otherInstance, "turn-5", 0, 3))
+                .extracting(LoggedEvent::event)
+                .containsExactlyElementsOf(events);
     }
 
     @Test

@@ -1,0 +1,62 @@
+package dev.baton.runtime.stream;
+
+import dev.baton.core.auth.Principal;
+import dev.baton.runtime.Refusal;
+import dev.baton.runtime.RefusalException;
+import dev.baton.runtime.session.Sessions;
+import java.util.Objects;
+
+/**
+ * Who may read a turn's kept events (DESIGN §14): its own user, with {@link Sessions#READ}, or anyone of the same
+ * tenant with {@link #OBSERVE} (a second client following a turn); and only under the session it ran in. Every other
+ * turn — unknown, forgotten, another session's, another user's — is {@link Refusal.NotFound}, so a caller learns
+ * nothing of turns that are not theirs to see.
+ */
+public final class FollowedTurns {
+    /** Follow any turn of the caller's tenant. */
+    public static final String OBSERVE = "sessions:observe";
+
+    private final TurnEventLog log;
+
+    public FollowedTurns(TurnEventLog log) {
+        this.log = Objects.requireNonNull(log, "log");
+    }
+
+    /**
+     * The caller's way into turn {@code turnId} of session {@code sessionId}.
+     *
+     * @throws RefusalException {@link Refusal.NotFound} when the log does not know the turn under that session, or the
+     *     caller may not follow it
+     */
+    public Followed follow(Principal caller, String sessionId, String turnId) {
+        log.owner(turnId)
+                .filter(owner -> owner.sessionId().equals(sessionId) && mayFollow(caller, owner))
+                .orElseThrow(() -> RefusalException.notFound("turn"));
+        return new Followed(turnId);
+    }
+
+    private static boolean mayFollow(Principal caller, TurnEventLog.TurnOwner owner) {
+        if (!owner.tenantId().equals(caller.tenantId())) return false;
+        if (caller.hasPermission(OBSERVE)) return true;
+        return owner.userId().equals(caller.userId()) && caller.hasPermission(Sessions.READ);
+    }
+
+    /** A turn the caller may follow. */
+    public final class Followed {
+        private final String turnId;
+
+        private Followed(String turnId) {
+            this.turnId = turnId;
+        }
+
+        /** Opens a reader of the turn's events (a blocking read may hold a connection of its own: close it). */
+        public TurnEventLog.Reader reader() {
+            return log.reader(turnId);
+        }
+
+        /** Whether the log has forgotten the turn (a turn whose instance died never ends: stop following then). */
+        public boolean forgotten() {
+            return log.owner(turnId).isEmpty();
+        }
+    }
+}
