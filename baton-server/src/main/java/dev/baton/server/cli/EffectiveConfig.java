@@ -65,6 +65,9 @@ final class EffectiveConfig {
             out.println("  " + a.id() + "  model " + a.model()
                     + (a.fallbackModels().isEmpty() ? "" : ", then " + String.join(", ", a.fallbackModels())));
         }
+        out.println();
+        out.println("Domains, found on the class path, in their order: "
+                + String.join(", ", settings.app().domains().names()));
         if (!warnings.isEmpty()) {
             out.println();
             out.println("Warnings:");

@@ -92,6 +92,7 @@ class ConfigCheckProcessIT {
                 .containsPattern("limits\\.llmTimeout\\s+30s\\s+default")
                 .containsPattern("limits\\.historyTokens\\s+3000\\s+baton\\.yaml:6")
                 .containsPattern("metrics\\.token\\s+\\*\\*\\* \\(set\\)\\s+baton\\.yaml:8")
+                .contains("Domains, found on the class path, in their order: tasks, notes, learning")
                 .contains("baton.yaml: OK")
                 .doesNotContain("sk-very-secret-key")
                 .doesNotContain("scrape-secret");
