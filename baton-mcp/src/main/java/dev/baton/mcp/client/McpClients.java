@@ -1,10 +1,10 @@
 package dev.baton.mcp.client;
 
 import dev.baton.core.tool.ToolSource;
+import dev.baton.core.tool.pin.ToolPin;
+import dev.baton.core.tool.pin.ToolPins;
 import dev.baton.mcp.config.McpSettings;
 import dev.baton.mcp.pin.PinGuard;
-import dev.baton.mcp.pin.ToolPin;
-import dev.baton.mcp.pin.ToolPins;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;

@@ -1,5 +1,7 @@
 package dev.baton.mcp.pin;
 
+import dev.baton.core.tool.pin.ToolPin;
+import dev.baton.core.tool.pin.ToolPins;
 import java.time.Clock;
 import java.util.Objects;
 import java.util.Set;

@@ -1,13 +1,14 @@
 package dev.baton.runtime.experiment;
 
+import dev.baton.core.conversation.InMemoryConversationStore;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * Where experiments live, shared by every instance (baton-store-jdbc's on SQLite or PostgreSQL): the definitions
- * with their weights, the arm of each session, each turn's latency and status, eval runs and the operators' audit
- * trail. A change and its audit record are written in one transaction.
+ * Where experiments live, shared by every instance (baton-store-jdbc's on SQLite or PostgreSQL; {@link #inMemory}
+ * for one process): the definitions with their weights, the arm of each session, each turn's latency and status,
+ * eval runs and the operators' audit trail. A change and its audit record are written in one transaction.
  */
 public interface ExperimentStore {
 
@@ -61,6 +62,18 @@ public interface ExperimentStore {
 
     /** The newest {@code limit} audit records of a subject, newest first. */
     List<OperatorAuditRecord> auditTrail(String subject, int limit);
+
+    /**
+     * Experiments kept in this process only, for a runtime without a database: the same compare-and-set on a
+     * definition's version as a shared store, but nothing is shared with another instance and a restart forgets
+     * every experiment, arm and audit record.
+     *
+     * @param conversations where the experiment's sessions live: an arm's cost and tool calls are read from their
+     *     usage rows and tool calls
+     */
+    static ExperimentStore inMemory(InMemoryConversationStore conversations) {
+        return new InMemoryExperimentStore(conversations);
+    }
 
     /** No store: no experiments, and creating one is refused (a runtime built without a database). */
     static ExperimentStore none() {

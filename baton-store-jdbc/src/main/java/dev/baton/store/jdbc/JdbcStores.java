@@ -18,7 +18,8 @@ import java.util.Objects;
  * }</pre>
  *
  * The stores keep no state of their own: closing the runtime leaves the database open for its owner to close. MCP
- * tool pins ({@code mcp.JdbcToolPins}) are not in the bundle: they need baton-mcp, an optional dependency here.
+ * tool pins ({@code mcp.JdbcToolPins}) are not in the bundle: they are given to baton-mcp's {@code McpClients}, not
+ * to a runtime.
  */
 public final class JdbcStores {
     private final JdbcConversationStore conversations;

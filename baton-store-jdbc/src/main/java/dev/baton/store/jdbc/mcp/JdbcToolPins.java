@@ -1,7 +1,7 @@
 package dev.baton.store.jdbc.mcp;
 
-import dev.baton.mcp.pin.ToolPin;
-import dev.baton.mcp.pin.ToolPins;
+import dev.baton.core.tool.pin.ToolPin;
+import dev.baton.core.tool.pin.ToolPins;
 import dev.baton.store.jdbc.ColumnCodec;
 import dev.baton.store.jdbc.Database;
 import java.sql.Connection;
@@ -14,9 +14,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * baton-mcp's {@link ToolPins} in the {@code mcp_tool_pins} table, shared by every instance. Each operation is one
- * transaction whose statements decide on the row's current values, so two instances seeing a tool at once agree.
- * Needs baton-mcp on the class path (an optional dependency of this module: only servers that use MCP carry it).
+ * The {@link ToolPins} baton-mcp's clients keep, in the {@code mcp_tool_pins} table, shared by every instance. Each
+ * operation is one transaction whose statements decide on the row's current values, so two instances seeing a tool at
+ * once agree.
  */
 public final class JdbcToolPins implements ToolPins {
     private final Database db;

@@ -3,7 +3,7 @@ package dev.baton.store.jdbc.experiment;
 import dev.baton.testkit.db.PostgresTestDatabase;
 
 /** The experiment store contract on PostgreSQL, in a schema of its own that is dropped afterwards. */
-class PostgresExperimentStoreIT extends ExperimentStoreContract {
+class PostgresExperimentStoreIT extends JdbcExperimentStoreContract {
     private PostgresTestDatabase postgres;
 
     @Override

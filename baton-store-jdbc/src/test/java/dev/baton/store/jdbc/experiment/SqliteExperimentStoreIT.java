@@ -4,7 +4,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The experiment store contract on a SQLite file. */
-class SqliteExperimentStoreIT extends ExperimentStoreContract {
+class SqliteExperimentStoreIT extends JdbcExperimentStoreContract {
     @TempDir
     static Path dir;
 

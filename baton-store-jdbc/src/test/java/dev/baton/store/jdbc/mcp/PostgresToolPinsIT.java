@@ -3,7 +3,7 @@ package dev.baton.store.jdbc.mcp;
 import dev.baton.testkit.db.PostgresTestDatabase;
 
 /** The pin contract on PostgreSQL, in a schema of its own. */
-class PostgresToolPinsIT extends ToolPinsContract {
+class PostgresToolPinsIT extends JdbcToolPinsContract {
     private PostgresTestDatabase postgres;
 
     @Override

@@ -4,7 +4,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The pin contract on a SQLite file. */
-class SqliteToolPinsIT extends ToolPinsContract {
+class SqliteToolPinsIT extends JdbcToolPinsContract {
     @TempDir
     static Path dir;
 

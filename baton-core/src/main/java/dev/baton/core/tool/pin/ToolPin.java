@@ -1,4 +1,4 @@
-package dev.baton.mcp.pin;
+package dev.baton.core.tool.pin;
 
 import java.time.Instant;
 import java.util.Objects;

@@ -1,12 +1,15 @@
-package dev.baton.mcp.pin;
+package dev.baton.core.tool.pin;
 
 import java.time.Instant;
 import java.util.List;
 
 /**
- * Where tool pins are kept (baton-store-jdbc's {@code JdbcToolPins} in the database, so every instance and every
- * restart agrees on what was accepted). Implementations must make {@link #observe} and {@link #accept} atomic: two
- * instances may see the same tool at the same moment.
+ * Where tool pins are kept: what each tool of a remote tool server (baton-mcp's MCP servers) looked like when first
+ * seen, and whether it looks different now. baton-store-jdbc's {@code JdbcToolPins} keeps them in the database, so
+ * every instance and every restart agrees on what was accepted; baton-mcp's {@code InMemoryToolPins} in one process.
+ * The port lives here, with no MCP in it, so that baton-testkit's {@code ToolPinsContract} can hold every adapter to
+ * it. Implementations must make {@link #observe} and {@link #accept} atomic: two instances may see the same tool at
+ * the same moment.
  */
 public interface ToolPins {
 
