@@ -7,7 +7,6 @@ import dev.baton.runtime.BatonBuilder;
 import dev.baton.runtime.admission.BudgetSettings;
 import dev.baton.runtime.admission.RateLimitSettings;
 import java.time.Clock;
-import java.util.Deque;
 
 /**
  * Baton's rate limits and budgets from baton.yaml's {@code rateLimits} and {@code budgets}: buckets and budget
@@ -24,7 +23,7 @@ final class Admission {
      * @param opened where what this opens and the runtime does not close is registered, to close with the app
      */
     static void configure(
-            BatonBuilder builder, AppSettings settings, Clock clock, SharedRedis redis, Deque<AutoCloseable> opened) {
+            BatonBuilder builder, AppSettings settings, Clock clock, SharedRedis redis, OpenedResources opened) {
         RateLimitSettings rates = settings.rateLimits();
         BudgetSettings budgets = settings.budgets();
         builder.limits(rates, budgets);
@@ -32,7 +31,7 @@ final class Admission {
         RedisReservations reservations = null;
         if (budgets.limitsUsers() || budgets.limitsTenants()) {
             reservations = RedisReservations.connect(redis, budgets.redisKeyPrefix(), clock);
-            opened.push(reservations);
+            opened.add(reservations);
         }
         builder.sharedLimits(RedisBucketStore.connect(redis, rates.redisKeyPrefix(), clock), reservations);
     }

@@ -36,9 +36,7 @@ import dev.baton.store.jdbc.SqliteSearchIndex;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -102,7 +100,7 @@ public final class BatonApp implements AutoCloseable {
     private final List<RunningDomain> domains;
     private final boolean simulated;
     /** What the app opened, closed in reverse order. */
-    private final Deque<AutoCloseable> opened;
+    private final OpenedResources opened;
 
     private BatonApp(
             AppSettings settings,
@@ -113,7 +111,7 @@ public final class BatonApp implements AutoCloseable {
             JdbcAuditStore audit,
             List<RunningDomain> domains,
             boolean simulated,
-            Deque<AutoCloseable> opened) {
+            OpenedResources opened) {
         this.settings = settings;
         this.baton = baton;
         this.database = database;
@@ -140,22 +138,22 @@ public final class BatonApp implements AutoCloseable {
         BatonConfig config = settings.config();
         Clock clock = options.clock();
         Instrumentation instrumentation = options.instrumentation();
-        Deque<AutoCloseable> opened = new ArrayDeque<>();
+        OpenedResources opened = new OpenedResources();
         try {
             String simulatorUrl = options.simulatorBaseUrl();
             boolean simulated = false;
             if (simulatorUrl == null && settings.simulatorOnly()) {
-                simulatorUrl = opened(opened, bundledSimulator(clock)).baseUrl();
+                simulatorUrl = opened.add(bundledSimulator(clock)).baseUrl();
                 simulated = true;
             }
             ConfiguredModelResolver configured =
-                    opened(opened, Models.resolver(config.models(), settings.providers(), simulatorUrl));
+                    opened.add(Models.resolver(config.models(), settings.providers(), simulatorUrl));
             // before the database opens: a model no provider serves is a configuration error, found first
             settings.checkModels(configured).forEach(w -> log.warn("configuration: {}", w));
 
-            Database db = opened(opened, openDatabase(settings));
+            Database db = opened.add(openDatabase(settings));
             // SQLite's full-text index is filled in batches, so that a message's commit does not write it
-            opened(opened, SqliteSearchIndex.start(db, SEARCH_INDEX_EVERY));
+            opened.add(SqliteSearchIndex.start(db, SEARCH_INDEX_EVERY));
             ResilienceConfig resilience = settings.resilience();
             // retries, first-token limits, per-provider breakers and agents' fallback models
             ResilientModelResolver resilient = new ResilientModelResolver(configured, resilience.models(), clock)
@@ -172,13 +170,13 @@ public final class BatonApp implements AutoCloseable {
             for (Domain domain : settings.domains().all()) {
                 DomainContext context = new DomainContext(
                         db, clock, settings.domainSettings().get(domain.name()), models, agents, conversations, prices);
-                running.add(opened(opened, domain.start(context)));
+                running.add(opened.add(domain.start(context)));
             }
             ModuleRegistry modules = AppSettings.modules(
                     config, running.stream().flatMap(d -> d.modules().stream()).toList());
             modules.validate(agents.all());
 
-            McpClients mcp = opened(opened, McpWiring.start(config, db, clock));
+            McpClients mcp = opened.add(McpWiring.start(config, db, clock));
             JdbcAuditStore audit = stores.audit();
             SharedRedis redis = sharedRedis(settings, opened);
             BatonBuilder builder = stores.applyTo(Baton.builder())
@@ -200,14 +198,14 @@ public final class BatonApp implements AutoCloseable {
             Admission.configure(builder, settings, clock, redis, opened);
             if (redis != null) {
                 builder.turnLocks(onCancel -> SharedTurns.connect(redis, settings.turns(), onCancel));
-                builder.turnEventLog(opened(opened, RedisTurnEventLog.connect(redis, streamSettings(config))));
+                builder.turnEventLog(opened.add(RedisTurnEventLog.connect(redis, streamSettings(config))));
             }
             instrumentation.configure(builder);
-            Baton baton = opened(opened, builder.build());
+            Baton baton = opened.add(builder.build());
             BatonApp app = new BatonApp(settings, baton, db, resilient, mcp, audit, running, simulated, opened);
             instrumentation.started(app);
             baton.startBackgroundJobs();
-            for (RunningDomain domain : running) opened.push(domain.startBackgroundJobs());
+            for (RunningDomain domain : running) opened.add(domain.startBackgroundJobs());
             log.info(
                     "baton assembled: database {}, model {}, domains {}",
                     db.dialect(),
@@ -215,7 +213,7 @@ public final class BatonApp implements AutoCloseable {
                     settings.domains().names());
             return app;
         } catch (RuntimeException e) {
-            closeAll(opened);
+            opened.close();
             throw e;
         }
     }
@@ -256,26 +254,9 @@ public final class BatonApp implements AutoCloseable {
     }
 
     /** The Redis that instances share (rate limits, budgets, turn locks), or null when none is configured. */
-    private static SharedRedis sharedRedis(AppSettings settings, Deque<AutoCloseable> opened) {
+    private static SharedRedis sharedRedis(AppSettings settings, OpenedResources opened) {
         String url = settings.rateLimits().redisUrl();
-        return url == null ? null : opened(opened, SharedRedis.create(url));
-    }
-
-    private static <T extends AutoCloseable> T opened(Deque<AutoCloseable> opened, T resource) {
-        opened.push(resource);
-        return resource;
-    }
-
-    /** Closes newest first; one failing close does not keep the rest open. */
-    private static void closeAll(Deque<AutoCloseable> opened) {
-        while (!opened.isEmpty()) {
-            AutoCloseable next = opened.pop();
-            try {
-                next.close();
-            } catch (Exception e) {
-                log.warn("closing {} failed: {}", next.getClass().getSimpleName(), e.toString());
-            }
-        }
+        return url == null ? null : opened.add(SharedRedis.create(url));
     }
 
     /** The runtime every front door calls. */
@@ -333,6 +314,6 @@ public final class BatonApp implements AutoCloseable {
 
     @Override
     public void close() {
-        closeAll(opened);
+        opened.close();
     }
 }

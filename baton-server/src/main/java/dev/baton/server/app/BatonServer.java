@@ -1,6 +1,7 @@
 package dev.baton.server.app;
 
 import dev.baton.app.BatonApp;
+import dev.baton.app.OpenedResources;
 import dev.baton.app.config.BatonConfig;
 import dev.baton.runtime.Baton;
 import dev.baton.runtime.config.ConfigException;
@@ -24,9 +25,7 @@ import io.javalin.Javalin;
 import io.javalin.config.RoutesConfig;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -42,9 +41,9 @@ public final class BatonServer implements AutoCloseable {
     private final Javalin http;
     private final BatonApp app;
     /** What the server opened around the app (metrics, tracing), closed after it. */
-    private final Deque<AutoCloseable> opened;
+    private final OpenedResources opened;
 
-    private BatonServer(Javalin http, BatonApp app, Deque<AutoCloseable> opened) {
+    private BatonServer(Javalin http, BatonApp app, OpenedResources opened) {
         this.http = http;
         this.app = app;
         this.opened = opened;
@@ -88,18 +87,14 @@ public final class BatonServer implements AutoCloseable {
         JwtAuthenticator auth = JwtAuthenticator.create(settings.jwt(), config.rolePermissions());
         CompatSettings compat = CompatSettings.parse(config.section("compat"));
         HttpSettings http = httpSettings(config);
-        Deque<AutoCloseable> opened = new ArrayDeque<>();
+        OpenedResources opened = new OpenedResources();
         try {
-            BatonMetrics metrics = opened(opened, BatonMetrics.create(settings.metrics()));
-            Tracing tracing = opened(opened, Tracing.start(settings.tracing()));
-            BatonApp app = opened(
-                    opened,
-                    BatonApp.start(
-                            settings.app(),
-                            new BatonApp.Options(
-                                    options.clock(),
-                                    options.simulatorBaseUrl(),
-                                    new ServerInstrumentation(metrics, tracing))));
+            BatonMetrics metrics = opened.add(BatonMetrics.create(settings.metrics()));
+            Tracing tracing = opened.add(Tracing.start(settings.tracing()));
+            BatonApp app = opened.add(BatonApp.start(
+                    settings.app(),
+                    new BatonApp.Options(
+                            options.clock(), options.simulatorBaseUrl(), new ServerInstrumentation(metrics, tracing))));
             Baton baton = app.baton();
             SseStreams sse = new SseStreams(http.sseBufferBytes(), options.sseHeartbeat(), metrics.registry());
             List<Consumer<RoutesConfig>> routes = new ArrayList<>(ServerRoutes.api(app, sse));
@@ -124,25 +119,8 @@ public final class BatonServer implements AutoCloseable {
             log.info("limits: {}", baton.describeLimits());
             return new BatonServer(server, app, opened);
         } catch (RuntimeException e) {
-            closeAll(opened);
+            opened.close();
             throw e;
-        }
-    }
-
-    private static <T extends AutoCloseable> T opened(Deque<AutoCloseable> opened, T resource) {
-        opened.push(resource);
-        return resource;
-    }
-
-    /** Closes newest first; one failing close does not keep the rest open. */
-    private static void closeAll(Deque<AutoCloseable> opened) {
-        while (!opened.isEmpty()) {
-            AutoCloseable next = opened.pop();
-            try {
-                next.close();
-            } catch (Exception e) {
-                log.warn("closing {} failed: {}", next.getClass().getSimpleName(), e.toString());
-            }
         }
     }
 
@@ -188,6 +166,6 @@ public final class BatonServer implements AutoCloseable {
     @Override
     public void close() {
         http.stop();
-        closeAll(opened);
+        opened.close();
     }
 }
