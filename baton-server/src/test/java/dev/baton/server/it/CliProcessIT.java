@@ -121,6 +121,16 @@ class CliProcessIT {
         assertThat(run.output()).contains("--user");
     }
 
+    @Test
+    void mcp_server_names_the_domains_it_can_serve_when_asked_for_another() throws Exception {
+        Run run = baton("", "mcp-server", "--domain", "payments");
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.output())
+                .contains("baton mcp-server: no domain 'payments' to serve over MCP (domains: tasks, notes, learning)")
+                .doesNotContain("Exception");
+    }
+
     private static Map<String, String> at(String token) {
         return Map.of("BATON_PORT", Integer.toString(t.server.port()), "BATON_TOKEN", token);
     }
