@@ -28,8 +28,7 @@ public final class ConfigCascade {
 
     /** Reads the org level from baton.yaml's {@code limits:} section. */
     public static ConfigCascade fromOrgLimits(JsonNode limitsSection) {
-        SessionLimits.checkLimitKeys(limitsSection, "limits");
-        return new ConfigCascade(SessionLimits.overlay(limitsSection, SessionLimits.DEFAULTS));
+        return new ConfigCascade(SessionLimits.from(limitsSection));
     }
 
     public SessionLimits org() {

@@ -33,6 +33,32 @@ public record SessionLimits(Integer maxMessages, Duration maxSessionDuration, Du
     }
 
     /**
+     * Reads baton.yaml's {@code limits:} section: the org level of the cascade (its turn limits are the agents' base,
+     * see {@link dev.baton.core.config.ConfigNodes#limits}); keys it does not set keep {@link #DEFAULTS}.
+     *
+     * @throws dev.baton.core.config.ConfigProblem for an unknown key, a value of the wrong type or out of range
+     */
+    public static SessionLimits from(JsonNode limitsSection) {
+        checkLimitKeys(limitsSection, "limits");
+        return overlay(limitsSection, DEFAULTS);
+    }
+
+    /** These limits with at most {@code messages} user messages per session (null: no limit). */
+    public SessionLimits withMaxMessages(Integer messages) {
+        return new SessionLimits(messages, maxSessionDuration, inactivityTimeout);
+    }
+
+    /** These limits with sessions completed this long after they started (null: no limit). */
+    public SessionLimits withMaxSessionDuration(Duration duration) {
+        return new SessionLimits(maxMessages, duration, inactivityTimeout);
+    }
+
+    /** These limits with idle sessions completed after {@code timeout}. */
+    public SessionLimits withInactivityTimeout(Duration timeout) {
+        return new SessionLimits(maxMessages, maxSessionDuration, timeout);
+    }
+
+    /**
      * Overlays the session limits set in a {@code limits:} block on {@code base}: the cascade's "most specific wins".
      * Keys the block does not set keep the base's value.
      */
