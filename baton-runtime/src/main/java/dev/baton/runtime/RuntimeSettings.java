@@ -3,7 +3,6 @@ package dev.baton.runtime;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.runtime.admission.IdempotencyKeyExpiry;
 import dev.baton.runtime.agent.AgentRegistry;
-import dev.baton.runtime.approval.ApprovalPolicy;
 import dev.baton.runtime.approval.ApprovalSettings;
 import dev.baton.runtime.assignment.Assignments;
 import dev.baton.runtime.config.ConfigException;
@@ -91,7 +90,6 @@ record RuntimeSettings(
         readOrExplain(() -> {
             assignments.requireAgents(agents);
             experiments.requireAgents(agents);
-            agents.all().forEach(ApprovalPolicy::validate);
             // validates every level now, so a bad limit fails at start rather than when a session starts
             new ConfigCascade(org).shortestInactivityTimeout(agents.all(), assignments.all());
             return null;

@@ -1,6 +1,7 @@
 package dev.baton.runtime.approval;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.core.agent.ApprovalPolicy;
 import dev.baton.core.config.ConfigNodes;
 import dev.baton.core.config.ConfigSection;
 import java.time.Duration;

@@ -37,8 +37,7 @@ public final class ConfigCascade {
 
     /** @param assignment null when the session belongs to no assignment */
     public SessionConfig resolve(AgentDefinition agent, Assignment assignment) {
-        JsonNode agentLimits = agent.definition().path("limits");
-        SessionLimits session = SessionLimits.overlay(agentLimits, org);
+        SessionLimits session = SessionLimits.overlay(agent.sessionLimits(), org);
         TurnLimits turn = agent.limits();
         if (assignment != null) {
             JsonNode assignmentLimits = assignment.overrides().path("limits");
