@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.core.agent.AgentConstraints;
 import dev.baton.core.agent.AgentDefinition;
 import dev.baton.core.agent.ApprovalRules;
+import dev.baton.core.agent.SessionLimitOverrides;
 import dev.baton.core.agent.TurnLimits;
 import dev.baton.core.auth.Principal;
 import dev.baton.core.config.ConfigNodes;
@@ -201,6 +202,7 @@ public final class AgentRegistry {
         if (!limits.isMissingNode() && !limits.isNull() && !limits.isObject())
             throw s.invalid("limits", "must be a mapping of limit names to values");
         SessionLimits.checkLimitKeys(limits, "limits");
+        SessionLimitOverrides sessionLimits = SessionLimits.overrides(limits, "limits");
         JsonNode temperature = s.get("temperature");
         Double temperatureValue = null;
         if (!temperature.isMissingNode() && !temperature.isNull()) {
@@ -221,7 +223,7 @@ public final class AgentRegistry {
                 ConfigNodes.limits(limits, "limits", orgLimits),
                 s.strings("fallbackModels"),
                 temperatureValue,
-                SessionLimits.overrides(limits, "limits"),
+                sessionLimits,
                 AgentConstraints.from(s.get("constraints")),
                 ModuleEntry.parseList(s.get("modules"), "agent " + id),
                 ApprovalRules.from(s.get("approval"), id));
