@@ -67,15 +67,12 @@ record RuntimeSettings(
      * @throws ConfigException naming the first setting that is wrong
      */
     static void check(JsonNode root, AgentRegistry agents, Map<String, String> env) {
-        RuntimeSettings read = readOrExplain(() -> new RuntimeSettings(
-                SessionLimits.from(root.path(ConfigCascade.SECTION)),
-                Assignments.fromConfig(root.path(Assignments.SECTION), agents),
-                SessionSweeper.Settings.from(root.path(SessionSweeper.Settings.SECTION)),
-                IdempotencyKeyExpiry.Settings.from(root.path(IdempotencyKeyExpiry.Settings.SECTION)),
-                ApprovalSettings.from(root.path(ApprovalSettings.SECTION)),
-                TurnEventLogSettings.from(root.path(TurnEventLogSettings.SECTION)),
-                ExperimentSettings.from(root.path(ExperimentSettings.SECTION), agents),
-                FlagSettings.from(root.path(FlagSettings.SECTION), env)));
+        RuntimeSettings read = read(root);
+        readOrExplain(() -> {
+            // read again with the agents, so that an experiment naming an unknown one is located in the tree
+            ExperimentSettings.from(root.path(ExperimentSettings.SECTION), agents);
+            return read.flags().withEnvironment(env);
+        });
         checkAgents(read.sessionLimits(), read.assignments(), read.experiments(), agents);
     }
 

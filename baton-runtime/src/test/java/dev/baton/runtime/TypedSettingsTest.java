@@ -16,6 +16,7 @@ import dev.baton.runtime.agent.AgentRegistry;
 import dev.baton.runtime.approval.ApprovalSettings;
 import dev.baton.runtime.assignment.Assignments;
 import dev.baton.runtime.config.ConfigException;
+import dev.baton.runtime.config.ConfigFile;
 import dev.baton.runtime.config.Yaml;
 import dev.baton.runtime.experiment.ExperimentSettings;
 import dev.baton.runtime.flag.FlagSettings;
@@ -122,5 +123,39 @@ class TypedSettingsTest {
         assertThatThrownBy(() -> Baton.builder().configure(yaml("approvals: {expiresAftr: 1h}")))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("unknown key 'expiresAftr'");
+    }
+
+    @Test
+    void checking_a_file_still_names_the_line_of_an_unknown_agent() {
+        AgentRegistry agents =
+                AgentRegistry.of(List.of(AgentDefinition.of("a", "You help.", "simulator:x", List.of())));
+        ConfigFile assignments = ConfigFile.parse("""
+                assignments:
+                  - id: essay
+                    agentId: ghost
+                """, "baton.yaml");
+        ConfigFile experiments = ConfigFile.parse("""
+                experiments:
+                  definitions:
+                    trial:
+                      baseAgent: a
+                      arms:
+                        - {name: control, agent: a, weight: 50}
+                        - {name: ghost, agent: ghost, weight: 50}
+                """, "baton.yaml");
+
+        assertThat(located(assignments, agents))
+                .isEqualTo("baton.yaml:3: assignment essay: unknown agent 'ghost' (agents: a)");
+        assertThat(located(experiments, agents))
+                .isEqualTo("baton.yaml:7: experiments.definitions.trial: unknown agent 'ghost'");
+    }
+
+    private static String located(ConfigFile file, AgentRegistry agents) {
+        try {
+            BatonBuilder.check(file.root(), agents, Map.of());
+            return "no problem";
+        } catch (ConfigException e) {
+            return file.explain(e).map(Throwable::getMessage).orElse(e.getMessage());
+        }
     }
 }
