@@ -158,17 +158,7 @@ public final class EvalRuntime implements AutoCloseable {
 
     /** The settings with {@code agent} answering with {@code model}. */
     private static AppSettings withModel(AppSettings s, AgentDefinition agent, String model) {
-        AgentDefinition changed = new AgentDefinition(
-                agent.id(),
-                agent.name(),
-                agent.description(),
-                agent.systemPrompt(),
-                model,
-                agent.tools(),
-                agent.allowedRoles(),
-                agent.limits(),
-                List.of(),
-                agent.definition());
+        AgentDefinition changed = agent.withModel(model, List.of());
         List<AgentDefinition> all = s.agents().all().stream()
                 .map(a -> a.id().equals(agent.id()) ? changed : a)
                 .toList();

@@ -2,8 +2,10 @@ package dev.baton.modules;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.baton.core.agent.AgentConstraints;
 import dev.baton.core.hook.Hook;
 import dev.baton.core.hook.HookContext;
+import dev.baton.core.hook.ModuleEntry;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
@@ -23,6 +25,10 @@ public final class TestContexts {
         return of(Hook.AFTER_AI, JsonNodeFactory.instance.objectNode(), List.of(), message, response);
     }
 
+    /**
+     * @param agentDefinition the agent as its file would say it, read as the agent loader does: its
+     *     {@code constraints} and {@code modules}
+     */
     public static HookContext of(
             Hook hook,
             JsonNode agentDefinition,
@@ -33,7 +39,11 @@ public final class TestContexts {
                 new HookContext.Request("req-1", hook, NOW),
                 new HookContext.User("user-1", "Ada Lovelace", "ada@example.com", Set.of("student")),
                 new HookContext.Scope("tenant-1", null, null),
-                new HookContext.Agent("tutor", "Math tutor", agentDefinition),
+                new HookContext.Agent(
+                        "tutor",
+                        "Math tutor",
+                        AgentConstraints.from(agentDefinition.path("constraints")),
+                        ModuleEntry.parseList(agentDefinition.path("modules"), "agent tutor")),
                 new HookContext.SessionInfo("session-1", "active", NOW.minusSeconds(60), history.size(), null),
                 new HookContext.Conversation(history, message),
                 response);

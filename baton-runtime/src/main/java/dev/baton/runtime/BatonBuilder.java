@@ -40,6 +40,7 @@ import dev.baton.runtime.experiment.ExperimentStore;
 import dev.baton.runtime.experiment.ExperimentTurnRecorder;
 import dev.baton.runtime.experiment.Experiments;
 import dev.baton.runtime.experiment.RollbackJob;
+import dev.baton.runtime.flag.FlagSettings;
 import dev.baton.runtime.flag.FlagStore;
 import dev.baton.runtime.session.ConfigCascade;
 import dev.baton.runtime.session.ConversationSearch;
@@ -48,10 +49,12 @@ import dev.baton.runtime.session.PriorSessions;
 import dev.baton.runtime.session.SessionEventBus;
 import dev.baton.runtime.session.SessionLifecycle;
 import dev.baton.runtime.session.SessionLifecycleStore;
+import dev.baton.runtime.session.SessionLimits;
 import dev.baton.runtime.session.SessionSweeper;
 import dev.baton.runtime.session.Sessions;
 import dev.baton.runtime.session.tool.StandardToolSource;
 import dev.baton.runtime.stream.TurnEventLog;
+import dev.baton.runtime.stream.TurnEventLogSettings;
 import dev.baton.runtime.tool.ToolAccess;
 import dev.baton.runtime.turn.RunningTurns;
 import dev.baton.runtime.turn.TurnDispatcher;
@@ -77,9 +80,11 @@ import java.util.function.UnaryOperator;
  *
  * <p>Ownership: the runtime closes what it creates (the turn dispatcher, the rate-limit buckets, the turn locks it
  * connected, the background jobs). The stores, the database, the model resolver and any Redis client are given to it
- * and stay yours: close them after the runtime. {@link #configure} reads
- * the runtime's sections of a configuration tree (baton.yaml's {@code limits}, {@code assignments},
- * {@code lifecycle}, {@code idempotency}).
+ * and stay yours: close them after the runtime.
+ *
+ * <p>Settings are typed values, each with its defaults: set them in code ({@link #approvals}, {@link #sessionLimits},
+ * …), or let {@link #configure} read them from baton.yaml's sections, which reads each section with its settings
+ * type's own reader and hands it to the same setter.
  */
 public final class BatonBuilder {
     private Clock clock = Clock.systemUTC();
@@ -106,7 +111,14 @@ public final class BatonBuilder {
     private TurnLocks.Connector turnLocks;
     private TurnObserver observer = TurnObserver.NONE;
     private TurnTracing tracing = TurnTracing.OFF;
-    private JsonNode configuration = MissingNode.getInstance();
+    private SessionLimits sessionLimits = SessionLimits.DEFAULTS;
+    private Assignments assignments = Assignments.none();
+    private SessionSweeper.Settings lifecycle = SessionSweeper.Settings.DEFAULTS;
+    private IdempotencyKeyExpiry.Settings idempotency = IdempotencyKeyExpiry.Settings.DEFAULTS;
+    private ApprovalSettings approvals = ApprovalSettings.DEFAULTS;
+    private TurnEventLogSettings streams = TurnEventLogSettings.DEFAULTS;
+    private ExperimentSettings experiments = ExperimentSettings.DEFAULTS;
+    private FlagSettings flags = FlagSettings.NONE;
     private Map<String, String> environment = System.getenv();
     private ExperimentStore experimentStore;
     private FlagStore flagStore;
@@ -211,8 +223,82 @@ public final class BatonBuilder {
      * worst-case cost of a turn at the {@link #prices}; both come from this builder.
      */
     public BatonBuilder limits(RateLimitSettings rateLimits, BudgetSettings budgets) {
-        this.rateLimits = Objects.requireNonNull(rateLimits, "rateLimits");
-        this.budgets = Objects.requireNonNull(budgets, "budgets");
+        return rateLimits(rateLimits).budgets(budgets);
+    }
+
+    /** How many messages a user and a tenant may send (default: {@link RateLimitSettings#OFF}). */
+    public BatonBuilder rateLimits(RateLimitSettings settings) {
+        this.rateLimits = Objects.requireNonNull(settings, "settings");
+        return this;
+    }
+
+    /**
+     * How much a user and a tenant may spend (default: {@link BudgetSettings#NONE}); checked against the
+     * {@link #usageStore} at the {@link #prices}.
+     */
+    public BatonBuilder budgets(BudgetSettings settings) {
+        this.budgets = Objects.requireNonNull(settings, "settings");
+        return this;
+    }
+
+    /**
+     * The org level of the session limits cascade (baton.yaml's {@code limits}; default {@link SessionLimits#DEFAULTS}):
+     * an agent's and an assignment's own limits override it key by key. (The org level of the per-turn limits is the
+     * base the agents were loaded on.)
+     */
+    public BatonBuilder sessionLimits(SessionLimits org) {
+        this.sessionLimits = Objects.requireNonNull(org, "org");
+        return this;
+    }
+
+    /** The assignments sessions may be started for (default: none); each one's agent must be among the agents. */
+    public BatonBuilder assignments(Assignments assignments) {
+        this.assignments = Objects.requireNonNull(assignments, "assignments");
+        return this;
+    }
+
+    /** How often idle and expired sessions are completed (baton.yaml's {@code lifecycle}). */
+    public BatonBuilder lifecycle(SessionSweeper.Settings settings) {
+        this.lifecycle = Objects.requireNonNull(settings, "settings");
+        return this;
+    }
+
+    /** How long idempotency keys are kept, and claims of dead requests held (baton.yaml's {@code idempotency}). */
+    public BatonBuilder idempotency(IdempotencyKeyExpiry.Settings settings) {
+        this.idempotency = Objects.requireNonNull(settings, "settings");
+        return this;
+    }
+
+    /** How long a held tool call waits and the default approval policy (baton.yaml's {@code approvals}). */
+    public BatonBuilder approvals(ApprovalSettings settings) {
+        this.approvals = Objects.requireNonNull(settings, "settings");
+        return this;
+    }
+
+    /**
+     * How many events of a turn are kept, and how long (baton.yaml's {@code streams}), for the in-process log used
+     * when no {@link #turnEventLog} is given.
+     */
+    public BatonBuilder streams(TurnEventLogSettings settings) {
+        this.streams = Objects.requireNonNull(settings, "settings");
+        return this;
+    }
+
+    /**
+     * How experiments refresh and are judged, and those to seed (baton.yaml's {@code experiments}); defining any needs
+     * an {@link #experimentStore}, and every agent they name must be among the agents.
+     */
+    public BatonBuilder experiments(ExperimentSettings settings) {
+        this.experiments = Objects.requireNonNull(settings, "settings");
+        return this;
+    }
+
+    /**
+     * Feature flags (baton.yaml's {@code flags}); the {@code FF_<NAME>} overrides are read from the
+     * {@link #environment} when the runtime is built.
+     */
+    public BatonBuilder flags(FlagSettings settings) {
+        this.flags = Objects.requireNonNull(settings, "settings");
         return this;
     }
 
@@ -287,14 +373,23 @@ public final class BatonBuilder {
     }
 
     /**
-     * The configuration tree (baton.yaml as parsed): {@code limits} (org level of the cascade), {@code assignments},
-     * {@code lifecycle} (the inactivity sweep), {@code idempotency} (key retention), {@code approvals} (how long a
-     * held tool call waits, the default approval policy), {@code streams} (how many events of a turn are kept, and
-     * how long), {@code experiments} and {@code flags}.
+     * The runtime's sections of a configuration tree (baton.yaml as parsed), each read by its settings type and given
+     * to its setter: {@code limits} ({@link #sessionLimits}), {@code assignments}, {@code lifecycle},
+     * {@code idempotency}, {@code approvals}, {@code streams}, {@code experiments} and {@code flags}. A section that is
+     * absent sets its defaults; a later setter call wins over what this read.
+     *
+     * @throws ConfigException naming the first setting that is wrong
      */
     public BatonBuilder configure(JsonNode root) {
-        this.configuration = root == null ? MissingNode.getInstance() : root;
-        return this;
+        RuntimeSettings read = RuntimeSettings.read(root == null ? MissingNode.getInstance() : root);
+        return sessionLimits(read.sessionLimits())
+                .assignments(read.assignments())
+                .lifecycle(read.lifecycle())
+                .idempotency(read.idempotency())
+                .approvals(read.approvals())
+                .streams(read.streams())
+                .experiments(read.experiments())
+                .flags(read.flags());
     }
 
     /** The sections of a configuration tree that {@link #configure} reads: whoever owns the tree knows these keys. */
@@ -313,7 +408,7 @@ public final class BatonBuilder {
 
     /** {@link #check(JsonNode, AgentRegistry)} with {@code FF_<NAME>} flags read from {@code env}. */
     public static void check(JsonNode root, AgentRegistry agents, Map<String, String> env) {
-        RuntimeSettings.read(root == null ? MissingNode.getInstance() : root, agents, env);
+        RuntimeSettings.check(root == null ? MissingNode.getInstance() : root, agents, env);
     }
 
     /**
@@ -344,25 +439,24 @@ public final class BatonBuilder {
 
     private Baton build(Deque<AutoCloseable> opened) {
         AgentRegistry agentsInOrder = agents;
-        RuntimeSettings configured = RuntimeSettings.read(configuration, agentsInOrder, environment);
-        ExperimentSettings experimentSettings = configured.experiments();
+        RuntimeSettings.checkAgents(sessionLimits, assignments, this.experiments, agentsInOrder);
+        ExperimentSettings experimentSettings = this.experiments;
+        FlagSettings flagSettings;
+        try {
+            flagSettings = flags.withEnvironment(environment);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(e.getMessage(), e);
+        }
         ExperimentSetup setup = ExperimentSetup.of(
-                experimentSettings,
-                configured.flags(),
-                experimentStore,
-                flagStore,
-                agentsInOrder,
-                experimentListener,
-                clock);
+                experimentSettings, flagSettings, experimentStore, flagStore, agentsInOrder, experimentListener, clock);
         Experiments experiments = setup.experiments();
         ExperimentTurnRecorder experimentTurns = opened(opened, new ExperimentTurnRecorder(experiments, clock));
-        Assignments assignments = configured.assignments();
-        ConfigCascade cascade = configured.cascade();
-        Duration shortest = configured.shortestInactivity();
-        SessionSweeper.Settings sweep = configured.sweep();
-        IdempotencyKeyExpiry.Settings expiry = configured.expiry();
-        ApprovalSettings approvalSettings = configured.approvals();
-        TurnEventLog turnEvents = turnEventLog != null ? turnEventLog : TurnEventLog.inProcess(configured.streams());
+        ConfigCascade cascade = new ConfigCascade(sessionLimits);
+        Duration shortest = cascade.shortestInactivityTimeout(agentsInOrder.all(), assignments.all());
+        SessionSweeper.Settings sweep = this.lifecycle;
+        IdempotencyKeyExpiry.Settings expiry = idempotency;
+        ApprovalSettings approvalSettings = this.approvals;
+        TurnEventLog turnEvents = turnEventLog != null ? turnEventLog : TurnEventLog.inProcess(streams);
         SessionEventBus events = new SessionEventBus();
         SessionLifecycle lifecycle = new SessionLifecycle(sessionStore, cascade, assignments, events, clock, shortest);
         ModulePipeline modules =

@@ -1,7 +1,6 @@
 package dev.baton.core.hook;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.baton.core.agent.AgentConstraints;
 import dev.baton.core.agent.Assignment;
 import java.time.Instant;
 import java.util.List;
@@ -75,12 +74,24 @@ public record HookContext(
         }
     }
 
-    /** @param definition the agent's whole configured definition (constraints, modules, …) as a JSON tree */
-    public record Agent(String id, String name, JsonNode definition) {
+    /**
+     * The agent as modules see it.
+     *
+     * @param constraints its {@code constraints:} (the topic guard enforces them, a webhook is sent them)
+     * @param modules its own {@code modules:} entries, which the {@link ModuleSource} resolves against the org
+     *     defaults
+     */
+    public record Agent(String id, String name, AgentConstraints constraints, List<ModuleEntry> modules) {
         public Agent {
             Objects.requireNonNull(id, "id");
             Objects.requireNonNull(name, "name");
-            definition = definition == null ? JsonNodeFactory.instance.objectNode() : definition;
+            constraints = constraints == null ? AgentConstraints.NONE : constraints;
+            modules = List.copyOf(modules == null ? List.of() : modules);
+        }
+
+        /** An agent with these constraints and no modules of its own. */
+        public Agent(String id, String name, AgentConstraints constraints) {
+            this(id, name, constraints, List.of());
         }
     }
 

@@ -77,6 +77,6 @@ public final class HookContexts {
 
     /** The agent as modules see it. */
     public static HookContext.Agent agent(AgentDefinition a) {
-        return new HookContext.Agent(a.id(), a.name(), a.definition());
+        return new HookContext.Agent(a.id(), a.name(), a.constraints(), a.modules());
     }
 }

@@ -24,8 +24,15 @@ import java.util.Objects;
  *   - id: analytics
  *     enabled: false                # an agent switching an org default off
  * }</pre>
+ *
+ * @param enabled false: an agent switching an org default off
+ * @param config the module's own options, handed to its {@link ModuleFactory} (an empty object when none)
+ * @param priority overrides the module's own priority (1–99); null keeps it
+ * @param timeout overrides the module's own timeout per call; null keeps it
+ * @param failClosed overrides whether a failure blocks the turn; null keeps it
+ * @param safeResponse overrides what a fail-closed failure answers; null keeps it
  */
-record ModuleEntry(
+public record ModuleEntry(
         String id,
         boolean enabled,
         JsonNode config,
@@ -38,16 +45,40 @@ record ModuleEntry(
     static final List<String> KEYS =
             List.of("id", "enabled", "config", "priority", "timeout", "failClosed", "safeResponse");
 
-    ModuleEntry {
+    public ModuleEntry {
         Objects.requireNonNull(id, "id");
+        if (priority != null && (priority < 1 || priority > 99))
+            throw new IllegalArgumentException("module " + id + ": priority must be 1..99");
+        if (timeout != null && (timeout.isNegative() || timeout.isZero()))
+            throw new IllegalArgumentException("module " + id + ": timeout must be longer than zero");
         // not copied: a problem the module's factory finds in it must still point into the file it came from
         config = config == null || config.isMissingNode() || config.isNull()
                 ? JsonNodeFactory.instance.objectNode()
                 : config;
     }
 
-    /** The entries of a {@code modules:} list; a missing node is no entries. */
-    static List<ModuleEntry> parseList(JsonNode list, String where) {
+    /** The module {@code id} with its own settings. */
+    public static ModuleEntry of(String id) {
+        return new ModuleEntry(id, true, null, null, null, null, null);
+    }
+
+    /** The module {@code id} with {@code config} as its options (its factory checks them). */
+    public static ModuleEntry of(String id, JsonNode config) {
+        return new ModuleEntry(id, true, config, null, null, null, null);
+    }
+
+    /** The module {@code id} switched off (an agent turning an org default off). */
+    public static ModuleEntry disabled(String id) {
+        return new ModuleEntry(id, false, null, null, null, null, null);
+    }
+
+    /**
+     * The entries of a {@code modules:} list; a missing node is no entries.
+     *
+     * @param where names the list in messages, e.g. {@code agent tutor}
+     * @throws ConfigProblem for an entry that is malformed
+     */
+    public static List<ModuleEntry> parseList(JsonNode list, String where) {
         if (list == null || list.isMissingNode() || list.isNull()) {
             return List.of();
         }
@@ -58,7 +89,7 @@ record ModuleEntry(
         for (int i = 0; i < list.size(); i++) {
             entries.add(parse(list, i, where));
         }
-        return entries;
+        return List.copyOf(entries);
     }
 
     static ModuleEntry parse(JsonNode node, String where) {

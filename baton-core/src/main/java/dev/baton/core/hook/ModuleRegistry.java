@@ -30,7 +30,10 @@ public final class ModuleRegistry implements ModuleSource {
 
     private final Map<String, ModuleFactory> factories;
     private final List<ModuleEntry> orgDefaults;
-    private final Map<String, List<Module>> byAgent = new ConcurrentHashMap<>();
+    private final Map<AgentModules, List<Module>> byAgent = new ConcurrentHashMap<>();
+
+    /** An agent's own entries: the same entries get the same module instances. */
+    private record AgentModules(String agentId, List<ModuleEntry> own) {}
 
     private ModuleRegistry(Collection<ModuleFactory> factories, List<ModuleEntry> orgDefaults) {
         Map<String, ModuleFactory> byId = new LinkedHashMap<>();
@@ -94,21 +97,20 @@ public final class ModuleRegistry implements ModuleSource {
 
     @Override
     public List<Module> modulesFor(HookContext.Agent agent) {
-        JsonNode own = agent.definition().path("modules");
-        String key = agent.id() + '\u0000' + own;
+        AgentModules key = new AgentModules(agent.id(), agent.modules());
         List<Module> cached = byAgent.get(key);
         if (cached != null) {
             return cached;
         }
-        List<Module> created = create(entriesFor(agent.id(), own));
+        List<Module> created = create(entriesFor(agent.modules()));
         byAgent.putIfAbsent(key, created);
         return byAgent.get(key);
     }
 
-    private List<ModuleEntry> entriesFor(String agentId, JsonNode own) {
+    private List<ModuleEntry> entriesFor(List<ModuleEntry> own) {
         Map<String, ModuleEntry> merged = new LinkedHashMap<>();
         orgDefaults.forEach(e -> merged.put(e.id(), e));
-        for (ModuleEntry e : ModuleEntry.parseList(own, "agent " + agentId)) {
+        for (ModuleEntry e : own) {
             merged.put(e.id(), e); // replaces an org default in place, or appends
         }
         return merged.values().stream().filter(ModuleEntry::enabled).toList();

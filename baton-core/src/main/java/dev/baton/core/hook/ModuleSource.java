@@ -3,7 +3,7 @@ package dev.baton.core.hook;
 import java.util.List;
 
 /**
- * The modules configured for an agent (known by its id and configured definition), in any order: the pipeline sorts
+ * The modules configured for an agent (known by its id and its own module entries), in any order: the pipeline sorts
  * them by priority.
  */
 @FunctionalInterface

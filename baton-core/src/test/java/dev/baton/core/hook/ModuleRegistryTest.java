@@ -42,9 +42,10 @@ class ModuleRegistryTest {
         }
     };
 
+    /** The agent as the agent loader reads it: its {@code modules} list becomes its module entries. */
     static AgentDefinition agent(String id, String definitionYaml) {
-        return new AgentDefinition(
-                id, id, "", "prompt", "simulator:default", List.of(), List.of(), null, List.of(), yaml(definitionYaml));
+        return AgentDefinition.of(id, "prompt", "simulator:default", List.of())
+                .withModules(ModuleEntry.parseList(yaml(definitionYaml).path("modules"), "agent " + id));
     }
 
     static JsonNode yaml(String json) {
@@ -134,7 +135,6 @@ class ModuleRegistryTest {
 
         assertThat(registry.modulesFor(HookContexts.agent(a)).getFirst())
                 .isSameAs(registry.modulesFor(HookContexts.agent(a)).getFirst());
-        assertThat(TestTools.agent(List.of(), null).definition().path("modules").isMissingNode())
-                .isTrue();
+        assertThat(TestTools.agent(List.of(), null).modules()).isEmpty();
     }
 }

@@ -80,6 +80,10 @@ public final class TestTools {
                 List.of(),
                 limits,
                 List.of(),
+                null,
+                null,
+                null,
+                null,
                 null);
     }
 

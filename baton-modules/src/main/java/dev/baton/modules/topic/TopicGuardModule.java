@@ -1,8 +1,8 @@
 package dev.baton.modules.topic;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.core.agent.AgentConstraints;
 import dev.baton.core.hook.HookContext;
 import dev.baton.core.hook.HookResult;
 import dev.baton.core.hook.Module;
@@ -56,7 +56,7 @@ public final class TopicGuardModule implements Module {
         }
     }
 
-    private record Cached(JsonNode constraints, TopicPolicy policy) {}
+    private record Cached(AgentConstraints constraints, TopicPolicy policy) {}
 
     private final ModuleDescriptor descriptor;
     private final Settings settings;
@@ -93,10 +93,10 @@ public final class TopicGuardModule implements Module {
     }
 
     private TopicPolicy policyFor(HookContext.Agent agent) {
-        JsonNode constraints = agent.definition().path("constraints");
+        AgentConstraints constraints = agent.constraints();
         Cached cached = policies.get(agent.id());
         if (cached == null || !cached.constraints().equals(constraints)) {
-            cached = new Cached(constraints.deepCopy(), TopicPolicy.from(constraints, settings.keywords()));
+            cached = new Cached(constraints, TopicPolicy.from(constraints, settings.keywords()));
             policies.put(agent.id(), cached);
         }
         return cached.policy();

@@ -1,6 +1,6 @@
 package dev.baton.modules.topic;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.core.agent.AgentConstraints;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -42,16 +42,16 @@ record TopicPolicy(List<Topic> topics, List<Pattern> deny) {
      *
      * @throws IllegalArgumentException on an invalid deny pattern
      */
-    static TopicPolicy from(JsonNode constraints, Map<String, List<String>> extraKeywords) {
+    static TopicPolicy from(AgentConstraints constraints, Map<String, List<String>> extraKeywords) {
         List<Topic> topics = new ArrayList<>();
-        for (JsonNode t : iterable(constraints.path("topics"))) {
-            String name = t.isObject() ? t.path("name").asText("") : t.asText("");
+        for (AgentConstraints.Topic t : constraints.topics()) {
+            String name = t.name();
             if (name.isBlank()) {
                 continue;
             }
             Set<String> words = new LinkedHashSet<>();
             words.add(name);
-            iterable(t.path("keywords")).forEach(k -> words.add(k.asText()));
+            words.addAll(t.keywords());
             words.addAll(extraKeywords.getOrDefault(name, List.of()));
             topics.add(new Topic(
                     name,
@@ -61,9 +61,9 @@ record TopicPolicy(List<Topic> topics, List<Pattern> deny) {
                             .toList()));
         }
         List<Pattern> deny = new ArrayList<>();
-        for (JsonNode d : iterable(constraints.path("deny"))) {
+        for (String d : constraints.deny()) {
             try {
-                deny.add(Pattern.compile(d.asText(), Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE));
+                deny.add(Pattern.compile(d, Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE));
             } catch (PatternSyntaxException e) {
                 throw new IllegalArgumentException("constraints.deny: invalid pattern: " + e.getDescription());
             }
@@ -100,12 +100,5 @@ record TopicPolicy(List<Topic> topics, List<Pattern> deny) {
         }
         regex.append("\\p{L}{0,3}(?![\\p{L}\\p{N}])");
         return Pattern.compile(regex.toString(), Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
-    }
-
-    private static Iterable<JsonNode> iterable(JsonNode node) {
-        if (node == null || node.isMissingNode() || node.isNull()) {
-            return List.of();
-        }
-        return node.isArray() ? node : List.of(node);
     }
 }

@@ -10,7 +10,7 @@ import java.time.Instant;
 
 /**
  * The JSON a webhook receives (wire format version {@value #VERSION}, documented in docs/modules.md): the hook
- * context, field for field. The agent is sent as id, name and {@code constraints} only — its full definition holds
+ * context, field for field. The agent is sent as id, name and {@code constraints} only — its definition holds
  * module configuration, webhook secrets included.
  */
 final class WebhookPayload {
@@ -43,8 +43,7 @@ final class WebhookPayload {
         ObjectNode agent = root.putObject("agent");
         agent.put("id", c.agent().id());
         agent.put("name", c.agent().name());
-        JsonNode constraints = c.agent().definition().path("constraints");
-        agent.set("constraints", constraints.isMissingNode() ? JSON.objectNode() : constraints.deepCopy());
+        agent.set("constraints", c.agent().constraints().toJson());
 
         ObjectNode session = root.putObject("session");
         session.put("id", c.session().id());

@@ -48,7 +48,20 @@ class BreakerToolSourceTest {
     final BreakerToolSource source = new BreakerToolSource(new FlakySource(), BreakerSettings.TOOL_DEFAULTS, clock);
     final ToolExecutor executor = new ToolExecutor(new ToolCatalog(List.of(source)), clock);
     final AgentDefinition agent = new AgentDefinition(
-            "a", "A", "", "prompt", "simulator:default", List.of("lookup"), List.of(), null, List.of(), null);
+            "a",
+            "A",
+            "",
+            "prompt",
+            "simulator:default",
+            List.of("lookup"),
+            List.of(),
+            null,
+            List.of(),
+            null,
+            null,
+            null,
+            null,
+            null);
     final Principal user = new Principal("u1", null, null, null, Set.of(), Set.of(), List.of());
     int calls;
 

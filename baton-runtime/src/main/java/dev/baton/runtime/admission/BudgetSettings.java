@@ -69,6 +69,62 @@ public record BudgetSettings(
         redisKeyPrefix = redisKeyPrefix == null ? DEFAULT_REDIS_KEY_PREFIX : redisKeyPrefix;
     }
 
+    /** These budgets with each user allowed {@code dailyUsd} a day and {@code monthlyUsd} a month (null: unlimited). */
+    public BudgetSettings withPerUser(BigDecimal dailyUsd, BigDecimal monthlyUsd) {
+        return new BudgetSettings(
+                dailyUsd,
+                monthlyUsd,
+                tenantDailyUsd,
+                tenantMonthlyUsd,
+                maxCostPerTurnUsd,
+                maxOutputTokensPerCall,
+                timeZone,
+                reservationMargin,
+                redisKeyPrefix);
+    }
+
+    /** These budgets with each tenant allowed {@code dailyUsd} a day and {@code monthlyUsd} a month (null: unlimited). */
+    public BudgetSettings withPerTenant(BigDecimal dailyUsd, BigDecimal monthlyUsd) {
+        return new BudgetSettings(
+                userDailyUsd,
+                userMonthlyUsd,
+                dailyUsd,
+                monthlyUsd,
+                maxCostPerTurnUsd,
+                maxOutputTokensPerCall,
+                timeZone,
+                reservationMargin,
+                redisKeyPrefix);
+    }
+
+    /** These budgets with every turn reserving {@code usd} (null: computed from the agent's limits and prices). */
+    public BudgetSettings withMaxCostPerTurnUsd(BigDecimal usd) {
+        return new BudgetSettings(
+                userDailyUsd,
+                userMonthlyUsd,
+                tenantDailyUsd,
+                tenantMonthlyUsd,
+                usd,
+                maxOutputTokensPerCall,
+                timeZone,
+                reservationMargin,
+                redisKeyPrefix);
+    }
+
+    /** These budgets with days and months beginning in {@code zone}. */
+    public BudgetSettings withTimeZone(ZoneId zone) {
+        return new BudgetSettings(
+                userDailyUsd,
+                userMonthlyUsd,
+                tenantDailyUsd,
+                tenantMonthlyUsd,
+                maxCostPerTurnUsd,
+                maxOutputTokensPerCall,
+                zone,
+                reservationMargin,
+                redisKeyPrefix);
+    }
+
     public boolean limitsUsers() {
         return userDailyUsd != null || userMonthlyUsd != null;
     }

@@ -45,6 +45,21 @@ public final class IdempotencyKeyExpiry implements AutoCloseable {
             this(retention, interval, DEFAULT_CLAIM_MARGIN);
         }
 
+        /** These settings, a response replayable for {@code retention}. */
+        public Settings withRetention(Duration retention) {
+            return new Settings(retention, interval, claimMargin);
+        }
+
+        /** These settings, old keys deleted every {@code interval} (zero: never). */
+        public Settings withInterval(Duration interval) {
+            return new Settings(retention, interval, claimMargin);
+        }
+
+        /** These settings, an abandoned claim held for the longest request timeout plus {@code margin}. */
+        public Settings withClaimMargin(Duration margin) {
+            return new Settings(retention, interval, margin);
+        }
+
         /** The section of baton.yaml this reads. */
         public static final String SECTION = "idempotency";
 

@@ -32,12 +32,31 @@ public record RateLimitSettings(
     public static final int DEFAULT_PER_USER_PER_HOUR = 100;
     /** No rate limits. */
     public static final RateLimitSettings OFF = new RateLimitSettings(false, List.of(), List.of(), null, null);
+    /** What baton.yaml gives with no {@code rateLimits} section: 20 a minute and 100 an hour per user. */
+    public static final RateLimitSettings DEFAULTS = new RateLimitSettings(
+            true, policies("", DEFAULT_PER_USER_PER_MINUTE, DEFAULT_PER_USER_PER_HOUR), List.of(), null, null);
 
     public RateLimitSettings {
         perUser = List.copyOf(perUser);
         perTenant = List.copyOf(perTenant);
         redisUrl = redisUrl == null || redisUrl.isBlank() ? null : redisUrl.trim();
         redisKeyPrefix = redisKeyPrefix == null ? "baton:ratelimit:" : redisKeyPrefix;
+    }
+
+    /** These settings switched on or off. */
+    public RateLimitSettings withEnabled(boolean on) {
+        return new RateLimitSettings(on, perUser, perTenant, redisUrl, redisKeyPrefix);
+    }
+
+    /** These settings with each user allowed {@code perMinute} and {@code perHour} messages (0: no limit). */
+    public RateLimitSettings withPerUser(int perMinute, int perHour) {
+        return new RateLimitSettings(enabled, policies("", perMinute, perHour), perTenant, redisUrl, redisKeyPrefix);
+    }
+
+    /** These settings with each tenant's users together allowed {@code perMinute} and {@code perHour} (0: no limit). */
+    public RateLimitSettings withPerTenant(int perMinute, int perHour) {
+        return new RateLimitSettings(
+                enabled, perUser, policies("tenant-", perMinute, perHour), redisUrl, redisKeyPrefix);
     }
 
     /** Reads the section; {@code BATON_REDIS_URL} in the environment overrides {@code redisUrl}. */
@@ -57,9 +76,12 @@ public record RateLimitSettings(
     private static List<RatePolicy> policies(
             ConfigSection section, String key, String prefix, int perMinute, int perHour) {
         ConfigSection s = section.section(key, "perMinute", "perHour");
+        return policies(prefix, s.integer("perMinute", perMinute, 0), s.integer("perHour", perHour, 0));
+    }
+
+    private static List<RatePolicy> policies(String prefix, int minute, int hour) {
+        if (minute < 0 || hour < 0) throw new IllegalArgumentException("rate limits must be >= 0");
         List<RatePolicy> policies = new ArrayList<>();
-        int minute = s.integer("perMinute", perMinute, 0);
-        int hour = s.integer("perHour", perHour, 0);
         if (minute > 0) policies.add(new RatePolicy(prefix + "per-minute", minute, Duration.ofMinutes(1)));
         if (hour > 0) policies.add(new RatePolicy(prefix + "per-hour", hour, Duration.ofHours(1)));
         return policies;

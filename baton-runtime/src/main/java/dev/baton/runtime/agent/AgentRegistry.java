@@ -1,14 +1,16 @@
 package dev.baton.runtime.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.core.agent.AgentConstraints;
 import dev.baton.core.agent.AgentDefinition;
+import dev.baton.core.agent.ApprovalRules;
+import dev.baton.core.agent.SessionLimitOverrides;
 import dev.baton.core.agent.TurnLimits;
 import dev.baton.core.auth.Principal;
 import dev.baton.core.config.ConfigNodes;
 import dev.baton.core.config.ConfigProblem;
 import dev.baton.core.config.ConfigSection;
+import dev.baton.core.hook.ModuleEntry;
 import dev.baton.runtime.Refusal;
 import dev.baton.runtime.RefusalException;
 import dev.baton.runtime.config.ConfigException;
@@ -35,9 +37,9 @@ import java.util.stream.Stream;
 public final class AgentRegistry {
 
     /**
-     * The keys of an agent file. {@code constraints} is read by the modules and the prompt (its shape is theirs to
-     * check); {@code modules} by the module registry when the server starts; {@code approval} by the approval policy
-     * (checked when the runtime is built).
+     * The keys of an agent file, each read once into its typed field of {@link AgentDefinition} when the agent is
+     * loaded: {@code constraints} ({@link AgentConstraints}), {@code modules} (each entry's {@code config} is handed to
+     * its module's factory, which checks it when the modules are resolved), {@code approval} ({@link ApprovalRules}).
      */
     public static final List<String> KEYS = List.of(
             "id",
@@ -97,29 +99,7 @@ public final class AgentRegistry {
         if (temperature == null) return this;
         checkTemperature(temperature, "models.temperature");
         Map<String, AgentDefinition> tempered = new LinkedHashMap<>();
-        agents.forEach((id, a) -> {
-            if (a.temperature() != null) {
-                tempered.put(id, a);
-                return;
-            }
-            ObjectNode definition = a.definition().isObject()
-                    ? ((ObjectNode) a.definition()).deepCopy()
-                    : JsonNodeFactory.instance.objectNode();
-            definition.put("temperature", temperature);
-            tempered.put(
-                    id,
-                    new AgentDefinition(
-                            a.id(),
-                            a.name(),
-                            a.description(),
-                            a.systemPrompt(),
-                            a.model(),
-                            a.tools(),
-                            a.allowedRoles(),
-                            a.limits(),
-                            a.fallbackModels(),
-                            definition));
-        });
+        agents.forEach((id, a) -> tempered.put(id, a.temperature() != null ? a : a.withTemperature(temperature)));
         return new AgentRegistry(tempered, defaultAgentId, files);
     }
 
@@ -222,14 +202,15 @@ public final class AgentRegistry {
         if (!limits.isMissingNode() && !limits.isNull() && !limits.isObject())
             throw s.invalid("limits", "must be a mapping of limit names to values");
         SessionLimits.checkLimitKeys(limits, "limits");
-        // the session limits are applied when a session starts; read them now so that a bad one fails the start
-        SessionLimits.overlay(limits, "limits", SessionLimits.DEFAULTS);
+        SessionLimitOverrides sessionLimits = SessionLimits.overrides(limits, "limits");
         JsonNode temperature = s.get("temperature");
+        Double temperatureValue = null;
         if (!temperature.isMissingNode() && !temperature.isNull()) {
             if (!temperature.isNumber()
                     || temperature.doubleValue() < 0
                     || temperature.doubleValue() > dev.baton.core.model.ModelRequest.MAX_TEMPERATURE)
                 throw s.invalid("temperature", "must be a number from 0 to 2");
+            temperatureValue = temperature.doubleValue();
         }
         return new AgentDefinition(
                 id,
@@ -241,7 +222,11 @@ public final class AgentRegistry {
                 s.strings("roles"),
                 ConfigNodes.limits(limits, "limits", orgLimits),
                 s.strings("fallbackModels"),
-                node);
+                temperatureValue,
+                sessionLimits,
+                AgentConstraints.from(s.get("constraints")),
+                ModuleEntry.parseList(s.get("modules"), "agent " + id),
+                ApprovalRules.from(s.get("approval"), id));
     }
 
     private static String required(ConfigSection s, String field, String source) {

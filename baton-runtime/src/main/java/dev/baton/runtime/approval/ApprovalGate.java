@@ -1,6 +1,7 @@
 package dev.baton.runtime.approval;
 
 import dev.baton.core.agent.AgentDefinition;
+import dev.baton.core.agent.ApprovalPolicy;
 import dev.baton.core.id.Ids;
 import dev.baton.core.model.ToolCallRequest;
 import dev.baton.core.tool.ToolDefinition;
@@ -33,7 +34,7 @@ public final class ApprovalGate implements ToolApprovals {
 
     @Override
     public Optional<String> reasonToHold(AgentDefinition agent, ToolDefinition tool, ToolCallRequest call) {
-        return ApprovalPolicy.of(agent, tool.name(), settings.defaultPolicy()).reason(tool);
+        return agent.approval().policyFor(tool.name(), settings.defaultPolicy()).reason(tool);
     }
 
     @Override

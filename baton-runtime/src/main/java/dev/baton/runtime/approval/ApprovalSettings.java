@@ -1,6 +1,7 @@
 package dev.baton.runtime.approval;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.core.agent.ApprovalPolicy;
 import dev.baton.core.config.ConfigNodes;
 import dev.baton.core.config.ConfigSection;
 import java.time.Duration;
@@ -28,6 +29,21 @@ public record ApprovalSettings(Duration expiresAfter, ApprovalPolicy defaultPoli
             throw new IllegalArgumentException("approvals.expiresAfter must be positive");
         Objects.requireNonNull(defaultPolicy, "defaultPolicy");
         if (expiryBatch < 1) throw new IllegalArgumentException("approvals.expiryBatch must be >= 1");
+    }
+
+    /** These settings, an undecided call denied by expiry after {@code after}. */
+    public ApprovalSettings withExpiresAfter(Duration after) {
+        return new ApprovalSettings(after, defaultPolicy, expiryBatch);
+    }
+
+    /** These settings with {@code policy} for tools an agent's {@code approval:} does not name. */
+    public ApprovalSettings withDefaultPolicy(ApprovalPolicy policy) {
+        return new ApprovalSettings(expiresAfter, policy, expiryBatch);
+    }
+
+    /** These settings, at most {@code batch} paused turns closed per run of the expiry. */
+    public ApprovalSettings withExpiryBatch(int batch) {
+        return new ApprovalSettings(expiresAfter, defaultPolicy, batch);
     }
 
     /** Reads the section (missing fields keep their defaults). */

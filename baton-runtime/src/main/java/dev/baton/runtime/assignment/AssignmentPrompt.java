@@ -1,6 +1,7 @@
 package dev.baton.runtime.assignment;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.core.agent.AgentConstraints;
 import dev.baton.core.agent.Assignment;
 import dev.baton.core.context.PromptSections;
 import dev.baton.core.turn.TurnRequest;
@@ -21,9 +22,7 @@ public final class AssignmentPrompt {
     /** The sections for one turn; the hook pipeline adds its guidance on top. */
     public static PromptSections sectionsFor(TurnRequest request) {
         return new PromptSections(
-                context(request.assignment()),
-                constraints(request.agent().definition().path("constraints")),
-                List.of());
+                context(request.assignment()), constraints(request.agent().constraints()), List.of());
     }
 
     /** The assignment context text; null without an assignment. */
@@ -42,24 +41,23 @@ public final class AssignmentPrompt {
         return text.toString();
     }
 
-    /** The constraints text; null when the agent has none. */
-    static String constraints(JsonNode c) {
-        if (c == null || c.isMissingNode() || c.isNull()) return null;
-        if (c.isValueNode()) return c.asText();
+    /**
+     * The constraints text (the topics to stay on, then the rules, then the other keys as "key: value"); null when
+     * the agent has none. Deny patterns are for the topic guard to enforce, not for the model to read.
+     */
+    static String constraints(AgentConstraints c) {
+        if (c.form() == AgentConstraints.Form.TEXT) return c.text();
         List<String> lines = new ArrayList<>();
-        if (c.isArray()) {
-            c.forEach(rule -> lines.add("- " + rule.asText()));
-        } else {
-            for (Map.Entry<String, JsonNode> e : c.properties()) {
-                JsonNode v = e.getValue();
-                switch (e.getKey()) {
-                    case "topics" -> lines.add("- Stay on these topics: " + joined(v) + ".");
-                    case "rules" -> v.forEach(rule -> lines.add("- " + rule.asText()));
-                    // deny patterns are for the topic guard to enforce, not for the model to read
-                    case "deny", "denyPatterns" -> {}
-                    default -> lines.add("- " + e.getKey() + ": " + joined(v));
-                }
-            }
+        if (!c.topics().isEmpty())
+            lines.add("- Stay on these topics: "
+                    + String.join(
+                            ", ",
+                            c.topics().stream()
+                                    .map(AgentConstraints.Topic::name)
+                                    .toList()) + ".");
+        c.rules().forEach(rule -> lines.add("- " + rule));
+        for (Map.Entry<String, JsonNode> e : c.other().entrySet()) {
+            if (!e.getKey().equals("denyPatterns")) lines.add("- " + e.getKey() + ": " + joined(e.getValue()));
         }
         return lines.isEmpty() ? null : String.join("\n", lines);
     }

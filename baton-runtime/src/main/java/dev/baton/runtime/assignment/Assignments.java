@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -42,13 +43,50 @@ public final class Assignments {
             Set.of("id", "agentId", "title", "instructions", "class", "classId", "availableAt", "closesAt", "limits");
 
     private final Map<String, Assignment> byId;
+    /** Where each assignment read from configuration was written, so a problem found later can point at it. */
+    private final Map<String, JsonNode> written;
 
-    private Assignments(Map<String, Assignment> byId) {
-        this.byId = Map.copyOf(byId);
+    private Assignments(Map<String, Assignment> byId, Map<String, JsonNode> written) {
+        this.byId = Collections.unmodifiableMap(new LinkedHashMap<>(byId));
+        this.written = Map.copyOf(written);
     }
 
     public static Assignments none() {
-        return new Assignments(Map.of());
+        return new Assignments(Map.of(), Map.of());
+    }
+
+    /**
+     * These assignments, in this order (embedding Baton in code); each one's agent is checked when the runtime is
+     * built.
+     *
+     * @throws IllegalArgumentException when two share an id
+     */
+    public static Assignments of(Collection<Assignment> assignments) {
+        Map<String, Assignment> byId = new LinkedHashMap<>();
+        for (Assignment a : assignments)
+            if (byId.putIfAbsent(a.id(), a) != null)
+                throw new IllegalArgumentException("assignment " + a.id() + " is configured twice");
+        return new Assignments(byId, Map.of());
+    }
+
+    /**
+     * Reads the section; whether each assignment's agent exists is checked by {@link #requireAgents} (the agents may
+     * not be known yet).
+     *
+     * @throws ConfigProblem when an assignment is malformed or duplicated
+     */
+    public static Assignments from(JsonNode section) {
+        if (section == null || section.isMissingNode() || section.isNull()) return none();
+        if (!section.isArray()) throw ConfigProblem.of(section, SECTION + " must be a list of assignments");
+        Map<String, Assignment> found = new LinkedHashMap<>();
+        Map<String, JsonNode> written = new LinkedHashMap<>();
+        for (int i = 0; i < section.size(); i++) {
+            Assignment a = parse(section, i);
+            if (found.putIfAbsent(a.id(), a) != null)
+                throw ConfigProblem.at(section.get(i), "id", "assignment " + a.id() + " is configured twice");
+            written.put(a.id(), section.get(i));
+        }
+        return new Assignments(found, written);
     }
 
     /**
@@ -57,23 +95,25 @@ public final class Assignments {
      * @throws ConfigProblem when an assignment is malformed, duplicated or names an unknown agent
      */
     public static Assignments fromConfig(JsonNode section, AgentRegistry agents) {
-        if (section == null || section.isMissingNode() || section.isNull()) return none();
-        if (!section.isArray()) throw ConfigProblem.of(section, SECTION + " must be a list of assignments");
-        Map<String, Assignment> found = new LinkedHashMap<>();
-        for (int i = 0; i < section.size(); i++) {
-            Assignment a = parse(section, i);
-            if (agents.find(a.agentId()).isEmpty())
-                throw ConfigProblem.at(
-                        section.get(i),
-                        "agentId",
-                        "assignment " + a.id() + ": unknown agent '" + a.agentId() + "' (agents: "
-                                + String.join(
-                                        ", ",
-                                        agents.all().stream().map(d -> d.id()).toList()) + ")");
-            if (found.putIfAbsent(a.id(), a) != null)
-                throw ConfigProblem.at(section.get(i), "id", "assignment " + a.id() + " is configured twice");
+        Assignments read = from(section);
+        read.requireAgents(agents);
+        return read;
+    }
+
+    /**
+     * Checks that every assignment's agent is one of {@code agents}.
+     *
+     * @throws ConfigProblem naming the first assignment whose agent is not configured (located in the configuration
+     *     it was read from, if any)
+     */
+    public void requireAgents(AgentRegistry agents) {
+        for (Assignment a : byId.values()) {
+            if (agents.find(a.agentId()).isPresent()) continue;
+            String message = "assignment " + a.id() + ": unknown agent '" + a.agentId() + "' (agents: "
+                    + String.join(", ", agents.all().stream().map(d -> d.id()).toList()) + ")";
+            JsonNode node = written.get(a.id());
+            throw node != null ? ConfigProblem.at(node, "agentId", message) : new IllegalArgumentException(message);
         }
-        return new Assignments(found);
     }
 
     static Assignment parse(JsonNode node) {

@@ -35,11 +35,28 @@ public record ExperimentSettings(Duration refreshEvery, Duration evaluateEvery, 
         if (evaluateEvery.isNegative()) throw new IllegalArgumentException("experiments.evaluateEvery must be >= 0");
     }
 
+    /** These settings, another instance's change seen here at most {@code every} later. */
+    public ExperimentSettings withRefreshEvery(Duration every) {
+        return new ExperimentSettings(every, evaluateEvery, definitions);
+    }
+
+    /** These settings, the rollback triggers judged every {@code every} (zero: never). */
+    public ExperimentSettings withEvaluateEvery(Duration every) {
+        return new ExperimentSettings(refreshEvery, every, definitions);
+    }
+
+    /** These settings, seeding {@code experiments} into an empty store. */
+    public ExperimentSettings withDefinitions(List<Experiment> experiments) {
+        return new ExperimentSettings(refreshEvery, evaluateEvery, experiments);
+    }
+
     /**
-     * @throws IllegalArgumentException ({@link ConfigProblem} where a key is at fault) for a bad value or an agent
-     *     that is not configured
+     * Reads the section; whether the agents the experiments name exist is checked by {@link #requireAgents} (the
+     * agents may not be known yet).
+     *
+     * @throws IllegalArgumentException ({@link ConfigProblem} where a key is at fault) for a bad value
      */
-    public static ExperimentSettings from(JsonNode section, AgentRegistry agents) {
+    public static ExperimentSettings from(JsonNode section) {
         ConfigSection s = ConfigSection.of(section, SECTION, "refreshEvery", "evaluateEvery", "definitions");
         JsonNode defs = s.get("definitions");
         List<Experiment> experiments = new ArrayList<>();
@@ -47,19 +64,47 @@ public record ExperimentSettings(Duration refreshEvery, Duration evaluateEvery, 
             if (!defs.isObject()) throw s.invalid("definitions", "must be a mapping of experiment ids to experiments");
             for (var it = defs.fields(); it.hasNext(); ) {
                 var entry = it.next();
-                String path = s.qualified("definitions") + "." + entry.getKey();
-                Experiment e = ExperimentDefinition.read(entry.getKey(), entry.getValue(), path, 1);
-                String unknown = unknownAgent(e, agents);
-                if (unknown != null)
-                    throw ConfigProblem.of(
-                            naming(entry.getValue(), unknown), path + ": unknown agent '" + unknown + "'");
-                experiments.add(e);
+                experiments.add(ExperimentDefinition.read(entry.getKey(), entry.getValue(), path(entry.getKey()), 1));
             }
         }
         return new ExperimentSettings(
                 s.duration("refreshEvery", DEFAULTS.refreshEvery()),
                 s.duration("evaluateEvery", DEFAULTS.evaluateEvery()),
                 experiments);
+    }
+
+    /**
+     * Reads the section; every agent an experiment names must exist.
+     *
+     * @throws IllegalArgumentException ({@link ConfigProblem} where a key is at fault) for a bad value or an agent
+     *     that is not configured
+     */
+    public static ExperimentSettings from(JsonNode section, AgentRegistry agents) {
+        ExperimentSettings read = from(section);
+        JsonNode defs = section.path("definitions");
+        for (Experiment e : read.definitions()) {
+            String unknown = unknownAgent(e, agents);
+            if (unknown != null)
+                throw ConfigProblem.of(
+                        naming(defs.path(e.id()), unknown), path(e.id()) + ": unknown agent '" + unknown + "'");
+        }
+        return read;
+    }
+
+    /**
+     * Checks that every agent the experiments name is one of {@code agents}.
+     *
+     * @throws IllegalArgumentException naming the first experiment with an agent that is not configured
+     */
+    public void requireAgents(AgentRegistry agents) {
+        for (Experiment e : definitions) {
+            String unknown = unknownAgent(e, agents);
+            if (unknown != null) throw new IllegalArgumentException(path(e.id()) + ": unknown agent '" + unknown + "'");
+        }
+    }
+
+    private static String path(String experimentId) {
+        return SECTION + ".definitions." + experimentId;
     }
 
     /** Where in the definition {@code agent} is named: an arm, the fallback, or the definition itself. */

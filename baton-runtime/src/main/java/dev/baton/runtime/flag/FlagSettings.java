@@ -36,6 +36,36 @@ public record FlagSettings(Map<String, Integer> configured, Map<String, Integer>
         environment = Map.copyOf(environment);
     }
 
+    /** These settings with {@code name} on for {@code percentage} of users (100: everyone, 0: no one). */
+    public FlagSettings withFlag(String name, int percentage) {
+        if (!validName(name))
+            throw new IllegalArgumentException(
+                    "'" + name + "' is not a flag name: use a-z, 0-9 and '_', starting with a letter");
+        if (percentage < 0 || percentage > 100)
+            throw new IllegalArgumentException(name + " must be a percentage from 0 to 100, got " + percentage);
+        Map<String, Integer> flags = new LinkedHashMap<>(configured);
+        flags.put(name, percentage);
+        return new FlagSettings(flags, environment);
+    }
+
+    /**
+     * These settings with their {@code FF_<NAME>} overrides read from {@code env} instead.
+     *
+     * @throws IllegalArgumentException naming a variable whose value is not true, false or a percentage
+     */
+    public FlagSettings withEnvironment(Map<String, String> env) {
+        return new FlagSettings(configured, fromEnvironment(env));
+    }
+
+    /**
+     * Reads baton.yaml's section alone, with no environment overrides (see {@link #withEnvironment}).
+     *
+     * @throws IllegalArgumentException ({@link ConfigProblem} for the file) naming the flag whose name or value is wrong
+     */
+    public static FlagSettings from(JsonNode section) {
+        return from(section, Map.of());
+    }
+
     /**
      * @throws IllegalArgumentException ({@link ConfigProblem} for the file) naming the flag whose name or value is wrong
      */
@@ -55,6 +85,10 @@ public record FlagSettings(Map<String, Integer> configured, Map<String, Integer>
                 throw s.invalid(name, "must be true, false or a percentage such as 25%, got " + s.get(name));
             configured.put(name, pct);
         }
+        return new FlagSettings(configured, fromEnvironment(env));
+    }
+
+    private static Map<String, Integer> fromEnvironment(Map<String, String> env) {
         Map<String, Integer> fromEnv = new LinkedHashMap<>();
         env.forEach((key, value) -> {
             if (!key.startsWith(ENV_PREFIX) || key.length() == ENV_PREFIX.length()) return;
@@ -66,7 +100,7 @@ public record FlagSettings(Map<String, Integer> configured, Map<String, Integer>
                         key + " must be true, false or a percentage such as 25%, got '" + value + "'");
             fromEnv.put(name, pct);
         });
-        return new FlagSettings(configured, fromEnv);
+        return fromEnv;
     }
 
     /** {@code true} is 100, {@code false} 0, {@code 25%} or {@code 25} is 25; null for anything else. */

@@ -28,8 +28,7 @@ public final class ConfigCascade {
 
     /** Reads the org level from baton.yaml's {@code limits:} section. */
     public static ConfigCascade fromOrgLimits(JsonNode limitsSection) {
-        SessionLimits.checkLimitKeys(limitsSection, "limits");
-        return new ConfigCascade(SessionLimits.overlay(limitsSection, SessionLimits.DEFAULTS));
+        return new ConfigCascade(SessionLimits.from(limitsSection));
     }
 
     public SessionLimits org() {
@@ -38,8 +37,7 @@ public final class ConfigCascade {
 
     /** @param assignment null when the session belongs to no assignment */
     public SessionConfig resolve(AgentDefinition agent, Assignment assignment) {
-        JsonNode agentLimits = agent.definition().path("limits");
-        SessionLimits session = SessionLimits.overlay(agentLimits, org);
+        SessionLimits session = SessionLimits.overlay(agent.sessionLimits(), org);
         TurnLimits turn = agent.limits();
         if (assignment != null) {
             JsonNode assignmentLimits = assignment.overrides().path("limits");

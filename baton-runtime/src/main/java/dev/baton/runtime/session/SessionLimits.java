@@ -1,6 +1,7 @@
 package dev.baton.runtime.session;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.core.agent.SessionLimitOverrides;
 import dev.baton.core.config.ConfigNodes;
 import dev.baton.core.config.ConfigSection;
 import java.time.Duration;
@@ -33,6 +34,32 @@ public record SessionLimits(Integer maxMessages, Duration maxSessionDuration, Du
     }
 
     /**
+     * Reads baton.yaml's {@code limits:} section: the org level of the cascade (its turn limits are the agents' base,
+     * see {@link dev.baton.core.config.ConfigNodes#limits}); keys it does not set keep {@link #DEFAULTS}.
+     *
+     * @throws dev.baton.core.config.ConfigProblem for an unknown key, a value of the wrong type or out of range
+     */
+    public static SessionLimits from(JsonNode limitsSection) {
+        checkLimitKeys(limitsSection, "limits");
+        return overlay(limitsSection, DEFAULTS);
+    }
+
+    /** These limits with at most {@code messages} user messages per session (null: no limit). */
+    public SessionLimits withMaxMessages(Integer messages) {
+        return new SessionLimits(messages, maxSessionDuration, inactivityTimeout);
+    }
+
+    /** These limits with sessions completed this long after they started (null: no limit). */
+    public SessionLimits withMaxSessionDuration(Duration duration) {
+        return new SessionLimits(maxMessages, duration, inactivityTimeout);
+    }
+
+    /** These limits with idle sessions completed after {@code timeout}. */
+    public SessionLimits withInactivityTimeout(Duration timeout) {
+        return new SessionLimits(maxMessages, maxSessionDuration, timeout);
+    }
+
+    /**
      * Overlays the session limits set in a {@code limits:} block on {@code base}: the cascade's "most specific wins".
      * Keys the block does not set keep the base's value.
      */
@@ -56,6 +83,33 @@ public record SessionLimits(Integer maxMessages, Duration maxSessionDuration, Du
         if (!positive(inactivityTimeout)) throw s.invalid("inactivityTimeout", "must be longer than zero");
         return new SessionLimits(
                 maxMessages != null ? maxMessages : base.maxMessages(), maxSessionDuration, inactivityTimeout);
+    }
+
+    /**
+     * Reads the session limits a {@code limits:} block (an agent's) sets, leaving the others null.
+     *
+     * @param path the block's name in messages
+     * @throws dev.baton.core.config.ConfigProblem for a value of the wrong type or out of range
+     */
+    public static SessionLimitOverrides overrides(JsonNode limits, String path) {
+        if (limits == null || !limits.isObject()) return SessionLimitOverrides.NONE;
+        ConfigSection s = ConfigSection.part(limits, path, KEYS);
+        Integer maxMessages = s.optionalInteger("maxMessages", 1);
+        Duration maxSessionDuration = s.duration("maxSessionDuration", null);
+        Duration inactivityTimeout = s.duration("inactivityTimeout", null);
+        if (maxSessionDuration != null && !positive(maxSessionDuration))
+            throw s.invalid("maxSessionDuration", "must be longer than zero");
+        if (inactivityTimeout != null && !positive(inactivityTimeout))
+            throw s.invalid("inactivityTimeout", "must be longer than zero");
+        return new SessionLimitOverrides(maxMessages, maxSessionDuration, inactivityTimeout);
+    }
+
+    /** {@code overrides} over {@code base}: the cascade's "most specific wins", key by key. */
+    public static SessionLimits overlay(SessionLimitOverrides overrides, SessionLimits base) {
+        return new SessionLimits(
+                overrides.maxMessages() != null ? overrides.maxMessages() : base.maxMessages(),
+                overrides.maxSessionDuration() != null ? overrides.maxSessionDuration() : base.maxSessionDuration(),
+                overrides.inactivityTimeout() != null ? overrides.inactivityTimeout() : base.inactivityTimeout());
     }
 
     /**

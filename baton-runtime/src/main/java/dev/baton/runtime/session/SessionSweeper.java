@@ -29,6 +29,16 @@ public final class SessionSweeper {
             if (sweepBatch < 1) throw new IllegalArgumentException("sweepBatch must be >= 1");
         }
 
+        /** These settings, looking for idle and expired sessions every {@code interval} (zero: never). */
+        public Settings withSweepInterval(Duration interval) {
+            return new Settings(interval, sweepBatch);
+        }
+
+        /** These settings, completing at most {@code batch} sessions per run. */
+        public Settings withSweepBatch(int batch) {
+            return new Settings(sweepInterval, batch);
+        }
+
         /** The section of baton.yaml this reads. */
         public static final String SECTION = "lifecycle";
 

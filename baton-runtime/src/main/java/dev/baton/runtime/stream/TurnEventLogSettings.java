@@ -29,6 +29,22 @@ public record TurnEventLogSettings(int maxEvents, Duration retention, String red
         redisKeyPrefix = redisKeyPrefix == null || redisKeyPrefix.isBlank() ? "baton:" : redisKeyPrefix;
     }
 
+    /** These settings, keeping at most {@code max} events per turn. */
+    public TurnEventLogSettings withMaxEvents(int max) {
+        return new TurnEventLogSettings(max, retention, redisKeyPrefix);
+    }
+
+    /** These settings, a turn's events forgotten {@code after} its last one. */
+    public TurnEventLogSettings withRetention(Duration after) {
+        return new TurnEventLogSettings(maxEvents, after, redisKeyPrefix);
+    }
+
+    /** These settings with the turns' Redis streams under {@code prefix}. */
+    public TurnEventLogSettings withRedisKeyPrefix(String prefix) {
+        return new TurnEventLogSettings(maxEvents, retention, prefix);
+    }
+
+    /** Reads the section (missing fields keep their defaults). */
     public static TurnEventLogSettings from(JsonNode section) {
         ConfigSection.of(section, SECTION, "maxEvents", "retention", "redisKeyPrefix");
         JsonNode prefix = section.path("redisKeyPrefix");

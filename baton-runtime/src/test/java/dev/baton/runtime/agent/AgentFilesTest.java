@@ -3,6 +3,10 @@ package dev.baton.runtime.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.baton.core.agent.AgentConstraints;
+import dev.baton.core.agent.AgentDefinition;
+import dev.baton.core.agent.ApprovalPolicy;
+import dev.baton.core.agent.SessionLimitOverrides;
 import dev.baton.core.agent.TurnLimits;
 import dev.baton.runtime.config.ConfigException;
 import java.io.IOException;
@@ -76,5 +80,59 @@ class AgentFilesTest {
                 systemPrompt: Help with maths.
                 """);
         assertThat(agents.find("tutor").orElseThrow().limits().maxIterations()).isEqualTo(3);
+    }
+
+    @Test
+    void an_agent_file_is_read_once_into_typed_fields() throws IOException {
+        AgentDefinition tutor = load("""
+                        id: tutor
+                        systemPrompt: Help with maths.
+                        temperature: 0.2
+                        limits: {maxIterations: 3, maxMessages: 10, inactivityTimeout: 1h}
+                        modules:
+                          - id: topic-guard
+                            config: {minWords: 2}
+                            priority: 5
+                        constraints: {topics: [algebra, {name: geometry, keywords: [angle]}], deny: [cheat]}
+                        approval: {default: never, tools: {delete_note: always}}
+                        """).find("tutor").orElseThrow();
+
+        assertThat(tutor.temperature()).isEqualTo(0.2);
+        assertThat(tutor.sessionLimits()).isEqualTo(new SessionLimitOverrides(10, null, java.time.Duration.ofHours(1)));
+        assertThat(tutor.modules()).singleElement().satisfies(m -> {
+            assertThat(m.id()).isEqualTo("topic-guard");
+            assertThat(m.config().path("minWords").asInt()).isEqualTo(2);
+            assertThat(m.priority()).isEqualTo(5);
+        });
+        assertThat(tutor.constraints().topics())
+                .containsExactly(
+                        AgentConstraints.Topic.of("algebra"), new AgentConstraints.Topic("geometry", List.of("angle")));
+        assertThat(tutor.constraints().deny()).containsExactly("cheat");
+        assertThat(tutor.approval().policyFor("delete_note", ApprovalPolicy.WHEN_DESTRUCTIVE))
+                .isEqualTo(ApprovalPolicy.ALWAYS);
+        assertThat(tutor.approval().policyFor("create_note", ApprovalPolicy.WHEN_DESTRUCTIVE))
+                .isEqualTo(ApprovalPolicy.NEVER);
+    }
+
+    @Test
+    void a_mistaken_approval_or_module_entry_names_the_file_and_the_line() {
+        assertThatThrownBy(() -> load("id: tutor\nsystemPrompt: Help.\napproval:\n  tools: {x: sometimes}\n"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith(dir.resolve("tutor.yaml") + ":4: agent tutor: approval: ")
+                .hasMessageContaining("never, always or when_destructive");
+        assertThatThrownBy(() -> load("id: tutor\nsystemPrompt: Help.\nmodules:\n  - {id: guard, timeout: 500}\n"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage(dir.resolve("tutor.yaml")
+                        + ":4: agent tutor: module guard: 'timeout: 500' needs a unit, e.g. 500s or 250ms");
+    }
+
+    @Test
+    void the_server_wide_temperature_reaches_only_agents_whose_file_sets_none() throws IOException {
+        Files.writeString(dir.resolve("plain.yaml"), "id: plain\nsystemPrompt: Chat.\n");
+        AgentRegistry agents =
+                load("id: tutor\nsystemPrompt: Help.\ntemperature: 0.2\n").withDefaultTemperature(0.9);
+
+        assertThat(agents.find("tutor").orElseThrow().temperature()).isEqualTo(0.2);
+        assertThat(agents.find("plain").orElseThrow().temperature()).isEqualTo(0.9);
     }
 }

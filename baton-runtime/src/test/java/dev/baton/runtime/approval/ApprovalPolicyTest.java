@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.baton.core.agent.AgentDefinition;
+import dev.baton.core.agent.ApprovalPolicy;
+import dev.baton.core.agent.ApprovalRules;
 import dev.baton.core.tool.ToolDefinition;
 import dev.baton.runtime.config.Yaml;
 import java.time.Duration;
@@ -22,57 +24,50 @@ class ApprovalPolicyTest {
 
     private static AgentDefinition agent(String yaml) {
         AgentDefinition a = AgentDefinition.of("a", "p", "m:m", List.of("delete_task", "list_tasks"));
-        return new AgentDefinition(
-                a.id(),
-                a.name(),
-                a.description(),
-                a.systemPrompt(),
-                a.model(),
-                a.tools(),
-                a.allowedRoles(),
-                a.limits(),
-                a.fallbackModels(),
-                yaml == null ? null : Yaml.parse(yaml));
+        return yaml == null
+                ? a
+                : a.withApproval(ApprovalRules.from(Yaml.parse(yaml).path("approval"), a.id()));
     }
 
     @Test
     void by_default_only_destructive_tools_wait_for_approval() {
         AgentDefinition plain = agent(null);
 
-        assertThat(ApprovalPolicy.of(plain, "delete_task", ApprovalPolicy.WHEN_DESTRUCTIVE)
+        assertThat(plain.approval()
+                        .policyFor("delete_task", ApprovalPolicy.WHEN_DESTRUCTIVE)
                         .reason(DELETE))
                 .hasValueSatisfying(r -> assertThat(r).contains("delete_task"));
-        assertThat(ApprovalPolicy.of(plain, "list_tasks", ApprovalPolicy.WHEN_DESTRUCTIVE)
+        assertThat(plain.approval()
+                        .policyFor("list_tasks", ApprovalPolicy.WHEN_DESTRUCTIVE)
                         .reason(LIST))
                 .isEmpty();
     }
 
     @Test
     void an_agent_overrides_the_default_for_all_its_tools_or_tool_by_tool() {
-        assertThat(ApprovalPolicy.of(agent("approval: never"), "delete_task", ApprovalPolicy.WHEN_DESTRUCTIVE))
+        assertThat(agent("approval: never").approval().policyFor("delete_task", ApprovalPolicy.WHEN_DESTRUCTIVE))
                 .isEqualTo(ApprovalPolicy.NEVER);
         AgentDefinition perTool = agent("approval: {default: always, tools: {list_tasks: never}}");
-        assertThat(ApprovalPolicy.of(perTool, "list_tasks", ApprovalPolicy.WHEN_DESTRUCTIVE))
+        assertThat(perTool.approval().policyFor("list_tasks", ApprovalPolicy.WHEN_DESTRUCTIVE))
                 .isEqualTo(ApprovalPolicy.NEVER);
-        assertThat(ApprovalPolicy.of(perTool, "delete_task", ApprovalPolicy.WHEN_DESTRUCTIVE))
+        assertThat(perTool.approval().policyFor("delete_task", ApprovalPolicy.WHEN_DESTRUCTIVE))
                 .isEqualTo(ApprovalPolicy.ALWAYS);
-        assertThat(ApprovalPolicy.of(
-                        agent("approval: {tools: {list_tasks: always}}"), "delete_task", ApprovalPolicy.NEVER))
+        assertThat(agent("approval: {tools: {list_tasks: always}}")
+                        .approval()
+                        .policyFor("delete_task", ApprovalPolicy.NEVER))
                 .as("the configured default where the agent names neither the tool nor a default")
                 .isEqualTo(ApprovalPolicy.NEVER);
     }
 
     @Test
     void a_mistaken_section_fails_at_start_naming_the_agent() {
-        assertThatThrownBy(() -> ApprovalPolicy.validate(agent("approval: sometimes")))
+        assertThatThrownBy(() -> agent("approval: sometimes"))
                 .hasMessageContaining("agent a: approval")
                 .hasMessageContaining("never, always or when_destructive");
-        assertThatThrownBy(() -> ApprovalPolicy.validate(agent("approval: {tool: {x: never}}")))
-                .hasMessageContaining("unknown field 'tool'");
-        assertThatThrownBy(() -> ApprovalPolicy.validate(agent("approval: {tools: {x: 3}}")))
-                .hasMessageContaining("tools.x");
-        ApprovalPolicy.validate(agent("approval: {default: never, tools: {x: always}}"));
-        ApprovalPolicy.validate(agent(null));
+        assertThatThrownBy(() -> agent("approval: {tool: {x: never}}")).hasMessageContaining("unknown field 'tool'");
+        assertThatThrownBy(() -> agent("approval: {tools: {x: 3}}")).hasMessageContaining("tools.x");
+        agent("approval: {default: never, tools: {x: always}}");
+        agent(null);
     }
 
     @Test

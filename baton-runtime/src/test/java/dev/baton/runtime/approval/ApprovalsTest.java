@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.baton.core.agent.AgentDefinition;
+import dev.baton.core.agent.ApprovalRules;
 import dev.baton.core.auth.Principal;
 import dev.baton.core.conversation.InMemoryConversationStore;
 import dev.baton.core.conversation.Message;
@@ -122,17 +123,8 @@ class ApprovalsTest {
         AgentDefinition agent =
                 AgentDefinition.of("files", "You manage files.", "scripted:m", List.of("remove_file", "list_files"));
         if (approvalYaml != null) {
-            agent = new AgentDefinition(
-                    agent.id(),
-                    agent.name(),
-                    agent.description(),
-                    agent.systemPrompt(),
-                    agent.model(),
-                    agent.tools(),
-                    agent.allowedRoles(),
-                    agent.limits(),
-                    agent.fallbackModels(),
-                    Yaml.parse("approval: " + approvalYaml));
+            agent = agent.withApproval(
+                    ApprovalRules.from(Yaml.parse("approval: " + approvalYaml).path("approval"), agent.id()));
         }
         baton = Baton.builder()
                 .clock(clock)

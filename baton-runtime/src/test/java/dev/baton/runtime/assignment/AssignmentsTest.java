@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.core.agent.AgentConstraints;
 import dev.baton.core.agent.AgentDefinition;
 import dev.baton.core.agent.Assignment;
 import dev.baton.core.agent.TurnLimits;
@@ -29,10 +30,18 @@ class AssignmentsTest {
             List.of(),
             TurnLimits.DEFAULTS,
             List.of(),
+            null,
+            null,
+            null,
+            null,
             null)));
 
     static JsonNode yaml(String text) {
         return Yaml.parse(text);
+    }
+
+    static AgentConstraints constraints(String text) {
+        return AgentConstraints.from(yaml(text));
     }
 
     static Principal inClasses(String... classes) {
@@ -103,7 +112,7 @@ class AssignmentsTest {
 
     @Test
     void constraints_render_as_rules_and_topics_but_deny_patterns_stay_out_of_the_prompt() {
-        String text = AssignmentPrompt.constraints(yaml("""
+        String text = AssignmentPrompt.constraints(constraints("""
                 topics: [essay writing, rhetoric]
                 rules: [Never write the essay.]
                 deny: ["(?i)homework answers"]
@@ -113,7 +122,8 @@ class AssignmentsTest {
         assertThat(text)
                 .isEqualTo(
                         "- Stay on these topics: essay writing, rhetoric.\n- Never write the essay.\n- tone: friendly");
-        assertThat(AssignmentPrompt.constraints(yaml("Be brief."))).isEqualTo("Be brief.");
-        assertThat(AssignmentPrompt.constraints(yaml("{}").path("constraints"))).isNull();
+        assertThat(AssignmentPrompt.constraints(constraints("Be brief."))).isEqualTo("Be brief.");
+        assertThat(AssignmentPrompt.constraints(AgentConstraints.from(yaml("{}").path("constraints"))))
+                .isNull();
     }
 }

@@ -37,8 +37,9 @@ class ConfigCascadeTest {
     static AgentDefinition agent(String limitsYaml) {
         JsonNode definition = yaml("id: a\nlimits:\n" + limitsYaml.indent(2));
         TurnLimits turn = ConfigNodes.limits(definition.path("limits"), ConfigNodes.limits(ORG, TurnLimits.DEFAULTS));
-        return new AgentDefinition(
-                "a", "A", "", "prompt", "simulator:default", List.of(), List.of(), turn, null, definition);
+        return AgentDefinition.of("a", "prompt", "simulator:default", List.of())
+                .withLimits(turn)
+                .withSessionLimits(SessionLimits.overrides(definition.path("limits"), "limits"));
     }
 
     static Assignment assignment(String limitsYaml) {

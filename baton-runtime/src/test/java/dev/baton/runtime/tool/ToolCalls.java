@@ -29,7 +29,20 @@ final class ToolCalls {
         List<String> names =
                 source.tools().stream().map(t -> t.definition().name()).toList();
         AgentDefinition agent = new AgentDefinition(
-                "agent", "Agent", null, "You help.", "simulator:default", names, null, null, null, null);
+                "agent",
+                "Agent",
+                null,
+                "You help.",
+                "simulator:default",
+                names,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null);
         ToolCallScope scope = new ToolCallScope(agent, caller, "session-1", Duration.ofSeconds(5), new Cancellation());
         return new ToolExecutor(new ToolCatalog(List.of(source)), Clock.systemUTC())
                 .execute(List.of(new ToolCallRequest("call-1", tool, argumentsJson)), scope, new CallCache())

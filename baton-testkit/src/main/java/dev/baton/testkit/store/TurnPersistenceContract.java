@@ -10,7 +10,6 @@ import static org.assertj.core.groups.Tuple.tuple;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.baton.core.agent.AgentDefinition;
-import dev.baton.core.agent.TurnLimits;
 import dev.baton.core.auth.Principal;
 import dev.baton.core.conversation.ConversationStore;
 import dev.baton.core.conversation.MessageStatus;
@@ -136,17 +135,8 @@ public abstract class TurnPersistenceContract {
                 CostCalculator.FREE,
                 CLOCK,
                 ModulePipeline.none(CLOCK));
-        AgentDefinition agent = new AgentDefinition(
-                "helper",
-                "Helper",
-                "",
-                "You help with tasks.",
-                "scripted:default",
-                List.of("list_tasks", "wait_for_it"),
-                List.of(),
-                TurnLimits.DEFAULTS,
-                List.of(),
-                null);
+        AgentDefinition agent = AgentDefinition.of(
+                "helper", "You help with tasks.", "scripted:default", List.of("list_tasks", "wait_for_it"));
         Principal principal = new Principal(
                 session.userId(), session.tenantId(), "Alice", "alice@example.com", Set.of(), Set.of(), List.of());
         TurnRequest request =
