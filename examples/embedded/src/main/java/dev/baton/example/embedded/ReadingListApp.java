@@ -9,6 +9,7 @@ import dev.baton.providers.openai.OpenAiCompatibleConfig;
 import dev.baton.providers.resolver.ConfiguredModelResolver;
 import dev.baton.providers.token.JtokkitTokenCounter;
 import dev.baton.runtime.Baton;
+import dev.baton.runtime.admission.RateLimitSettings;
 import dev.baton.runtime.Refusal;
 import dev.baton.runtime.RefusalException;
 import dev.baton.runtime.agent.AgentRegistry;
@@ -77,10 +78,17 @@ public final class ReadingListApp {
         }
     }
 
+    /**
+     * How often a reader may send: typed settings, as baton.yaml's {@code rateLimits} section would give them (ten
+     * messages a minute and a hundred an hour per user).
+     */
+    public static final RateLimitSettings READER_LIMITS = RateLimitSettings.DEFAULTS.withPerUser(10, 100);
+
     /** The runtime over the database and models given; closing it leaves both open for their owner to close. */
     public static Baton baton(Database db, ModelResolver models, ReadingList books) {
         return JdbcStores.of(db)
                 .applyTo(Baton.builder())
+                .rateLimits(READER_LIMITS)
                 .models(models)
                 .tokenCounter(new JtokkitTokenCounter())
                 .agents(AgentRegistry.of(List.of(LIBRARIAN)))

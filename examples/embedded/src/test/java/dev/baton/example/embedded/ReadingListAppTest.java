@@ -118,6 +118,25 @@ class ReadingListAppTest {
     }
 
     @Test
+    void a_reader_past_the_typed_rate_limit_is_refused_before_the_model_is_called() {
+        Session session = baton.sessions().start(alice, "librarian", null);
+        for (int i = 0; i < 10; i++)
+            baton.conversations().send(alice, session.id(), "hello " + i, SendOptions.of("req-" + i), e -> {});
+        int calls = model.requests().size();
+
+        RefusalException refused = catchThrowableOfType(
+                RefusalException.class,
+                () -> baton.conversations().send(alice, session.id(), "one more", SendOptions.of("req-10"), e -> {}));
+
+        assertThat(refused.refusal()).isInstanceOf(Refusal.RateLimited.class);
+        assertThat(model.requests()).hasSize(calls);
+        // the limit is per reader: bob still gets through
+        Session bobs = baton.sessions().start(bob, "librarian", null);
+        baton.conversations().send(bob, bobs.id(), "hello", SendOptions.of("req-bob"), e -> {});
+        assertThat(model.requests()).hasSize(calls + 1);
+    }
+
+    @Test
     void sending_to_another_users_session_is_refused_as_not_found() {
         Session alices = baton.sessions().start(alice, "librarian", null);
 
