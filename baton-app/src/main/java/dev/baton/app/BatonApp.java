@@ -71,25 +71,39 @@ public final class BatonApp implements AutoCloseable {
      * @param simulatorBaseUrl an already running simulator for "simulator:*" models (tests); null starts the bundled
      *     one when no provider is configured
      * @param instrumentation metrics and traces the host adds
+     * @param tools tool sources the host adds (a Spring app's {@code @BatonTool} beans), registered after the domains'
+     *     and before the MCP servers': a name an earlier source took is never shadowed
      */
-    public record Options(Clock clock, String simulatorBaseUrl, Instrumentation instrumentation) {
+    public record Options(
+            Clock clock, String simulatorBaseUrl, Instrumentation instrumentation, List<ToolSource> tools) {
         public static final Options DEFAULTS = new Options(Clock.systemUTC(), null, Instrumentation.NONE);
 
         public Options {
             clock = clock == null ? Clock.systemUTC() : clock;
             instrumentation = instrumentation == null ? Instrumentation.NONE : instrumentation;
+            tools = List.copyOf(tools == null ? List.of() : tools);
+        }
+
+        /** Options without tools of the host's own. */
+        public Options(Clock clock, String simulatorBaseUrl, Instrumentation instrumentation) {
+            this(clock, simulatorBaseUrl, instrumentation, List.of());
         }
 
         public Options withClock(Clock newClock) {
-            return new Options(newClock, simulatorBaseUrl, instrumentation);
+            return new Options(newClock, simulatorBaseUrl, instrumentation, tools);
         }
 
         public Options withSimulatorBaseUrl(String url) {
-            return new Options(clock, url, instrumentation);
+            return new Options(clock, url, instrumentation, tools);
         }
 
         public Options withInstrumentation(Instrumentation newInstrumentation) {
-            return new Options(clock, simulatorBaseUrl, newInstrumentation);
+            return new Options(clock, simulatorBaseUrl, newInstrumentation, tools);
+        }
+
+        /** These options with the host's own tool sources (replacing any given before). */
+        public Options withTools(List<ToolSource> hostTools) {
+            return new Options(clock, simulatorBaseUrl, instrumentation, hostTools);
         }
     }
 
@@ -192,6 +206,7 @@ public final class BatonApp implements AutoCloseable {
                             .flatMap(d -> d.toolSources().stream())
                             .toArray(ToolSource[]::new))
                     // after the domains' tools: a name taken by an earlier source can never be shadowed
+                    .tools(options.tools().toArray(ToolSource[]::new))
                     .tools(mcp.toolSources().toArray(ToolSource[]::new))
                     .toolGuard(sources ->
                             BreakerToolSource.guard(sources, resilience.tools(), clock, instrumentation.breakers()))
