@@ -4,11 +4,13 @@ import dev.baton.core.tool.ToolSource;
 import dev.baton.runtime.tool.AnnotatedTools;
 import dev.baton.runtime.tool.BatonTool;
 import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.springframework.aop.framework.AopProxyUtils;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -33,18 +35,26 @@ public final class BeanTools {
 
     /**
      * The beans of {@code beans} that have {@link BatonTool} methods, by bean name, in definition order. Only their
-     * types are looked at first, so beans without tools are not created early.
+     * types are looked at first, so beans without tools are not created early; a bean declared by an interface type
+     * is found only once it exists (declare tool beans by their class, as {@code @Service} and {@code @Component}
+     * do).
      */
     public static Map<String, Object> find(ConfigurableListableBeanFactory beans) {
         Map<String, Object> found = new LinkedHashMap<>();
         for (String name : beans.getBeanDefinitionNames()) {
-            if (beans.containsBeanDefinition(name)) {
-                BeanDefinition definition = beans.getBeanDefinition(name);
-                if (definition.isAbstract() || definition.getRole() == BeanDefinition.ROLE_INFRASTRUCTURE) continue;
-            }
+            BeanDefinition definition = beans.containsBeanDefinition(name) ? beans.getBeanDefinition(name) : null;
+            if (definition != null
+                    && (definition.isAbstract() || definition.getRole() == BeanDefinition.ROLE_INFRASTRUCTURE))
+                continue;
             Class<?> type = beans.getType(name, false);
-            if (type == null || !hasToolMethods(ClassUtils.getUserClass(type))) continue;
+            if (type == null) continue;
+            // a bean known only by an interface (or already a JDK proxy) shows its class once it exists; creating it
+            // here could close a cycle through Baton's own beans, so only beans already created are looked into
+            boolean interfaceOnly = type.isInterface() || Proxy.isProxyClass(type);
+            if (interfaceOnly && !beans.containsSingleton(name)) continue;
+            if (!interfaceOnly && !hasToolMethods(ClassUtils.getUserClass(type))) continue;
             Object bean = beans.getBean(name);
+            if (interfaceOnly && !hasToolMethods(AopProxyUtils.ultimateTargetClass(bean))) continue;
             if (AopUtils.isJdkDynamicProxy(bean)) {
                 throw new IllegalStateException("bean '" + name + "' has @BatonTool methods but is proxied through its"
                         + " interfaces only (a JDK proxy), whose methods carry no @BatonTool: let Spring proxy its"

@@ -12,6 +12,7 @@ import com.nimbusds.jwt.SignedJWT;
 import dev.baton.simulator.LlmSimulator;
 import dev.baton.simulator.Reply;
 import dev.baton.simulator.SimulatorScript;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -72,6 +73,9 @@ class LibraryAssistantIT {
 
     @Autowired
     LoanService loans;
+
+    @Autowired
+    MeterRegistry meters;
 
     private final HttpClient http = HttpClient.newHttpClient();
 
@@ -185,8 +189,27 @@ class LibraryAssistantIT {
                 .findFirst()
                 .orElseThrow();
         assertThat(result.data().path("ok").asBoolean()).isFalse();
+        assertThat(result.data().path("error").asText()).contains("may not");
         assertThat(loans.loansOf(caller("bob", "riverside"))).isEmpty();
         assertThat(loans.available()).extracting(LoanService.Book::id).contains("emma");
+    }
+
+    @Test
+    void the_apps_health_and_meters_include_baton() throws Exception {
+        String alice = token("alice", "riverside", "loans:read");
+        post("/assistant/v1/sessions/" + startSession(alice) + "/messages", alice, "{\"content\":\"hello\"}", false);
+
+        HttpResponse<String> health = http.send(
+                HttpRequest.newBuilder(uri("/actuator/health/baton")).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(health.statusCode()).isEqualTo(200);
+        JsonNode baton = JSON.readTree(health.body());
+        assertThat(baton.path("status").asText()).isEqualTo("UP");
+        assertThat(baton.path("details").path("database").asText()).isEqualTo("up");
+        assertThat(baton.path("details").path("providers").path("openai").asText())
+                .isEqualTo("closed");
+        assertThat(meters.find("baton.turns").tag("agent", "librarian").counters())
+                .isNotEmpty();
     }
 
     private static dev.baton.core.auth.Principal caller(String user, String tenant) {
