@@ -16,11 +16,13 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.context.annotation.Bean;
 import org.springframework.util.ClassUtils;
 
@@ -30,7 +32,12 @@ import org.springframework.util.ClassUtils;
  * {@code @BatonTool} beans as tools and its {@link AgentDefinition} beans as agents. Every bean backs off when the app
  * declares its own.
  */
-@AutoConfiguration
+@AutoConfiguration(
+        afterName = {
+            "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
+            "org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration",
+            "org.springframework.boot.liquibase.autoconfigure.LiquibaseAutoConfiguration"
+        })
 @EnableConfigurationProperties(BatonProperties.class)
 public class BatonAutoConfiguration {
     private static final boolean SPRING_SECURITY = ClassUtils.isPresent(
@@ -51,13 +58,19 @@ public class BatonAutoConfiguration {
         return new BatonHostTools(sources);
     }
 
+    /**
+     * The whole Baton. With {@code baton.database.use-app-data-source} its tables live in the app's {@code DataSource},
+     * migrated after the app's own database initialisation (Flyway, Liquibase, SQL scripts).
+     */
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
+    @DependsOnDatabaseInitialization
     public BatonApp batonApp(
             BatonProperties properties,
             BatonHostTools tools,
             ObjectProvider<Instrumentation> instrumentation,
-            ObjectProvider<AgentDefinition> agents) {
+            ObjectProvider<AgentDefinition> agents,
+            ObjectProvider<DataSource> dataSources) {
         Map<String, String> env = properties.environment(System.getenv());
         ConfigFile file = ConfigLoader.read(properties.config(), env);
         BatonConfig config = ConfigLoader.from(file, env);
@@ -68,6 +81,13 @@ public class BatonAutoConfiguration {
                 .withSimulatorBaseUrl(properties.simulatorBaseUrl())
                 .withInstrumentation(instrumentation.getIfAvailable(() -> Instrumentation.NONE))
                 .withTools(tools.sources());
+        if (properties.database().useAppDataSource()) {
+            DataSource dataSource = dataSources.getIfUnique();
+            if (dataSource == null)
+                throw new IllegalStateException("baton.database.use-app-data-source is set, but the app has no single"
+                        + " DataSource bean for Baton's tables");
+            options = options.withDataSource(dataSource);
+        }
         return BatonApp.start(settings, options);
     }
 

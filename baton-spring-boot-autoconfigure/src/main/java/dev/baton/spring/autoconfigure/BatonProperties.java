@@ -45,8 +45,12 @@ public record BatonProperties(
     /**
      * @param url a JDBC URL: {@code jdbc:sqlite:path} or {@code jdbc:postgresql://…} ({@code BATON_DB_URL}); Baton
      *     migrates its own tables there
+     * @param useAppDataSource keep Baton's tables in the app's own {@code DataSource} (HikariCP on PostgreSQL) instead
+     *     of {@code url}: Baton's migrations run after the app's, with their own Flyway history table
+     *     ({@code baton_schema_history})
      */
-    public record Database(String url) {}
+    public record Database(
+            String url, @DefaultValue("false") boolean useAppDataSource) {}
 
     /**
      * @param baseUrl the server's base URL, e.g. {@code http://localhost:11434/v1} ({@code OPENAI_BASE_URL})
