@@ -40,6 +40,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,25 +70,54 @@ public final class BatonApp implements AutoCloseable {
      * @param simulatorBaseUrl an already running simulator for "simulator:*" models (tests); null starts the bundled
      *     one when no provider is configured
      * @param instrumentation metrics and traces the host adds
+     * @param tools tool sources the host adds (a Spring app's {@code @BatonTool} beans), registered after the domains'
+     *     and before the MCP servers': a name an earlier source took is never shadowed
+     * @param dataSource the host's own connection pool (HikariCP on PostgreSQL, e.g. a Spring Boot app's) for Baton's
+     *     tables instead of {@code database.url}: Baton's migrations keep their own Flyway history there
+     *     ({@value #HOST_HISTORY_TABLE}), and the pool stays open when the app closes; null: Baton's own pool
      */
-    public record Options(Clock clock, String simulatorBaseUrl, Instrumentation instrumentation) {
+    public record Options(
+            Clock clock,
+            String simulatorBaseUrl,
+            Instrumentation instrumentation,
+            List<ToolSource> tools,
+            DataSource dataSource) {
         public static final Options DEFAULTS = new Options(Clock.systemUTC(), null, Instrumentation.NONE);
+
+        /** Where Baton's migrations are recorded in a host's database. */
+        public static final String HOST_HISTORY_TABLE = "baton_schema_history";
 
         public Options {
             clock = clock == null ? Clock.systemUTC() : clock;
             instrumentation = instrumentation == null ? Instrumentation.NONE : instrumentation;
+            tools = List.copyOf(tools == null ? List.of() : tools);
+        }
+
+        /** Options without tools or a pool of the host's own. */
+        public Options(Clock clock, String simulatorBaseUrl, Instrumentation instrumentation) {
+            this(clock, simulatorBaseUrl, instrumentation, List.of(), null);
         }
 
         public Options withClock(Clock newClock) {
-            return new Options(newClock, simulatorBaseUrl, instrumentation);
+            return new Options(newClock, simulatorBaseUrl, instrumentation, tools, dataSource);
         }
 
         public Options withSimulatorBaseUrl(String url) {
-            return new Options(clock, url, instrumentation);
+            return new Options(clock, url, instrumentation, tools, dataSource);
         }
 
         public Options withInstrumentation(Instrumentation newInstrumentation) {
-            return new Options(clock, simulatorBaseUrl, newInstrumentation);
+            return new Options(clock, simulatorBaseUrl, newInstrumentation, tools, dataSource);
+        }
+
+        /** These options with the host's own tool sources (replacing any given before). */
+        public Options withTools(List<ToolSource> hostTools) {
+            return new Options(clock, simulatorBaseUrl, instrumentation, hostTools, dataSource);
+        }
+
+        /** These options with the host's pool for Baton's tables (see {@link #dataSource()}). */
+        public Options withDataSource(DataSource hostPool) {
+            return new Options(clock, simulatorBaseUrl, instrumentation, tools, hostPool);
         }
     }
 
@@ -151,7 +181,7 @@ public final class BatonApp implements AutoCloseable {
             // before the database opens: a model no provider serves is a configuration error, found first
             settings.checkModels(configured).forEach(w -> log.warn("configuration: {}", w));
 
-            Database db = opened.add(openDatabase(settings));
+            Database db = opened.add(openDatabase(settings, options.dataSource()));
             // SQLite's full-text index is filled in batches, so that a message's commit does not write it
             opened.add(SqliteSearchIndex.start(db, SEARCH_INDEX_EVERY));
             ResilienceConfig resilience = settings.resilience();
@@ -190,6 +220,7 @@ public final class BatonApp implements AutoCloseable {
                             .flatMap(d -> d.toolSources().stream())
                             .toArray(ToolSource[]::new))
                     // after the domains' tools: a name taken by an earlier source can never be shadowed
+                    .tools(options.tools().toArray(ToolSource[]::new))
                     .tools(mcp.toolSources().toArray(ToolSource[]::new))
                     .toolGuard(sources ->
                             BreakerToolSource.guard(sources, resilience.tools(), clock, instrumentation.breakers()))
@@ -229,14 +260,25 @@ public final class BatonApp implements AutoCloseable {
         return simulator;
     }
 
-    /** The database, migrated for the runtime and the domains; one that cannot be opened is named. */
-    private static Database openDatabase(AppSettings settings) {
+    /**
+     * The database, migrated for the runtime and the domains, on the host's pool when it gives one; one that cannot be
+     * opened is named.
+     */
+    private static Database openDatabase(AppSettings settings, DataSource hostPool) {
         BatonConfig config = settings.config();
         DatabaseSettings databaseSettings;
         try {
             databaseSettings = DatabaseSettings.from(config.section("database"));
         } catch (IllegalArgumentException e) {
             throw new ConfigException(e.getMessage());
+        }
+        if (hostPool != null) {
+            try {
+                return Database.on(
+                        hostPool, settings.domains().migrations(), databaseSettings, Options.HOST_HISTORY_TABLE);
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException(e.getMessage(), e);
+            }
         }
         try {
             return Database.open(config.databaseUrl(), settings.domains().migrations(), databaseSettings);

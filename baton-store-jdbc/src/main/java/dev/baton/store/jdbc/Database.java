@@ -45,10 +45,18 @@ public final class Database implements AutoCloseable {
     private volatile String lastFailure = "";
     /** The SQLite file, for the readiness probe's writability check; null on PostgreSQL. */
     private final Path sqliteFile;
+    /** False for a host's pool ({@link #on}): the host closes it. */
+    private final boolean ownsPool;
 
     private final Transactions transactions;
 
     private Database(Dialect dialect, HikariDataSource pool, DatabaseSettings settings, Path sqliteFile) {
+        this(dialect, pool, settings, sqliteFile, true);
+    }
+
+    private Database(
+            Dialect dialect, HikariDataSource pool, DatabaseSettings settings, Path sqliteFile, boolean ownsPool) {
+        this.ownsPool = ownsPool;
         this.dialect = dialect;
         this.pool = pool;
         this.settings = settings;
@@ -83,6 +91,49 @@ public final class Database implements AutoCloseable {
             throw new StoreException("migrating " + Dialect.redact(jdbcUrl) + " failed: " + e.getMessage(), e);
         }
         return new Database(dialect, pool, settings, dialect == Dialect.SQLITE ? SqlitePool.fileOf(jdbcUrl) : null);
+    }
+
+    /**
+     * Baton's tables in a host's PostgreSQL database, on the host's HikariCP pool (a Spring Boot app's
+     * {@code DataSource}): the migrations of {@link #open(String, List)} are applied with their own Flyway history in
+     * {@code historyTable}, next to the host's own history, and {@link #close()} leaves the pool to its owner.
+     *
+     * @param dataSource a HikariCP pool, or a wrapper of one, on PostgreSQL (SQLite needs Baton's own pool, which
+     *     serialises its writers)
+     * @param historyTable the table Flyway records Baton's migrations in, e.g. {@code baton_schema_history}
+     * @throws IllegalArgumentException when the pool is not HikariCP's or not on PostgreSQL
+     * @throws StoreException if a migration fails
+     */
+    public static Database on(
+            DataSource dataSource,
+            List<String> extraMigrationLocations,
+            DatabaseSettings settings,
+            String historyTable) {
+        HikariDataSource pool = hikariOf(dataSource);
+        String url = pool.getJdbcUrl();
+        if (url == null || Dialect.of(url) != Dialect.POSTGRESQL) {
+            throw new IllegalArgumentException(
+                    "Baton can share a PostgreSQL pool only (SQLite needs its own); this pool" + " is on "
+                            + (url == null ? "an unknown URL" : Dialect.redact(url)));
+        }
+        try {
+            DatabaseSetup.migrate(pool, Dialect.POSTGRESQL, extraMigrationLocations, historyTable);
+        } catch (RuntimeException e) {
+            throw new StoreException("migrating " + Dialect.redact(url) + " failed: " + e.getMessage(), e);
+        }
+        return new Database(Dialect.POSTGRESQL, pool, settings, null, false);
+    }
+
+    /** The HikariCP pool {@code dataSource} is or wraps (a Spring proxy, a delegating pool). */
+    private static HikariDataSource hikariOf(DataSource dataSource) {
+        if (dataSource instanceof HikariDataSource hikari) return hikari;
+        try {
+            if (dataSource.isWrapperFor(HikariDataSource.class)) return dataSource.unwrap(HikariDataSource.class);
+        } catch (java.sql.SQLException | ClassCastException e) {
+            // not a wrapper after all: refused below
+        }
+        throw new IllegalArgumentException("Baton can share a HikariCP pool only; this DataSource is a "
+                + dataSource.getClass().getName());
     }
 
     /** Opens a pool on the URL with Baton's own migrations only; see {@link #open(String, List)}. */
@@ -270,8 +321,9 @@ public final class Database implements AutoCloseable {
         return new StoreException(what + ": " + e.getMessage(), e);
     }
 
+    /** Closes the pool Baton opened; a host's pool ({@link #on}) stays open for its owner. */
     @Override
     public void close() {
-        pool.close();
+        if (ownsPool) pool.close();
     }
 }

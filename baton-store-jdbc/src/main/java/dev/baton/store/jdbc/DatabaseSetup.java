@@ -36,13 +36,20 @@ final class DatabaseSetup {
     }
 
     static void migrate(DataSource dataSource, Dialect dialect, List<String> extraLocations) {
+        migrate(dataSource, dialect, extraLocations, null);
+    }
+
+    /** @param historyTable where Flyway records the migrations; null: Flyway's default table */
+    static void migrate(DataSource dataSource, Dialect dialect, List<String> extraLocations, String historyTable) {
         List<String> locations = new ArrayList<>();
         locations.add(BATON_MIGRATIONS + "/" + dialect.migrationFolder());
         for (String extra : extraLocations) {
             String base = extra.endsWith("/") ? extra.substring(0, extra.length() - 1) : extra;
             locations.add(base + "/" + dialect.migrationFolder());
         }
-        var result = Flyway.configure()
+        var configuration = Flyway.configure();
+        if (historyTable != null) configuration.table(historyTable);
+        var result = configuration
                 .dataSource(dataSource)
                 .locations(locations.toArray(String[]::new))
                 // Baton's migrations (V1-V99) and the modules' (V100 and up) share one history: a new Baton migration

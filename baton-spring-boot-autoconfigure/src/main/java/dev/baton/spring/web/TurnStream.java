@@ -1,0 +1,102 @@
+package dev.baton.spring.web;
+
+import dev.baton.core.turn.TurnEvent;
+import dev.baton.runtime.conversation.AdmittedTurn;
+import dev.baton.runtime.conversation.TurnListener;
+import dev.baton.runtime.stream.TurnEventRecorder;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Function;
+import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
+
+/**
+ * One turn answered as Server-Sent Events through Spring MVC's {@link SseEmitter}. The turn runs on a virtual thread of
+ * its own; the request's thread waits until it is admitted, so that a refusal (which always comes before) is still
+ * answered as a JSON error with its status, and only an admitted turn opens the stream. Each event is kept in the
+ * turn event log under the id it is sent with, so a client can take the stream up again; a client that goes away
+ * cancels the turn unless it asked for a resumable stream.
+ */
+final class TurnStream implements TurnListener {
+
+    /** How the start went: the turn streams, or it ended without streaming (a replay, a recorded decision). */
+    sealed interface Start {
+        record Streaming(AdmittedTurn turn) implements Start {}
+
+        record Ended(Object result) implements Start {}
+    }
+
+    private final TurnEventRecorder recorder;
+    private final SseEmitter emitter;
+    private final boolean cancelOnDisconnect;
+    private final CompletableFuture<AdmittedTurn> admitted = new CompletableFuture<>();
+    private volatile AdmittedTurn turn;
+    private volatile boolean gone;
+
+    TurnStream(TurnEventRecorder recorder, Duration timeout, boolean cancelOnDisconnect) {
+        this.recorder = recorder;
+        this.emitter = new SseEmitter(timeout.toMillis());
+        this.cancelOnDisconnect = cancelOnDisconnect;
+        emitter.onTimeout(this::clientGone);
+        emitter.onError(e -> clientGone());
+    }
+
+    SseEmitter emitter() {
+        return emitter;
+    }
+
+    /**
+     * Starts the turn and waits for its admission or its end.
+     *
+     * @throws RuntimeException what the run threw before the turn was admitted (a refusal)
+     */
+    Start start(Function<TurnListener, Object> run, String requestId) {
+        CompletableFuture<Object> ended = new CompletableFuture<>();
+        Thread.ofVirtual().name("baton-turn-" + requestId).start(() -> {
+            try {
+                ended.complete(run.apply(this));
+                if (turn != null) emitter.complete();
+            } catch (Throwable e) {
+                ended.completeExceptionally(e);
+                if (turn != null) emitter.completeWithError(e);
+            }
+        });
+        try {
+            CompletableFuture.anyOf(admitted, ended).join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException runtime) throw runtime;
+            if (e.getCause() instanceof Error error) throw error;
+            throw e;
+        }
+        if (admitted.isDone()) return new Start.Streaming(admitted.join());
+        return new Start.Ended(ended.join());
+    }
+
+    @Override
+    public void admitted(AdmittedTurn admittedTurn) {
+        turn = admittedTurn;
+        admitted.complete(admittedTurn);
+    }
+
+    @Override
+    public void onEvent(TurnEvent event) {
+        long id = recorder.record(event);
+        if (gone) return;
+        Views.Rendered rendered = Views.render(event);
+        try {
+            emitter.send(SseEmitter.event()
+                    .id(Long.toString(id))
+                    .name(rendered.type())
+                    .data(rendered.data().toString()));
+        } catch (IOException | IllegalStateException e) {
+            clientGone();
+        }
+    }
+
+    private void clientGone() {
+        gone = true;
+        AdmittedTurn running = turn;
+        if (cancelOnDisconnect && running != null) running.cancellation().cancel();
+    }
+}
