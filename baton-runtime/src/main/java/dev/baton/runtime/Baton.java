@@ -12,12 +12,14 @@ import dev.baton.runtime.admission.TurnAdmission;
 import dev.baton.runtime.agent.AgentRegistry;
 import dev.baton.runtime.approval.Approvals;
 import dev.baton.runtime.assignment.Assignments;
+import dev.baton.runtime.audit.AuditTrails;
 import dev.baton.runtime.conversation.Conversations;
 import dev.baton.runtime.experiment.Experiments;
 import dev.baton.runtime.flag.FeatureFlags;
 import dev.baton.runtime.session.SessionEventBus;
 import dev.baton.runtime.session.SessionLifecycleStore;
 import dev.baton.runtime.session.Sessions;
+import dev.baton.runtime.stream.FollowedTurns;
 import dev.baton.runtime.stream.TurnEventLog;
 import dev.baton.runtime.tool.ToolAccess;
 import dev.baton.runtime.turn.RunningTurns;
@@ -68,6 +70,8 @@ public final class Baton implements AutoCloseable {
     private final TurnAdmission admission;
     private final Approvals approvals;
     private final TurnEventLog turnEvents;
+    private final FollowedTurns followedTurns;
+    private final AuditTrails auditTrails;
     private final Experiments experiments;
     private final FeatureFlags flags;
     /** Each starts one background job and returns what stops it. */
@@ -94,6 +98,8 @@ public final class Baton implements AutoCloseable {
             TurnAdmission admission,
             Approvals approvals,
             TurnEventLog turnEvents,
+            FollowedTurns followedTurns,
+            AuditTrails auditTrails,
             Experiments experiments,
             FeatureFlags flags,
             List<Supplier<AutoCloseable>> backgroundJobs,
@@ -112,6 +118,8 @@ public final class Baton implements AutoCloseable {
         this.admission = admission;
         this.approvals = approvals;
         this.turnEvents = turnEvents;
+        this.followedTurns = followedTurns;
+        this.auditTrails = auditTrails;
         this.experiments = experiments;
         this.flags = flags;
         this.backgroundJobs = List.copyOf(backgroundJobs);
@@ -181,6 +189,23 @@ public final class Baton implements AutoCloseable {
     /** Recent turns' events, for front doors that let a client take a dropped stream up again or follow a turn. */
     public TurnEventLog turnEvents() {
         return turnEvents;
+    }
+
+    /**
+     * Who may follow which turn's kept events (its own user, or {@value FollowedTurns#OBSERVE} in the same tenant),
+     * and a reader of them for a turn the caller may follow.
+     */
+    public FollowedTurns followedTurns() {
+        return followedTurns;
+    }
+
+    /**
+     * Sessions' audit trails for administrators ({@value AuditTrails#AUDIT}): the hook modules' records, kept in the
+     * audit store given with {@link BatonBuilder#modules}, and the tool calls held for approval. Without an audit
+     * store a trail has no module records, only the approvals.
+     */
+    public AuditTrails auditTrails() {
+        return auditTrails;
     }
 
     /** A/B experiments over agents: routing, staged weights, per-arm metrics, eval runs and rollbacks. */

@@ -31,6 +31,7 @@ import dev.baton.runtime.approval.ApprovalStore;
 import dev.baton.runtime.approval.Approvals;
 import dev.baton.runtime.assignment.AssignmentPrompt;
 import dev.baton.runtime.assignment.Assignments;
+import dev.baton.runtime.audit.AuditTrails;
 import dev.baton.runtime.config.ConfigException;
 import dev.baton.runtime.conversation.Conversations;
 import dev.baton.runtime.experiment.ExperimentListener;
@@ -53,6 +54,7 @@ import dev.baton.runtime.session.SessionLimits;
 import dev.baton.runtime.session.SessionSweeper;
 import dev.baton.runtime.session.Sessions;
 import dev.baton.runtime.session.tool.StandardToolSource;
+import dev.baton.runtime.stream.FollowedTurns;
 import dev.baton.runtime.stream.TurnEventLog;
 import dev.baton.runtime.stream.TurnEventLogSettings;
 import dev.baton.runtime.tool.ToolAccess;
@@ -211,7 +213,10 @@ public final class BatonBuilder {
         return this;
     }
 
-    /** Hook modules and where their audit records go (default: no modules). */
+    /**
+     * Hook modules and where their audit records go (default: no modules, and {@link Baton#auditTrails()} has no
+     * module records, only the approvals).
+     */
     public BatonBuilder modules(ModuleSource modules, AuditStore audit) {
         this.moduleSource = Objects.requireNonNull(modules, "modules");
         this.auditStore = Objects.requireNonNull(audit, "audit");
@@ -527,6 +532,8 @@ public final class BatonBuilder {
                 limits,
                 approvals,
                 turnEvents,
+                new FollowedTurns(turnEvents),
+                new AuditTrails(auditStore != null ? auditStore : AuditStore.NONE, approvals),
                 experiments,
                 setup.flags(),
                 jobs,

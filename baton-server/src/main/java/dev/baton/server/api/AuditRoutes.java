@@ -3,13 +3,12 @@ package dev.baton.server.api;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.core.audit.AuditRecord;
-import dev.baton.core.audit.AuditStore;
-import dev.baton.runtime.approval.Approvals;
 import dev.baton.runtime.audit.AuditTrails;
 import dev.baton.server.http.Caller;
 import dev.baton.server.http.Json;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
+import java.util.Objects;
 
 /**
  * {@code GET /v1/admin/sessions/{id}/audit}: a session's audit trail, for callers with {@code admin:audit}, across
@@ -23,12 +22,9 @@ public final class AuditRoutes {
 
     private final AuditTrails trails;
 
-    public AuditRoutes(AuditStore audit) {
-        this(audit, null);
-    }
-
-    public AuditRoutes(AuditStore audit, Approvals approvals) {
-        this.trails = new AuditTrails(audit, approvals);
+    /** @param trails the runtime's, {@code baton.auditTrails()} */
+    public AuditRoutes(AuditTrails trails) {
+        this.trails = Objects.requireNonNull(trails, "trails");
     }
 
     public void register(RoutesConfig routes) {

@@ -14,6 +14,7 @@ import io.javalin.http.Context;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,8 +38,9 @@ public final class TurnEventRoutes {
     private final FollowedTurns following;
     private final SseStreams streams;
 
-    public TurnEventRoutes(TurnEventLog log, SseStreams streams) {
-        this.following = new FollowedTurns(log);
+    /** @param following the runtime's, {@code baton.followedTurns()} */
+    public TurnEventRoutes(FollowedTurns following, SseStreams streams) {
+        this.following = Objects.requireNonNull(following, "following");
         this.streams = streams;
     }
 

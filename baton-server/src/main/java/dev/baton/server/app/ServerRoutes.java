@@ -33,7 +33,6 @@ final class ServerRoutes {
         Baton baton = app.baton();
         var mcp = app.mcp();
         var resilient = app.models();
-        var auditStore = app.audit();
         String modelMode = app.modelMode();
         return List.of(
                 new HealthRoutes(() -> db.isUp(HealthRoutes.DEADLINE), modelMode, resilient::breakerStates, mcp::status)
@@ -49,9 +48,9 @@ final class ServerRoutes {
                                 baton.turnEvents(),
                                 config.maxBodyBytes(),
                                 sse)::register,
-                new TurnEventRoutes(baton.turnEvents(), sse)::register,
+                new TurnEventRoutes(baton.followedTurns(), sse)::register,
                 new UsageRoutes(baton.usage())::register,
-                new AuditRoutes(auditStore, baton.approvals())::register,
+                new AuditRoutes(baton.auditTrails())::register,
                 new ExperimentRoutes(baton.experiments(), config.maxBodyBytes())::register,
                 new FlagRoutes(baton.flags(), config.maxBodyBytes())::register);
     }
