@@ -1,11 +1,33 @@
 package dev.baton.server;
 
+import static com.tngtech.archunit.core.domain.JavaCall.Predicates.target;
+import static com.tngtech.archunit.core.domain.properties.HasOwner.Predicates.With.owner;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
+import dev.baton.runtime.Baton;
+import dev.baton.runtime.admission.IdempotencyKeys;
+import dev.baton.runtime.admission.TurnAdmission;
+import dev.baton.runtime.approval.Approvals;
+import dev.baton.runtime.assignment.Assignments;
+import dev.baton.runtime.audit.AuditTrails;
+import dev.baton.runtime.conversation.Conversations;
+import dev.baton.runtime.experiment.Experiments;
+import dev.baton.runtime.flag.FeatureFlags;
+import dev.baton.runtime.session.SessionEventBus;
+import dev.baton.runtime.session.SessionLifecycle;
+import dev.baton.runtime.session.Sessions;
+import dev.baton.runtime.stream.FollowedTurns;
+import dev.baton.runtime.tool.ToolAccess;
+import dev.baton.runtime.turn.RunningTurns;
+import dev.baton.runtime.turn.TurnDispatcher;
+import dev.baton.runtime.usage.UsageReports;
+import java.util.Set;
 
 /**
  * The module boundaries of DESIGN §2, checked on the compiled classes of every module on the server's class path:
@@ -145,4 +167,44 @@ class ArchitectureTest {
             .should()
             .dependOnClassesThat()
             .resideInAnyPackage("dev.baton.app..", "dev.baton.learning..");
+
+    /**
+     * The runtime's services, which a {@link Baton} built by its builder holds and hands out: a front door, the
+     * assembly or a user reaches them through the {@code Baton}, never by calling a constructor.
+     */
+    static final Set<Class<?>> RUNTIME_SERVICES = Set.of(
+            Sessions.class,
+            SessionLifecycle.class,
+            SessionEventBus.class,
+            Conversations.class,
+            TurnAdmission.class,
+            IdempotencyKeys.class,
+            Approvals.class,
+            ToolAccess.class,
+            Experiments.class,
+            FeatureFlags.class,
+            UsageReports.class,
+            Assignments.class,
+            TurnDispatcher.class,
+            RunningTurns.class,
+            FollowedTurns.class,
+            AuditTrails.class);
+
+    /**
+     * Doors reach the runtime's services through {@link Baton}. The test kit is exempt: its store contract suites build
+     * {@code Experiments} and {@code FeatureFlags} over the store under test, as an adapter author's test would.
+     */
+    @ArchTest
+    static final ArchRule the_runtime_services_are_built_only_by_the_runtime = noClasses()
+            .that()
+            .resideOutsideOfPackages("dev.baton.runtime..", "dev.baton.testkit..")
+            .should()
+            .callConstructorWhere(target(owner(DescribedPredicate.describe(
+                    "a runtime service "
+                            + RUNTIME_SERVICES.stream()
+                                    .map(Class::getSimpleName)
+                                    .sorted()
+                                    .toList(),
+                    (JavaClass c) -> RUNTIME_SERVICES.stream().anyMatch(c::isEquivalentTo)))))
+            .because("a front door or a user reaches a runtime service through Baton (built by BatonBuilder)");
 }
