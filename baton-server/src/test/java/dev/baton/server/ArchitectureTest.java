@@ -13,20 +13,33 @@ import com.tngtech.archunit.lang.ArchRule;
 import dev.baton.runtime.Baton;
 import dev.baton.runtime.admission.IdempotencyKeys;
 import dev.baton.runtime.admission.TurnAdmission;
+import dev.baton.runtime.approval.ApprovalExpiry;
+import dev.baton.runtime.approval.ApprovalGate;
 import dev.baton.runtime.approval.Approvals;
+import dev.baton.runtime.assignment.AssignmentPrompt;
 import dev.baton.runtime.assignment.Assignments;
 import dev.baton.runtime.audit.AuditTrails;
 import dev.baton.runtime.conversation.Conversations;
+import dev.baton.runtime.experiment.ExperimentSetup;
+import dev.baton.runtime.experiment.ExperimentTurnRecorder;
 import dev.baton.runtime.experiment.Experiments;
+import dev.baton.runtime.experiment.RollbackJob;
+import dev.baton.runtime.experiment.SharedSnapshot;
 import dev.baton.runtime.flag.FeatureFlags;
+import dev.baton.runtime.session.ConfigCascade;
+import dev.baton.runtime.session.ModuleSessionEvents;
+import dev.baton.runtime.session.PriorSessions;
 import dev.baton.runtime.session.SessionEventBus;
 import dev.baton.runtime.session.SessionLifecycle;
 import dev.baton.runtime.session.Sessions;
+import dev.baton.runtime.session.tool.StandardToolSource;
 import dev.baton.runtime.stream.FollowedTurns;
+import dev.baton.runtime.stream.TurnOutcomeCodec;
 import dev.baton.runtime.tool.ToolAccess;
 import dev.baton.runtime.turn.RunningTurns;
 import dev.baton.runtime.turn.TurnDispatcher;
 import dev.baton.runtime.usage.UsageReports;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -191,6 +204,29 @@ class ArchitectureTest {
             AuditTrails.class);
 
     /**
+     * Public only so that {@code BatonBuilder} (package {@code dev.baton.runtime}) can wire them across the runtime's
+     * packages: nothing outside the runtime uses them, and nothing should start to. (Those used in their own package
+     * only are package-private instead: {@code admission.RateLimiter}, {@code conversation.MessageContent}.)
+     */
+    static final List<Class<?>> RUNTIME_INTERNALS = List.of(
+            TurnAdmission.class,
+            IdempotencyKeys.class,
+            TurnDispatcher.class,
+            SessionLifecycle.class,
+            ConfigCascade.class,
+            ModuleSessionEvents.class,
+            PriorSessions.class,
+            StandardToolSource.class,
+            ApprovalGate.class,
+            ApprovalExpiry.class,
+            AssignmentPrompt.class,
+            ExperimentSetup.class,
+            ExperimentTurnRecorder.class,
+            RollbackJob.class,
+            SharedSnapshot.class,
+            TurnOutcomeCodec.class);
+
+    /**
      * Doors reach the runtime's services through {@link Baton}. The test kit is exempt: its store contract suites build
      * {@code Experiments} and {@code FeatureFlags} over the store under test, as an adapter author's test would.
      */
@@ -207,4 +243,14 @@ class ArchitectureTest {
                                     .toList(),
                     (JavaClass c) -> RUNTIME_SERVICES.stream().anyMatch(c::isEquivalentTo)))))
             .because("a front door or a user reaches a runtime service through Baton (built by BatonBuilder)");
+
+    /** The runtime's wiring stays the runtime's: see {@link #RUNTIME_INTERNALS}. */
+    @ArchTest
+    static final ArchRule the_runtime_internals_are_used_only_inside_the_runtime = noClasses()
+            .that()
+            .resideOutsideOfPackage("dev.baton.runtime..")
+            .should()
+            .dependOnClassesThat()
+            .belongToAnyOf(RUNTIME_INTERNALS.toArray(Class<?>[]::new))
+            .because("they exist only so that BatonBuilder can wire the runtime");
 }

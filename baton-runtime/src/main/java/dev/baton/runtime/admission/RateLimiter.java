@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * from earlier ones are given back. If the bucket store fails (Redis down), the message is let through and the
  * failure logged: rate limits protect capacity, they do not bill.
  */
-public final class RateLimiter implements AutoCloseable {
+final class RateLimiter implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(RateLimiter.class);
     private static final long LOG_STORE_FAILURE_EVERY_NANOS =
             Duration.ofMinutes(1).toNanos();
