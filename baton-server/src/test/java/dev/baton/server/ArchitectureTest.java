@@ -109,7 +109,19 @@ class ArchitectureTest {
             .resideOutsideOfPackages("dev.baton.store..", "dev.baton.*.store..", "dev.baton.testkit..")
             .should()
             .dependOnClassesThat()
-            .resideInAnyPackage("java.sql..", "javax.sql..", "com.zaxxer..", "org.flywaydb..");
+            .resideInAnyPackage("java.sql..", "com.zaxxer..", "org.flywaydb..");
+
+    /**
+     * A connection pool is SQL's too; the assembly may only hand a host's pool over to the store (a Spring Boot app's
+     * DataSource), never use it.
+     */
+    @ArchTest
+    static final ArchRule only_store_packages_and_the_assembly_know_data_sources = noClasses()
+            .that()
+            .resideOutsideOfPackages("dev.baton.store..", "dev.baton.*.store..", "dev.baton.testkit..", "dev.baton.app")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage("javax.sql..");
 
     @ArchTest
     static final ArchRule only_providers_know_vendor_wire_formats = noClasses()
