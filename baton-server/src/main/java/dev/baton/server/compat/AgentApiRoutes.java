@@ -1,5 +1,6 @@
 package dev.baton.server.compat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.core.auth.Principal;
@@ -16,10 +17,12 @@ import dev.baton.server.http.Json;
 import dev.baton.server.http.RequestBody;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
+import java.util.List;
 
 /**
  * The learning agent's own API (design 002): {@code POST /api/agent/chat} with {@code {"message"}} →
- * {@code {"message", "toolCalls", "conversationId"}}, continuing the caller's newest active conversation with the
+ * {@code {"message", "toolCalls", "conversationId"}} (the design's frontend also sends {@code userId}, which must be the
+ * caller's, and {@code conversationHistory}, which is ignored: the stored history wins), continuing the caller's newest active conversation with the
  * learning agent (or starting one); {@code GET /api/agent/memory/{userId}} and {@code POST /api/agent/reset/{userId}}
  * for the caller themself, or anyone of their tenant with {@code admin:learning} (the memory service decides).
  */
@@ -36,7 +39,13 @@ public final class AgentApiRoutes {
         this.agentId = agentId;
     }
 
-    record AgentRequest(String message) {}
+    /**
+     * The design's frontend body: {@code message}, and the {@code userId} and {@code conversationHistory} its page
+     * sends. {@code userId} must be the caller's (403 otherwise, decided from the token alone, before anything is
+     * looked up); {@code conversationHistory} must be an array when sent and is ignored: the server's stored history of
+     * the running conversation is what the model sees. Any other field is 400 {@code unknown_field}.
+     */
+    record AgentRequest(String message, String userId, List<JsonNode> conversationHistory) {}
 
     public void register(RoutesConfig routes) {
         routes.post("/api/agent/chat", this::chat);
@@ -49,7 +58,10 @@ public final class AgentApiRoutes {
     private void chat(Context ctx) {
         Principal caller = CompatTurns.caller(ctx);
         AgentRequest body = RequestBody.bind(turns.body(ctx), AgentRequest.class);
+        if (body.userId() != null && !body.userId().equals(caller.userId()))
+            throw RefusalException.forbidden("userId is not the signed-in user");
         if (body.message() == null) throw RefusalException.invalidInput("field 'message' is required");
+        // body.conversationHistory() is deliberately unused: the stored history wins over the client's copy
         // the design's API names no conversation: the learner has one running conversation with the agent
         String current = sessions.resume(caller, agentId).map(Session::id).orElse(null);
         var target = new Conversations.ChatTarget(current, current == null ? agentId : null);
