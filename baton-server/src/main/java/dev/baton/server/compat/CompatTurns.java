@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.core.auth.Principal;
 import dev.baton.core.turn.TurnEvent;
 import dev.baton.core.turn.TurnOutcome;
+import dev.baton.runtime.conversation.AdmittedTurn;
 import dev.baton.runtime.conversation.Conversations;
 import dev.baton.runtime.conversation.SendOptions;
 import dev.baton.runtime.conversation.SendResult;
@@ -95,7 +96,36 @@ final class CompatTurns {
             Conversations.ChatTarget target,
             String message,
             SseTurnListener.Encoder encoder) {
-        try (SseTurnListener listener = new SseTurnListener(ctx, streams, encoder)) {
+        stream(ctx, caller, target, message, encoder, null);
+    }
+
+    /**
+     * Runs the turn as an event stream in {@code encoder}'s wire; with a {@code conversationHeader}, the stream's
+     * response names the conversation the turn runs in under that header (set once the turn is admitted, before the
+     * first byte of the stream).
+     */
+    void stream(
+            Context ctx,
+            Principal caller,
+            Conversations.ChatTarget target,
+            String message,
+            SseTurnListener.Encoder encoder,
+            String conversationHeader) {
+        try (SseTurnListener sse = new SseTurnListener(ctx, streams, encoder)) {
+            TurnListener listener = conversationHeader == null
+                    ? sse
+                    : new TurnListener() {
+                        @Override
+                        public void admitted(AdmittedTurn turn) {
+                            ctx.header(conversationHeader, turn.session().id());
+                            sse.admitted(turn);
+                        }
+
+                        @Override
+                        public void onEvent(TurnEvent event) {
+                            sse.onEvent(event);
+                        }
+                    };
             conversations.chat(caller, target, message, options(ctx), listener);
         }
     }

@@ -14,19 +14,22 @@ import java.util.Map;
  * The stateless orchestrator's SSE wire (design 003), written from the runtime's events: {@code thinking {content}},
  * {@code tool_call {tool_name, arguments, status}} (in_progress, then completed or failed), {@code response_delta
  * {delta, accumulated}}, {@code error {error_type, message, recoverable}} and {@code done {final_output,
- * tools_called, success}}; data carries exactly those fields. One instance per stream: it keeps the text so far and
- * each call's arguments.
+ * tools_called, success, conversation_id}}; data carries exactly those fields ({@code conversation_id} is Baton's
+ * addition, the request's field name, so the client can continue or answer). One instance per stream: it keeps the
+ * text so far, each call's arguments and the conversation.
  */
 final class OrchestratorEvents implements SseTurnListener.Encoder {
     private final StringBuilder accumulated = new StringBuilder();
     private final Map<String, JsonNode> argumentsById = new HashMap<>();
     private final ArrayNode toolsCalled = Json.MAPPER.createArrayNode();
     private boolean failed;
+    private String conversationId;
 
     @Override
     public void send(SseWriter sse, TurnEvent event) {
         switch (event) {
-            case TurnEvent.Started started -> {} // the design has no start event: the first event says it began
+            // the design has no start event: the first event says it began; done names the conversation
+            case TurnEvent.Started started -> conversationId = started.sessionId();
             case TurnEvent.Thinking thinking -> sse.sendAsIs("thinking", data().put("content", thinking.content()));
             case TurnEvent.Chunk chunk -> delta(sse, chunk.content());
             case TurnEvent.Blocked blocked -> delta(sse, blocked.response());
@@ -70,7 +73,7 @@ final class OrchestratorEvents implements SseTurnListener.Encoder {
     private void done(SseWriter sse) {
         ObjectNode d = data().put("final_output", accumulated.toString());
         d.set("tools_called", toolsCalled.deepCopy());
-        sse.sendAsIs("done", d.put("success", !failed));
+        sse.sendAsIs("done", d.put("success", !failed).put("conversation_id", conversationId));
     }
 
     private static ObjectNode data() {

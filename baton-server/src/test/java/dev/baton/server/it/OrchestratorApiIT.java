@@ -52,7 +52,7 @@ class OrchestratorApiIT {
         assertThat(deltas).isNotEmpty();
         assertThat(fields(deltas.getFirst().data())).containsExactly("delta", "accumulated");
         SseEvent done = events.getLast();
-        assertThat(fields(done.data())).containsExactly("final_output", "tools_called", "success");
+        assertThat(fields(done.data())).containsExactly("final_output", "tools_called", "success", "conversation_id");
         assertThat(done.data().path("final_output").asText())
                 .isEqualTo(deltas.getLast().data().path("accumulated").asText())
                 .startsWith("Done — I've added “buy eggs”");
@@ -97,23 +97,65 @@ class OrchestratorApiIT {
     }
 
     @Test
-    void a_conversation_id_continues_the_callers_conversation() {
+    void the_stream_names_its_conversation_and_a_second_request_with_that_id_continues_it() {
         String token = TestServer.token("cy");
-        stream(token, "{\"input\":\"add a task to call mom\"}");
-        String conversation = t.api.get("/v1/sessions?agentId=tasks", token)
-                .body()
-                .at("/sessions/0/id")
-                .asText();
+        String header;
+        List<SseEvent> first;
+        try (var s = t.api.openStream("/chat/stream", token, "{\"input\":\"add a task to call mom\"}")) {
+            assertThat(s.status).isEqualTo(200);
+            header = s.headers.firstValue("X-Conversation-ID").orElseThrow();
+            first = s.all();
+        }
+        String conversation = first.getLast().data().path("conversation_id").asText();
+        assertThat(conversation).isEqualTo(header).matches("[0-9a-f-]{36}");
+        assertThat(t.api.get("/v1/sessions?agentId=tasks", token)
+                        .body()
+                        .at("/sessions/0/id")
+                        .asText())
+                .isEqualTo(conversation);
 
-        List<SseEvent> events =
-                stream(token, "{\"input\":\"list my tasks\",\"conversation_id\":\"" + conversation + "\"}");
+        List<SseEvent> events;
+        try (var s = t.api.openStream(
+                "/chat/stream", token, "{\"input\":\"list my tasks\",\"conversation_id\":\"" + conversation + "\"}")) {
+            assertThat(s.headers.firstValue("X-Conversation-ID")).contains(conversation);
+            events = s.all();
+        }
 
+        assertThat(events.getLast().data().path("conversation_id").asText()).isEqualTo(conversation);
         assertThat(events.getLast().data().path("final_output").asText()).contains("call mom");
         assertThat(t.api.get("/v1/sessions/" + conversation, token)
                         .body()
                         .path("messageCount")
                         .asInt())
                 .isEqualTo(4);
+        // a new request without the id is a new conversation, named as such
+        assertThat(stream(token, "{\"input\":\"list my tasks\"}")
+                        .getLast()
+                        .data()
+                        .path("conversation_id")
+                        .asText())
+                .isNotEqualTo(conversation);
+    }
+
+    @Test
+    void another_users_conversation_id_is_404_like_a_missing_one_and_names_nothing() {
+        String conversation = stream(TestServer.token("own"), "{\"input\":\"list my tasks\"}")
+                .getLast()
+                .data()
+                .path("conversation_id")
+                .asText();
+
+        var foreign = post(
+                TestServer.token("eve"), "{\"input\":\"list my tasks\",\"conversation_id\":\"" + conversation + "\"}");
+        var missing = post(
+                TestServer.token("eve"),
+                "{\"input\":\"list my tasks\",\"conversation_id\":\"01900000-0000-7000-8000-000000000000\"}");
+
+        assertThat(foreign.status()).isEqualTo(404);
+        assertThat(missing.status()).isEqualTo(404);
+        assertThat(foreign.body().at("/error/code").asText())
+                .isEqualTo(missing.body().at("/error/code").asText());
+        assertThat(foreign.headers().firstValue("X-Conversation-ID")).isEmpty();
     }
 
     @Test
