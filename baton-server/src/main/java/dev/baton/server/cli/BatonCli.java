@@ -24,9 +24,12 @@ import picocli.CommandLine.ScopeType;
         },
         footer = {
             "",
-            "From a source checkout, ./baton builds the server when its sources changed; ./baton test runs the tests.",
-            "Exit codes: 0 ok, 1 unexpected failure, 2 wrong command line, 3 configuration error,",
-            "4 server or database unreachable, 5 token refused, 6 port in use, 7 eval below its threshold."
+            // each line within picocli's 80 columns, so none is broken mid-word
+            "From a source checkout, ./baton builds the server when its sources changed,",
+            "and has two commands of its own: ./baton test and ./baton build.",
+            "Exit codes: 0 ok, 1 unexpected failure, 2 wrong command line,",
+            "3 configuration error, 4 server or database unreachable, 5 token refused,",
+            "6 port in use, 7 eval below its threshold."
         })
 public final class BatonCli implements Runnable {
 

@@ -157,6 +157,33 @@ class LauncherIT {
     }
 
     @Test
+    void the_command_list_names_the_launchers_own_test_and_build() throws Exception {
+        for (String asked : List.of("help", "--help", "-h")) {
+            Run run = baton(asked);
+            assertThat(run.exitCode()).as(run.output()).isZero();
+            // after the CLI's own list, in its layout
+            assertThat(run.output())
+                    .containsPattern("(?m)^  serve +Start the Baton server\\.$")
+                    .containsPattern("(?m)^Commands of \\./baton itself, in a source checkout:$")
+                    .containsPattern("(?m)^  test +Run the whole test suite \\(unit \\+ integration\\)")
+                    .containsPattern("(?m)^  build +Build the server without running the tests\\.$");
+            assertThat(run.output().indexOf("  build  "))
+                    .isGreaterThan(run.output().indexOf("Usage: baton"));
+            // the CLI's footer names them too, and no footer line is broken mid-word
+            assertThat(run.output())
+                    .contains("two commands of its own: ./baton test and ./baton build.")
+                    .doesNotContain("; .\n/baton");
+        }
+        // help for one command is the CLI's alone; a failed CLI adds nothing after its error
+        Run serve = baton("help", "serve");
+        assertThat(serve.exitCode()).as(serve.output()).isZero();
+        assertThat(serve.output()).contains("Usage: baton serve").doesNotContain("Commands of ./baton itself");
+        Run failed = baton(Map.of("BATON_JAVA_OPTS", "-XX:+NoSuchBatonOption"), "help");
+        assertThat(failed.exitCode()).isNotZero();
+        assertThat(failed.output()).doesNotContain("Commands of ./baton itself");
+    }
+
+    @Test
     void baton_java_opts_reach_the_jvm_each_option_as_a_word() throws Exception {
         baton("--help");
 
