@@ -3,8 +3,10 @@ package dev.baton.server.web;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.server.http.ApiException;
 import dev.baton.server.http.Json;
+import dev.baton.server.http.RequestBody;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
+import java.io.IOException;
 import java.util.Map;
 import java.util.Optional;
 
@@ -83,7 +85,10 @@ public final class WebPageRoutes {
         ctx.json(body);
     }
 
-    private void devToken(Context ctx) {
+    private void devToken(Context ctx) throws IOException {
+        // the body says nothing, but it is read (bounded): left unread, it can make the server close the connection
+        // after the answer, and a client that reuses it for its next request gets no answer at all
+        RequestBody.readUtf8(ctx.req().getInputStream(), ctx.req().getContentLengthLong(), DEV_TOKEN_BODY_BYTES);
         secure(ctx);
         ctx.header("Cache-Control", "no-store");
         Optional<String> refusal = devSignIn.refusal(ctx.req().getRemoteAddr(), ctx.header("Host"));
@@ -95,6 +100,9 @@ public final class WebPageRoutes {
                 .put("user", DevSignIn.USER)
                 .put("expiresAt", token.expiresAt().toString()));
     }
+
+    /** The most a dev-token request may carry: the web page sends {@code {}}. */
+    private static final int DEV_TOKEN_BODY_BYTES = 1024;
 
     private void secure(Context ctx) {
         ctx.header("Content-Security-Policy", contentSecurityPolicy);
