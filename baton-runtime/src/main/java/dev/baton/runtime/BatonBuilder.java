@@ -443,9 +443,7 @@ public final class BatonBuilder {
     }
 
     private Baton build(Deque<AutoCloseable> opened) {
-        AgentRegistry agentsInOrder = agents;
-        RuntimeSettings.checkAgents(sessionLimits, assignments, this.experiments, agentsInOrder);
-        ExperimentSettings experimentSettings = this.experiments;
+        RuntimeSettings.checkAgents(sessionLimits, assignments, this.experiments, agents);
         FlagSettings flagSettings;
         try {
             flagSettings = flags.withEnvironment(environment);
@@ -453,20 +451,17 @@ public final class BatonBuilder {
             throw new ConfigException(e.getMessage(), e);
         }
         ExperimentSetup setup = ExperimentSetup.of(
-                experimentSettings, flagSettings, experimentStore, flagStore, agentsInOrder, experimentListener, clock);
+                this.experiments, flagSettings, experimentStore, flagStore, agents, experimentListener, clock);
         Experiments experiments = setup.experiments();
         ExperimentTurnRecorder experimentTurns = opened(opened, new ExperimentTurnRecorder(experiments, clock));
         ConfigCascade cascade = new ConfigCascade(sessionLimits);
-        Duration shortest = cascade.shortestInactivityTimeout(agentsInOrder.all(), assignments.all());
-        SessionSweeper.Settings sweep = this.lifecycle;
-        IdempotencyKeyExpiry.Settings expiry = idempotency;
-        ApprovalSettings approvalSettings = this.approvals;
+        Duration shortest = cascade.shortestInactivityTimeout(agents.all(), assignments.all());
         TurnEventLog turnEvents = turnEventLog != null ? turnEventLog : TurnEventLog.inProcess(streams);
         SessionEventBus events = new SessionEventBus();
         SessionLifecycle lifecycle = new SessionLifecycle(sessionStore, cascade, assignments, events, clock, shortest);
         ModulePipeline modules =
                 moduleSource == null ? ModulePipeline.none(clock) : new ModulePipeline(moduleSource, auditStore, clock);
-        if (moduleSource != null) events.add(new ModuleSessionEvents(modules, agentsInOrder, assignments, clock));
+        if (moduleSource != null) events.add(new ModuleSessionEvents(modules, agents, assignments, clock));
         List<ToolSource> sources = new ArrayList<>(toolSources);
         sources.add(new StandardToolSource(conversationStore, assignments, new PriorSessions(search)));
         ToolCatalog tools = new ToolCatalog(toolGuard.apply(List.copyOf(sources)));
@@ -474,12 +469,12 @@ public final class BatonBuilder {
         TurnRunner runner = new TurnRunner(
                         conversationStore, models, tools, CachingTokenCounter.of(tokenCounter), prices, clock, modules)
                 .withPromptSections(AssignmentPrompt::sectionsFor)
-                .withApprovals(new ApprovalGate(approvalsKept, approvalSettings, clock));
+                .withApprovals(new ApprovalGate(approvalsKept, this.approvals, clock));
         RunningTurns running = opened(opened, turnLocks == null ? new RunningTurns() : RunningTurns.shared(turnLocks));
         TurnDispatcher dispatcher = opened(
                 opened, new TurnDispatcher(runner, running, TurnObserver.both(observer, experimentTurns), tracing));
         Sessions sessions =
-                new Sessions(conversationStore, agentsInOrder, assignments, lifecycle, running, experiments, clock);
+                new Sessions(conversationStore, agents, assignments, lifecycle, running, experiments, clock);
         TurnAdmission limits = opened(
                 opened,
                 TurnAdmission.create(
@@ -495,36 +490,34 @@ public final class BatonBuilder {
         IdempotencyKeys keys = idempotencyStore == null
                 ? null
                 : new IdempotencyKeys(
-                        idempotencyStore,
-                        clock,
-                        agentsInOrder.longestRequestTimeout().plus(expiry.claimMargin()));
+                        idempotencyStore, clock, agents.longestRequestTimeout().plus(idempotency.claimMargin()));
         Approvals approvals = new Approvals(
                 approvalsKept,
-                approvalSettings,
+                this.approvals,
                 sessions,
                 conversationStore,
-                agentsInOrder,
+                agents,
                 limits,
                 dispatcher,
                 runner,
                 tools,
                 clock);
-        Conversations conversations = new Conversations(sessions, agentsInOrder, limits, dispatcher, keys, approvals);
+        Conversations conversations = new Conversations(sessions, agents, limits, dispatcher, keys, approvals);
         List<Supplier<AutoCloseable>> jobs = new ArrayList<>();
-        jobs.add(() -> SessionSweeper.start(lifecycle, sweep));
-        jobs.add(() -> ApprovalExpiry.start(approvals, sweep.sweepInterval()));
-        if (idempotencyStore != null) jobs.add(() -> IdempotencyKeyExpiry.start(idempotencyStore, clock, expiry));
+        jobs.add(() -> SessionSweeper.start(lifecycle, this.lifecycle));
+        jobs.add(() -> ApprovalExpiry.start(approvals, this.lifecycle.sweepInterval()));
+        if (idempotencyStore != null) jobs.add(() -> IdempotencyKeyExpiry.start(idempotencyStore, clock, idempotency));
         if (experimentStore != null) {
-            experiments.seed(experimentSettings.definitions());
-            jobs.add(() -> RollbackJob.start(experiments, experimentSettings.evaluateEvery()));
+            experiments.seed(this.experiments.definitions());
+            jobs.add(() -> RollbackJob.start(experiments, this.experiments.evaluateEvery()));
         }
         return new Baton(
                 sessions,
                 conversations,
-                agentsInOrder,
+                agents,
                 assignments,
                 tools,
-                new ToolAccess(agentsInOrder, tools, new ToolExecutor(tools, clock), sessions, conversationStore),
+                new ToolAccess(agents, tools, new ToolExecutor(tools, clock), sessions, conversationStore),
                 new UsageReports(usageStore, clock),
                 modules,
                 events,
