@@ -90,6 +90,10 @@ public final class HttpApi {
                 });
             }
             routes.after(ctx -> {
+                // what a route left of the request body is read (bounded) before the answer is written: left
+                // unread, Jetty closes the connection after the answer, and a client that has already picked that
+                // connection for its next request gets no answer at all
+                RequestBody.discardUnread(ctx.req().getInputStream());
                 Long start = ctx.attribute("baton.startNanos");
                 long nanos = start == null ? -1 : System.nanoTime() - start;
                 access.info(

@@ -24,6 +24,13 @@ public final class NpmPackages {
     public static final String SERVER_EVERYTHING = "@modelcontextprotocol/server-everything@2026.8.31";
     public static final String SERVER_MEMORY = "@modelcontextprotocol/server-memory@2026.8.31";
     public static final String TYPESCRIPT_SDK = "@modelcontextprotocol/sdk@1.32.2";
+    /** The official OpenAI client for JavaScript, as a client of Baton's OpenAI-compatible door. */
+    public static final String OPENAI = "openai@7.59.0";
+    /** The A2A JavaScript SDK, as a client of Baton's A2A door and as a remote agent Baton calls. */
+    public static final String A2A_SDK = "@a2a-js/sdk@1.3.0";
+
+    /** The MCP peers: the reference servers and the TypeScript SDK, installed together under {@code target/npm}. */
+    public static final List<String> MCP_PEERS = List.of(SERVER_EVERYTHING, SERVER_MEMORY, TYPESCRIPT_SDK);
 
     private static final Map<Path, Path> INSTALLED = new ConcurrentHashMap<>();
 
@@ -35,7 +42,15 @@ public final class NpmPackages {
     }
 
     /** The packages installed into {@code folder} (benchmarks keep theirs elsewhere). */
-    public static synchronized Path require(Path folder) {
+    public static Path require(Path folder) {
+        return require(folder, MCP_PEERS);
+    }
+
+    /**
+     * The given {@code packages} (pinned {@code name@version} specs) installed into {@code folder}; each set of packages
+     * gets a folder of its own, so that installing one never changes another's.
+     */
+    public static synchronized Path require(Path folder, List<String> packages) {
         Path dir = folder.toAbsolutePath();
         Path done = INSTALLED.get(dir);
         if (done != null) return done;
@@ -45,13 +60,13 @@ public final class NpmPackages {
         try {
             Files.createDirectories(dir);
             Path marker = dir.resolve("installed.txt");
-            String wanted = String.join("\n", SERVER_EVERYTHING, SERVER_MEMORY, TYPESCRIPT_SDK);
+            String wanted = String.join("\n", packages);
             if (!Files.isRegularFile(marker) || !Files.readString(marker).equals(wanted)) {
                 if (!Files.exists(dir.resolve("package.json")))
                     Files.writeString(dir.resolve("package.json"), "{\"name\":\"baton-test-peers\",\"private\":true}");
                 List<String> command = new ArrayList<>(
                         List.of(npm, "install", "--no-audit", "--no-fund", "--loglevel=error", "--no-save"));
-                command.addAll(List.of(SERVER_EVERYTHING, SERVER_MEMORY, TYPESCRIPT_SDK));
+                command.addAll(packages);
                 Process p = new ProcessBuilder(command)
                         .directory(dir.toFile())
                         .redirectErrorStream(true)
@@ -92,9 +107,17 @@ public final class NpmPackages {
      * TypeScript SDK whose tools change on request.
      */
     public static Path testScript(String name) {
-        Path target = require().resolve(name);
-        try (java.io.InputStream in = NpmPackages.class.getResourceAsStream("/mcp/" + name)) {
-            if (in == null) throw new IllegalArgumentException("no test script mcp/" + name);
+        return copyScript(require(), "/mcp/" + name);
+    }
+
+    /**
+     * A Node script from the class path (e.g. {@code /openai/client.mjs} of a test module) copied into {@code installed}
+     * (what {@link #require(Path, List)} returned), so that its imports of the packages there resolve.
+     */
+    public static Path copyScript(Path installed, String resource) {
+        Path target = installed.resolve(resource.substring(resource.lastIndexOf('/') + 1));
+        try (java.io.InputStream in = NpmPackages.class.getResourceAsStream(resource)) {
+            if (in == null) throw new IllegalArgumentException("no test script " + resource + " on the class path");
             Files.copy(in, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
