@@ -81,6 +81,10 @@ final class CompletionPlayer {
                         format.error(error.status(), error.type(), error.code(), error.message()));
                 yield Outcome.ANSWERED;
             }
+            case Fault.GoogleError error -> {
+                connection.sendFixed(error.status(), JSON_HEADERS, GoogleErrorBody.bytes(error), keepAlive);
+                yield Outcome.ANSWERED;
+            }
             case Fault.RateLimited limited -> {
                 var headers = new LinkedHashMap<String, String>(JSON_HEADERS);
                 headers.putAll(format.rateLimitHeaders(limited.retryAfterSeconds()));

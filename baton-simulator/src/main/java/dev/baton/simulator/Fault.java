@@ -28,6 +28,29 @@ public sealed interface Fault {
         }
     }
 
+    /**
+     * Google's error answer, as Gemini's OpenAI-compatible endpoint sends it: a JSON array holding one {@code error}
+     * with the HTTP code, Google's status name (e.g. {@code RESOURCE_EXHAUSTED}) and the message; for a 429 the wait
+     * comes as a {@code google.rpc.RetryInfo} detail ({@code "retryDelay": "26s"}) and there is no {@code Retry-After}
+     * header.
+     *
+     * @param reason the {@code google.rpc.ErrorInfo} reason, e.g. {@code API_KEY_INVALID} (Gemini's answer to a wrong
+     *     key is a 400 with it), or null for none
+     * @param retryDelay the wait the body names, or null for none
+     */
+    record GoogleError(int status, String googleStatus, String message, String reason, java.time.Duration retryDelay)
+            implements Fault {
+        public GoogleError {
+            if (status < 400 || status > 599) {
+                throw new IllegalArgumentException("an error status is 4xx or 5xx, got " + status);
+            }
+            if (googleStatus == null || googleStatus.isBlank()) {
+                throw new IllegalArgumentException("googleStatus is required");
+            }
+            message = message == null || message.isBlank() ? "Simulated error " + status : message;
+        }
+    }
+
     /** Reads the request and sends nothing until the client goes away or the simulator closes. */
     record Hang() implements Fault {}
 

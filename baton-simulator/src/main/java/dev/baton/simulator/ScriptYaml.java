@@ -164,7 +164,18 @@ final class ScriptYaml {
             allowOnly(
                     node,
                     where,
-                    Set.of("kind", "retryAfter", "chunks", "afterChunks", "status", "type", "code", "message"));
+                    Set.of(
+                            "kind",
+                            "retryAfter",
+                            "chunks",
+                            "afterChunks",
+                            "status",
+                            "type",
+                            "code",
+                            "message",
+                            "googleStatus",
+                            "reason",
+                            "retryDelay"));
         }
         return switch (kind.toLowerCase(Locale.ROOT)) {
             case "http_500" -> Fault.http500();
@@ -182,6 +193,13 @@ final class ScriptYaml {
                         node.path("message").asText(null));
             case "malformed_chunk" ->
                 Fault.malformedChunk(node.path("afterChunks").asInt(1));
+            case "google_error" ->
+                new Fault.GoogleError(
+                        node.path("status").asInt(429),
+                        node.path("googleStatus").asText("RESOURCE_EXHAUSTED"),
+                        node.path("message").asText(null),
+                        node.hasNonNull("reason") ? node.get("reason").asText() : null,
+                        node.has("retryDelay") ? duration(node.get("retryDelay"), where + ".retryDelay") : null);
             case "http_error" ->
                 new Fault.HttpError(
                         node.path("status").asInt(500),

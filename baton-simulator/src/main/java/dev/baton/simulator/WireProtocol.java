@@ -7,7 +7,10 @@ import java.util.regex.Pattern;
  * answers all of them: rules see every request through the same {@link RecordedRequest} helpers.
  */
 public enum WireProtocol {
-    /** OpenAI Chat Completions: {@code POST /v1/chat/completions}, also Azure OpenAI's deployment path. */
+    /**
+     * OpenAI Chat Completions: {@code POST /v1/chat/completions}, also Azure OpenAI's deployment path and Gemini's
+     * OpenAI-compatible {@code /v1beta/openai/chat/completions}.
+     */
     OPENAI_CHAT,
     /** Anthropic Messages: {@code POST /v1/messages}. */
     ANTHROPIC_MESSAGES,
@@ -19,7 +22,7 @@ public enum WireProtocol {
     /** The protocol served on {@code path}, or null for a path that is no chat endpoint. */
     static WireProtocol of(String path) {
         return switch (path) {
-            case "/v1/chat/completions", "/chat/completions" -> OPENAI_CHAT;
+            case "/v1/chat/completions", "/chat/completions", "/v1beta/openai/chat/completions" -> OPENAI_CHAT;
             case "/v1/messages", "/messages" -> ANTHROPIC_MESSAGES;
             case "/api/chat" -> OLLAMA_CHAT;
             default -> AZURE_CHAT.matcher(path).matches() ? OPENAI_CHAT : null;

@@ -90,6 +90,24 @@ class ScriptYamlTest {
     }
 
     @Test
+    void a_google_error_carries_its_status_name_reason_and_retry_delay() {
+        var script = parse("""
+                rules:
+                  - when: {userContains: quota}
+                    reply: {fault: {kind: google_error, status: 429, googleStatus: RESOURCE_EXHAUSTED, retryDelay: 1500ms}}
+                  - when: {userContains: key}
+                    reply: {fault: {kind: google_error, status: 400, googleStatus: INVALID_ARGUMENT, reason: API_KEY_INVALID, message: API key not valid.}}
+                """);
+
+        assertThat(script.answer(ChatBody.create().user("quota").recorded()).reply())
+                .isEqualTo(Reply.fault(
+                        new Fault.GoogleError(429, "RESOURCE_EXHAUSTED", null, null, Duration.ofMillis(1500))));
+        assertThat(script.answer(ChatBody.create().user("key").recorded()).reply())
+                .isEqualTo(Reply.fault(
+                        new Fault.GoogleError(400, "INVALID_ARGUMENT", "API key not valid.", "API_KEY_INVALID", null)));
+    }
+
+    @Test
     void retry_after_is_whole_seconds_because_the_header_is() {
         assertThatThrownBy(() ->
                         parse("rules: [{when: always, reply: {fault: {kind: rate_limited, retryAfter: 1500ms}}}]"))

@@ -76,6 +76,20 @@ public record ModelSettings(
      * {@code models.requestTimeout}, with {@code BATON_MODEL}, {@code OPENAI_API_KEY}, {@code OPENAI_BASE_URL} and
      * {@code BATON_MODEL_TIMEOUT} on top.
      */
+    /**
+     * An endpoint's key: {@code apiKey} as written, or {@code apiKeyEnv}, the name of the environment variable that
+     * holds it (so that a key such as Gemini's need not be written into baton.yaml). Both at once is ambiguous.
+     */
+    private static String endpointKey(ConfigSection c, String where, Map<String, String> env) {
+        String variable = c.text("apiKeyEnv");
+        if (variable == null) return c.text("apiKey");
+        if (c.text("apiKey") != null) throw c.invalid("apiKeyEnv", "set apiKey or apiKeyEnv, not both");
+        String key = env.get(variable);
+        if (key == null || key.isBlank())
+            throw c.invalid("apiKeyEnv", "names " + variable + ", which is not set in the environment");
+        return key;
+    }
+
     public static ModelSettings parse(JsonNode models, Map<String, String> env) {
         ConfigSection s = ConfigSection.part(models, "models", KEYS);
         ConfigSection openai = s.section("openai", "apiKey", "baseUrl");
@@ -84,14 +98,14 @@ public record ModelSettings(
         Map<String, CompatibleEndpoint> compatible = new LinkedHashMap<>();
         JsonNode named = s.get("compatible");
         if (!named.isMissingNode() && !named.isNull() && !named.isObject())
-            throw s.invalid("compatible", "must map endpoint names to {baseUrl, apiKey, model}");
+            throw s.invalid("compatible", "must map endpoint names to {baseUrl, apiKey or apiKeyEnv, model}");
         named.properties().forEach(e -> {
-            ConfigSection c =
-                    ConfigSection.of(e.getValue(), "models.compatible." + e.getKey(), "baseUrl", "apiKey", "model");
+            String where = "models.compatible." + e.getKey();
+            ConfigSection c = ConfigSection.of(e.getValue(), where, "baseUrl", "apiKey", "apiKeyEnv", "model");
             if (c.text("baseUrl") == null)
-                throw dev.baton.core.config.ConfigProblem.at(
-                        named, e.getKey(), "models.compatible." + e.getKey() + " needs a baseUrl");
-            compatible.put(e.getKey(), new CompatibleEndpoint(c.text("baseUrl"), c.text("apiKey"), c.text("model")));
+                throw dev.baton.core.config.ConfigProblem.at(named, e.getKey(), where + " needs a baseUrl");
+            compatible.put(
+                    e.getKey(), new CompatibleEndpoint(c.text("baseUrl"), endpointKey(c, where, env), c.text("model")));
         });
         boolean realProvider = apiKey != null || baseUrl != null;
         String defaultModel = first(env.get("BATON_MODEL"), s.text("default"));

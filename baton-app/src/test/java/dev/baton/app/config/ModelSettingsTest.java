@@ -86,4 +86,34 @@ class ModelSettingsTest {
         assertThat(new ModelSettings("simulator:default", null, null, Map.of()).requestTimeout())
                 .isNull();
     }
+
+    private static final String GEMINI = """
+            models:
+              default: compatible:gemini
+              compatible:
+                gemini:
+                  baseUrl: https://generativelanguage.googleapis.com/v1beta/openai
+                  apiKeyEnv: GEMINI_API_KEY
+                  model: gemini-2.5-flash
+            """;
+
+    @Test
+    void an_endpoint_key_can_come_from_the_environment_variable_it_names() {
+        var gemini =
+                load(GEMINI, Map.of("GEMINI_API_KEY", "AIza-test")).compatible().get("gemini");
+        assertThat(gemini.apiKey()).isEqualTo("AIza-test");
+        assertThat(gemini.model()).isEqualTo("gemini-2.5-flash");
+    }
+
+    @Test
+    void a_named_variable_that_is_not_set_or_a_key_given_twice_stops_loading_with_its_line() {
+        assertThatThrownBy(() -> load(GEMINI, Map.of()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("baton.yaml:6:")
+                .hasMessageContaining("names GEMINI_API_KEY, which is not set in the environment");
+        assertThatThrownBy(() ->
+                        load(GEMINI.replace("model: gemini", "apiKey: AIza-inline\n      model: gemini"), Map.of()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("set apiKey or apiKeyEnv, not both");
+    }
 }

@@ -35,6 +35,12 @@ final class DefaultPrices {
         t.put("anthropic:claude-3-5-sonnet*", ModelPrice.of("3.00", "15.00", "0.30"));
         t.put("anthropic:claude-haiku-4-5*", ModelPrice.of("1.00", "5.00", "0.10"));
         t.put("anthropic:claude-3-5-haiku*", ModelPrice.of("0.80", "4.00", "0.08"));
+        // Gemini through its OpenAI-compatible endpoint, priced under the endpoint's name: name it "gemini"
+        // (models.compatible.gemini) for these to apply; paid-tier prices for prompts up to 200k tokens
+        t.put("gemini:gemini-2.5-pro*", ModelPrice.of("1.25", "10.00", "0.125"));
+        t.put("gemini:gemini-2.5-flash*", ModelPrice.of("0.30", "2.50", "0.03"));
+        t.put("gemini:gemini-2.5-flash-lite*", ModelPrice.of("0.10", "0.40", "0.01"));
+        t.put("gemini:gemini-2.0-flash*", ModelPrice.of("0.10", "0.40", "0.025"));
         // models that run locally or are simulated cost nothing, and should not warn as unknown
         t.put("ollama:*", ModelPrice.FREE);
         t.put("simulator:*", ModelPrice.FREE);

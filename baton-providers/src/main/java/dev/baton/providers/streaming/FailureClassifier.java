@@ -36,6 +36,11 @@ public final class FailureClassifier {
             }
             if (t instanceof ProviderHttpException http) {
                 var retryAfter = http.retryAfter(clock.instant()).orElse(null);
+                if (http.keyRejected()) {
+                    var message = provider + " answered " + http.statusCode() + ", the key was rejected: "
+                            + http.getMessage();
+                    return new ModelFailure(Kind.AUTHENTICATION, message, null, error);
+                }
                 return byStatus(http.statusCode(), http.getMessage(), retryAfter, error);
             }
         }

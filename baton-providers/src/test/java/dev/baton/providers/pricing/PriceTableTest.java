@@ -75,6 +75,19 @@ class PriceTableTest {
     }
 
     @Test
+    void gemini_on_an_endpoint_named_gemini_is_priced_per_model_the_longest_prefix_winning() {
+        PriceTable table = PriceTable.defaultsWith(Map.of());
+        TokenUsage million = new TokenUsage(1_000_000, 1_000_000, 0);
+
+        assertThat(table.cost("gemini", "gemini-2.5-flash", million)).isEqualByComparingTo("2.80");
+        assertThat(table.cost("gemini", "gemini-2.5-flash-lite", million)).isEqualByComparingTo("0.50");
+        assertThat(table.cost("gemini", "gemini-2.5-pro", million)).isEqualByComparingTo("11.25");
+        // cached input at Gemini's cache price
+        assertThat(table.cost("gemini", "gemini-2.5-flash", new TokenUsage(1_000_000, 0, 1_000_000)))
+                .isEqualByComparingTo("0.03");
+    }
+
+    @Test
     void configured_prices_replace_built_in_entries_and_can_drop_the_defaults() throws Exception {
         var json = new ObjectMapper();
         var section = json.readTree("""
