@@ -32,7 +32,11 @@ public final class AuditRoutes {
     }
 
     private void sessionAudit(Context ctx) {
-        AuditTrails.Trail trail = trails.sessionAudit(Caller.of(ctx), ctx.pathParam("id"));
+        ctx.json(body(trails.sessionAudit(Caller.of(ctx), ctx.pathParam("id"))));
+    }
+
+    /** The trail's JSON, {@code {auditRecords: [...], approvals: [...]}}: also design 001's audit answer. */
+    public static ObjectNode body(AuditTrails.Trail trail) {
         ObjectNode body = Json.MAPPER.createObjectNode();
         ArrayNode list = body.putArray("auditRecords");
         for (AuditRecord r : trail.records()) {
@@ -49,6 +53,6 @@ public final class AuditRoutes {
         }
         ArrayNode approvalList = body.putArray("approvals");
         trail.approvals().forEach(a -> approvalList.add(Views.approval(a)));
-        ctx.json(body);
+        return body;
     }
 }

@@ -41,6 +41,14 @@ public final class CompatRoutes {
                                             "compat.learningAgent needs the learning domain (baton-learning) on the class path")),
                     settings.learningAgent().agent())::register);
         }
+        if (enabled(settings.chatRuntime(), baton)) {
+            groups.add(new ChatRuntimeRoutes(
+                    turns,
+                    baton.sessions(),
+                    baton.auditTrails(),
+                    settings.chatRuntime().agent(),
+                    maxBodyBytes)::register);
+        }
         if (enabled(settings.todoChatbot(), baton)) {
             groups.add(new TodoChatRoutes(turns, settings.todoChatbot().agent())::register);
         }

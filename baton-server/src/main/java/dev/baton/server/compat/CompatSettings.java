@@ -15,16 +15,20 @@ import java.util.Set;
  *   orchestrator:  {enabled: true, agent: tasks}               # POST /chat/stream
  *   todoChatbot:   {enabled: true, agent: tasks}               # POST /api/{user_id}/chat
  *   learningAgent: {enabled: true, agent: learning}            # /api/agent/chat, /memory/{userId}, /reset/{userId}
+ *   chatRuntime:   {enabled: true, agent: tasks}               # /sessions..., /admin/sessions/{id}/audit (toolId
+ *                                                              # names the agent; this one when it is left out)
  * }</pre>
  *
  * A surface may also be given as a plain boolean ({@code orchestrator: false}).
  */
-public record CompatSettings(Surface aiLayer, Surface orchestrator, Surface todoChatbot, Surface learningAgent) {
+public record CompatSettings(
+        Surface aiLayer, Surface orchestrator, Surface todoChatbot, Surface learningAgent, Surface chatRuntime) {
 
     /** One design's API: whether it is served, and which agent answers it. */
     public record Surface(boolean enabled, String agent) {}
 
-    private static final Set<String> SURFACES = Set.of("aiLayer", "orchestrator", "todoChatbot", "learningAgent");
+    private static final Set<String> SURFACES =
+            Set.of("aiLayer", "orchestrator", "todoChatbot", "learningAgent", "chatRuntime");
 
     public static CompatSettings parse(JsonNode section) {
         if (!section.isMissingNode() && !section.isNull()) {
@@ -38,7 +42,8 @@ public record CompatSettings(Surface aiLayer, Surface orchestrator, Surface todo
                 surface(section.path("aiLayer"), "aiLayer", "learning-platform"),
                 surface(section.path("orchestrator"), "orchestrator", "tasks"),
                 surface(section.path("todoChatbot"), "todoChatbot", "tasks"),
-                surface(section.path("learningAgent"), "learningAgent", "learning"));
+                surface(section.path("learningAgent"), "learningAgent", "learning"),
+                surface(section.path("chatRuntime"), "chatRuntime", "tasks"));
     }
 
     private static Surface surface(JsonNode node, String name, String defaultAgent) {

@@ -80,9 +80,10 @@ public final class HttpApi {
                 ctx.header(RequestIds.HEADER, requestId);
                 MDC.put("requestId", requestId);
             });
-            // the v1 API and the designs' own APIs (/api/..., /chat/...) are all for signed-in callers
+            // the v1 API and the designs' own APIs (/api/..., /chat/..., /sessions/..., /admin/...) are all for
+            // signed-in callers
             // and Baton's MCP endpoint: the same token, the same caller
-            for (String path : List.of("/v1/*", "/api/*", "/chat/*", "/mcp")) {
+            for (String path : List.of("/v1/*", "/api/*", "/chat/*", "/mcp", "/sessions", "/sessions/*", "/admin/*")) {
                 routes.before(path, ctx -> {
                     var principal = auth.authenticate(ctx.header("Authorization"));
                     Caller.set(ctx, principal);
