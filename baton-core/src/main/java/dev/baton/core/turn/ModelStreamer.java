@@ -10,6 +10,8 @@ import dev.baton.core.trace.ChatSpan;
 import dev.baton.core.trace.TurnTracing;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Makes one streaming model call and turns its deltas into turn events. The gateway runs on the turn's own thread and
@@ -21,6 +23,8 @@ import java.util.function.Consumer;
 final class ModelStreamer {
 
     static final String PARAGRAPH = "\n\n";
+
+    private static final Logger log = LoggerFactory.getLogger("baton.model");
 
     /** A finished call and how long it took. */
     record ModelCall(ModelReply reply, long latencyMs) {}
@@ -45,11 +49,57 @@ final class ModelStreamer {
             ModelCall call = new ModelCall(
                     deltas.finish(finished[0]), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
             span.succeeded(call.reply());
+            logFinished(binding, request, call);
             return call;
         } catch (RuntimeException e) {
             span.failed(e);
+            logFailed(binding, e, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
             throw e;
         }
+    }
+
+    /**
+     * {@code model_call_finished}: the model as configured ({@code modelRef}, e.g. an alias's {@code
+     * simulator:default}), the model the provider says answered ({@code provider}, {@code model}), tokens and time.
+     */
+    private static void logFinished(ModelBinding binding, ModelRequest request, ModelCall call) {
+        ModelReply reply = call.reply();
+        log.atInfo()
+                .addKeyValue("event", "model_call_finished")
+                .addKeyValue("modelRef", binding.reference())
+                .addKeyValue(
+                        "provider",
+                        reply.provider() != null
+                                ? reply.provider()
+                                : binding.gateway().provider())
+                .addKeyValue("model", reply.model() == null ? binding.model() : reply.model())
+                .addKeyValue("messages", request.messages().size())
+                .addKeyValue("tools", request.tools().size())
+                .addKeyValue("inputTokens", reply.usage().inputTokens())
+                .addKeyValue("outputTokens", reply.usage().outputTokens())
+                .addKeyValue("cachedInputTokens", reply.usage().cachedInputTokens())
+                .addKeyValue("responseLength", reply.text().length())
+                .addKeyValue("toolCalls", reply.toolCalls().size())
+                .addKeyValue("finishReason", reply.finishReason())
+                .addKeyValue("durationMs", call.latencyMs())
+                .log("model call finished: {}", binding.reference());
+    }
+
+    /** {@code model_call_failed}, with the failure's kind; a cancelled call is no failure of the model's. */
+    private static void logFailed(ModelBinding binding, RuntimeException e, long durationMs) {
+        if (e instanceof ModelFailure failure && failure.kind() == ModelFailure.Kind.CANCELLED) return;
+        String kind = e instanceof ModelFailure failure
+                ? failure.kind().name()
+                : e.getClass().getSimpleName();
+        log.atWarn()
+                .addKeyValue("event", "model_call_failed")
+                .addKeyValue("modelRef", binding.reference())
+                .addKeyValue("provider", binding.gateway().provider())
+                .addKeyValue("model", binding.model())
+                .addKeyValue("errorType", kind)
+                .addKeyValue("errorMessage", e.getMessage())
+                .addKeyValue("durationMs", durationMs)
+                .log("model call failed ({}): {}", kind, e.getMessage());
     }
 
     /** What the turn does with each delta of one call, on the turn's thread. */

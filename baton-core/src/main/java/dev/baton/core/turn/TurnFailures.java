@@ -26,11 +26,7 @@ final class TurnFailures {
         if (e instanceof ModelFailure failure) {
             if (cancelled || failure.kind() == ModelFailure.Kind.CANCELLED)
                 return new Interruption(MessageStatus.CANCELLED, cancelled());
-            log.warn(
-                    "request {}: model call failed ({}): {}",
-                    request.requestId(),
-                    failure.kind(),
-                    failure.getMessage());
+            // the call itself logged model_call_failed with its model, kind and time (ModelStreamer)
             if (failure.kind() == ModelFailure.Kind.TIMEOUT && progress.deadlinePassed()) {
                 // the call's timeout was what was left of the request's: this is the request's deadline, which the
                 // dispatcher's timer reports as request_timeout too, whichever of the two fires first

@@ -60,7 +60,8 @@ public final class Breaker {
                 openUntil = this.clock.instant().plus(openDuration);
             }
             var line = to == CircuitBreaker.State.OPEN ? log.atWarn() : log.atInfo();
-            line.addKeyValue(kind, name)
+            line.addKeyValue("event", "breaker_state_changed")
+                    .addKeyValue(kind, name)
                     .addKeyValue("from", from.name())
                     .addKeyValue("to", to.name())
                     .log("circuit breaker of {} {} went from {} to {}", kind, name, from, to);

@@ -22,8 +22,8 @@ import org.slf4j.MDC;
 
 /**
  * Runs a turn for a front door: one turn per session at a time, the whole request bounded by the agent's
- * requestTimeout (a timed-out turn is cancelled and reported as {@code request_timeout}), and one structured
- * log line per turn with ids, model, tokens, latency and tools — never the message contents.
+ * requestTimeout (a timed-out turn is cancelled and reported as {@code request_timeout}), and the turn's structured
+ * log events ({@link TurnLogLines}) with ids, model, tokens, latency and tools — never the message contents.
  */
 public final class TurnDispatcher implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger("baton.turn");
@@ -76,10 +76,19 @@ public final class TurnDispatcher implements AutoCloseable {
     public TurnOutcome run(SessionLock lock, TurnRequest req, Consumer<TurnEvent> sink) {
         if (!lock.sessionId.equals(req.session().id()))
             throw new IllegalArgumentException("the lock is not the request's session's");
+        try (var user = MDC.putCloseable("userId", req.principal().userId());
+                var session = MDC.putCloseable("sessionId", req.session().id())) {
+            return runLogged(lock, req, sink);
+        }
+    }
+
+    private TurnOutcome runLogged(SessionLock lock, TurnRequest req, Consumer<TurnEvent> sink) {
         AgentSpan span = tracing.startAgent(req);
         TurnOutcome ran;
         try (Scope ignored = span.makeCurrent()) {
-            ran = runner.run(req, event -> sink.accept(lock.rewriteTimeout(event)));
+            TurnLogLines.started(req);
+            Consumer<TurnEvent> logged = TurnLogLines.watching(sink);
+            ran = runner.run(req, event -> logged.accept(lock.rewriteTimeout(event)));
         } catch (RuntimeException e) {
             span.end(e);
             throw e;
@@ -97,7 +106,7 @@ public final class TurnDispatcher implements AutoCloseable {
         String status = status(outcome);
         // under the turn's span: the line carries its trace and span ids
         try (Scope ignored = span.makeCurrent()) {
-            logTurn(req, outcome, status, nanos / 1_000_000);
+            TurnLogLines.finished(req, outcome, status, nanos / 1_000_000);
         }
         observe(req, outcome, status, nanos);
         return outcome;
@@ -161,22 +170,6 @@ public final class TurnDispatcher implements AutoCloseable {
         } catch (RuntimeException e) {
             // metrics must never fail a turn that succeeded
             log.warn("turn observer failed", e);
-        }
-    }
-
-    private static void logTurn(TurnRequest req, TurnOutcome outcome, String status, long latencyMs) {
-        try (var a = MDC.putCloseable("userId", req.principal().userId());
-                var b = MDC.putCloseable("sessionId", req.session().id());
-                var c = MDC.putCloseable("model", String.valueOf(outcome.model()))) {
-            TurnEvent.Usage u = outcome.usage();
-            log.info(
-                    "turn finished status={} inputTokens={} outputTokens={} costUsd={} latencyMs={} toolCalls={}",
-                    status,
-                    u.inputTokens(),
-                    u.outputTokens(),
-                    u.costUsd(),
-                    latencyMs,
-                    outcome.toolCalls().size());
         }
     }
 

@@ -97,13 +97,20 @@ public final class HttpApi {
                 RequestBody.discardUnread(ctx.req().getInputStream());
                 Long start = ctx.attribute("baton.startNanos");
                 long nanos = start == null ? -1 : System.nanoTime() - start;
-                access.info(
-                        "{} {} {} {} {}ms",
-                        ctx.method(),
-                        ctx.path(),
-                        ctx.req().getProtocol(),
-                        ctx.statusCode(),
-                        nanos < 0 ? -1 : nanos / 1_000_000);
+                long millis = nanos < 0 ? -1 : nanos / 1_000_000;
+                access.atInfo()
+                        .addKeyValue("event", "request_finished")
+                        .addKeyValue("method", ctx.method().name())
+                        .addKeyValue("path", ctx.path())
+                        .addKeyValue("status", ctx.statusCode())
+                        .addKeyValue("durationMs", millis)
+                        .log(
+                                "{} {} {} {} {}ms",
+                                ctx.method(),
+                                ctx.path(),
+                                ctx.req().getProtocol(),
+                                ctx.statusCode(),
+                                millis);
                 if (nanos >= 0) timer.accept(ctx, nanos);
                 MDC.clear();
             });
