@@ -114,9 +114,9 @@ class BreakerTest {
                         .map(kv -> kv.key + "=" + kv.value)
                         .toList())
                 .containsExactly(
-                        List.of("from=CLOSED", "to=OPEN"),
-                        List.of("from=OPEN", "to=HALF_OPEN"),
-                        List.of("from=HALF_OPEN", "to=CLOSED"));
+                        List.of("event=breaker_state_changed", "from=CLOSED", "to=OPEN"),
+                        List.of("event=breaker_state_changed", "from=OPEN", "to=HALF_OPEN"),
+                        List.of("event=breaker_state_changed", "from=HALF_OPEN", "to=CLOSED"));
         assertThat(events.list)
                 .allSatisfy(e -> assertThat(e.getKeyValuePairs())
                         .anySatisfy(kv -> assertThat(kv.key + "=" + kv.value).isEqualTo("provider=acme")));
