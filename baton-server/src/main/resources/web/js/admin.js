@@ -112,6 +112,12 @@ export class Admin {
       figure.querySelector(".chart-box").replaceChildren(h("p", { className: "hint" }, "No usage in this range."));
       return figure;
     }
+    if (series.every((s) => s.sum === 0)) {
+      // usage there was (the groups are calls), it just measures 0: a model without a price costs nothing
+      figure.insertBefore(h("p", { className: "hint zero-usage" }, measure.label + " is 0 for all of it"
+        + (measure === MEASURES.costUsd ? ": the models used have no price (see prices in baton.yaml)." : ".")),
+        figure.querySelector(".chart-box"));
+    }
     this.charts.push(new window.Chart(canvas, {
       type: "bar",
       data: {
@@ -173,8 +179,8 @@ function seriesOf(groups, key, days, measure) {
   const all = Array.from(byName, ([name, perDay]) => ({
     name, values: days.map((d) => perDay.get(d) || 0),
   })).map((s) => Object.assign(s, { sum: s.values.reduce((a, b) => a + b, 0) }))
-    .filter((s) => s.sum > 0)
-    .sort((a, b) => b.sum - a.sum);
+    // every group is usage (model calls), even one that measures 0 (an unpriced model's cost): it stays listed
+    .sort((a, b) => b.sum - a.sum || a.name.localeCompare(b.name));
   if (all.length <= SERIES_SHOWN) return all;
   const shown = all.slice(0, SERIES_SHOWN - 1);
   const rest = all.slice(SERIES_SHOWN - 1);

@@ -105,6 +105,9 @@ class WebAppBrowserIT {
     static Path dir;
 
     static final ShiftedClock clock = new ShiftedClock();
+    /** The day (UTC) whose only usage is the private agent's, on a model whose price is 0. */
+    static java.time.LocalDate freeUsageDay;
+
     static final AtomicInteger exfilHits = new AtomicInteger();
     static HttpServer exfil;
     static LlmSimulator simulator;
@@ -491,6 +494,22 @@ class WebAppBrowserIT {
 
         new Select(browser.findElement(By.id("usage-measure"))).selectByValue("tokens");
         wait.until(d -> text("#announcer").equals("Usage shown: Tokens (input + output)"));
+
+        // a day whose only usage cost nothing (an unpriced model) still shows its calls, and says the cost is 0
+        new Select(browser.findElement(By.id("usage-measure"))).selectByValue("costUsd");
+        browser.executeScript(
+                "document.getElementById('usage-from').value = arguments[0];"
+                        + "document.getElementById('usage-to').value = arguments[0];"
+                        + "document.getElementById('usage-form').requestSubmit();",
+                freeUsageDay.toString());
+        WebElement zero = wait.until(ExpectedConditions.visibilityOfElementLocated(
+                By.cssSelector("figure[data-dimension='agent'] .zero-usage")));
+        assertThat(zero.getText()).contains("Cost (USD) is 0", "no price");
+        assertThat(text("#usage-charts")).doesNotContain("No usage in this range");
+        assertThat(text("#usage-totals")).contains("Model calls").contains("1");
+        WebElement byAgent = browser.findElement(By.cssSelector("figure[data-dimension='agent']"));
+        byAgent.findElement(By.tagName("summary")).click();
+        assertThat(byAgent.findElement(By.tagName("table")).getText()).contains("private");
     }
 
     // --- a server with a real secret ---------------------------------------------------------------------------
@@ -724,6 +743,8 @@ class WebAppBrowserIT {
         try {
             for (Seed s : seeds) {
                 clock.shift(Duration.ofDays(-s.daysAgo()));
+                if (s.agent().equals("private"))
+                    freeUsageDay = clock.instant().atZone(ZoneOffset.UTC).toLocalDate();
                 String token = token(s.user(), "student");
                 String session = api.startSession(token, s.agent());
                 for (int i = 0; i < s.messages(); i++) {
@@ -787,12 +808,14 @@ class WebAppBrowserIT {
                     description: Redacts e-mail addresses and card numbers before the model sees them.
                     systemPrompt: You help with anything.
                     modules: [pii-redaction]
+                    model: simulator:free
                     """);
             JsonNode raw = ConfigLoader.yamlMapper().readTree("""
                     rateLimits: { enabled: false }
                     prices:
                       models:
                         "simulator:*": { input: 2, output: 8 }
+                        "simulator:free*": { input: 0, output: 0 }
                     """);
             return new BatonConfig(
                     0,
