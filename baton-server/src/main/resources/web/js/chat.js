@@ -3,7 +3,7 @@
 // page's live region, not every chunk.
 
 import { h, $, copyButton } from "./dom.js";
-import { api, streamMessage, streamDecision } from "./api.js";
+import { api, ApiError, streamMessage, streamDecision } from "./api.js";
 import { storedToolCard } from "./tool-card.js";
 import { Turn } from "./turn.js";
 import { userMessage, assistantMessage, markdownBlock, emptyState, errorNotice, endedNote } from "./messages.js";
@@ -84,6 +84,19 @@ export class Chat {
     return messages;
   }
 
+  /** Puts a message that was not sent back into an empty message box, to be edited and sent again. */
+  restore(text) {
+    if (this.input.value.trim()) return;
+    this.input.value = text;
+    this.fitInput();
+  }
+
+  /** Deletes a conversation created for a first message the server refused: it holds nothing. */
+  discard(session) {
+    if (this.session === session) this.session = null;
+    api("DELETE", "/v1/sessions/" + encodeURIComponent(session.id)).catch(() => {});
+  }
+
   setComposer(note) {
     this.note.replaceChildren();
     this.note.hidden = !note;
@@ -99,16 +112,20 @@ export class Chat {
 
   async send(text) {
     if (this.turn) return;
+    // a conversation started for this message is listed once its turn has begun: one whose first message is
+    // refused (too long, a limit) is deleted again, so no empty conversation stays behind
+    let fresh = false;
     if (!this.session) {
       if (!this.agentId) return;
       try {
         this.session = await api("POST", "/v1/sessions", { agentId: this.agentId });
       } catch (e) {
         this.log.append(errorNotice(e, () => this.send(text), this.hooks));
+        this.restore(text);
         return;
       }
       this.log.replaceChildren();
-      this.hooks.sessionStarted(this.session, text);
+      fresh = true;
     }
     const session = this.session;
     if (this.paused) { // the server denies what waits once the new message arrives
@@ -122,12 +139,23 @@ export class Chat {
     this.setStreaming(true);
     this.scrollToEnd(true);
     try {
-      await streamMessage(session.id, text, turn.controller.signal, (type, d) => turn.on(type, d));
+      await streamMessage(session.id, text, turn.controller.signal, (type, d) => {
+        if (fresh) {
+          fresh = false;
+          this.hooks.sessionStarted(session, text);
+        }
+        turn.on(type, d);
+      });
       if (!turn.ended) {
         if (turn.stopping) turn.stopped();
         else turn.failed({ code: "network", message: "the stream ended before the answer was complete" });
       }
     } catch (e) {
+      if (e instanceof ApiError && e.status >= 400) {
+        // refused before its turn began: nothing was kept, so the text goes back into the box
+        this.restore(text);
+        if (fresh) this.discard(session);
+      }
       turn.failed(e);
     } finally {
       if (this.turn === turn) {

@@ -608,6 +608,42 @@ class WebAppBrowserIT {
         assertThat(browser.findElements(By.cssSelector(".notice.error"))).isEmpty();
     }
 
+    @Test
+    @Order(13)
+    void an_over_long_first_message_is_refused_without_losing_its_text_or_leaving_an_empty_conversation() {
+        openApp();
+        newChat("tasks");
+        send("Hello there");
+        awaitAnswer();
+        String newest = newestConversation();
+        newChat("tasks");
+        String tooLong = "a".repeat(10_001);
+        browser.executeScript(
+                "const box = document.getElementById('message'); box.value = arguments[0];"
+                        + "box.dispatchEvent(new Event('input')); document.getElementById('composer').requestSubmit();",
+                tooLong);
+
+        WebElement notice = wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector(".notice.error")));
+        assertThat(notice.getText()).contains("10000");
+        String kept = browser.findElement(By.id("message")).getAttribute("value");
+        assertThat(tooLong.equals(kept))
+                .as("the message box holds the refused text again (it holds %d characters)", kept.length())
+                .isTrue();
+        assertThat(newestConversation()).isEqualTo(newest);
+        // nor after a reload: the conversation made for it was deleted
+        openApp();
+        wait.until(d ->
+                !d.findElements(By.cssSelector("#sidebar a.conversation-link")).isEmpty());
+        assertThat(newestConversation()).isEqualTo(newest);
+    }
+
+    /** The link of the sidebar's newest conversation (listed first). */
+    private static String newestConversation() {
+        List<WebElement> links = browser.findElements(By.cssSelector("#sidebar a.conversation-link"));
+        assertThat(links).as("the sidebar lists the conversation just had").isNotEmpty();
+        return links.getFirst().getAttribute("href");
+    }
+
     // --- helpers -----------------------------------------------------------------------------------------------
 
     /** The app, signed in as the development user. */
