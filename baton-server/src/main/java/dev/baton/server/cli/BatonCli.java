@@ -20,6 +20,12 @@ import picocli.CommandLine.ScopeType;
             SimulatorCommand.class,
             McpServerCommand.class,
             EvalCommand.class,
+            SessionsCommand.class,
+            ApprovalsCommand.class,
+            UsageCommand.class,
+            AuditCommand.class,
+            ExperimentsCommand.class,
+            McpCommand.class,
             CommandLine.HelpCommand.class
         },
         footer = {
@@ -29,7 +35,7 @@ import picocli.CommandLine.ScopeType;
             "and has two commands of its own: ./baton test and ./baton build.",
             "Exit codes: 0 ok, 1 unexpected failure, 2 wrong command line,",
             "3 configuration error, 4 server or database unreachable, 5 token refused,",
-            "6 port in use, 7 eval below its threshold."
+            "6 port in use, 7 eval below its threshold, 8 request refused by the server."
         })
 public final class BatonCli implements Runnable {
 

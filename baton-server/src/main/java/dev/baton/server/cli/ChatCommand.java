@@ -1,23 +1,15 @@
 package dev.baton.server.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.baton.app.config.ConfigLoader;
-import dev.baton.server.auth.DevSecret;
-import dev.baton.server.auth.JwtSecret;
-import dev.baton.server.auth.TokenMinter;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -101,42 +93,9 @@ final class ChatCommand implements Callable<Integer> {
         return ServerClient.urlFrom(url, env);
     }
 
-    /**
-     * --token, else $BATON_TOKEN, else a token for 'demo' signed with the development secret a local server keeps
-     * (so that chat works right after {@code ./baton serve} in the same folder).
-     */
+    /** --token, else $BATON_TOKEN, else a token for 'demo' signed with the development secret a local server keeps. */
     private String token(Map<String, String> env) {
-        if (token != null && !token.isBlank()) return token.strip();
-        String fromEnv = env.get("BATON_TOKEN");
-        if (fromEnv != null && !fromEnv.isBlank()) return fromEnv.strip();
-        Path dataDir = dataDir(env);
-        Optional<String> dev;
-        try {
-            dev = DevSecret.load(dataDir);
-        } catch (IOException e) {
-            dev = Optional.empty();
-        }
-        if (dev.isEmpty())
-            throw new CliFailure(
-                    ExitCodes.UNAUTHORIZED,
-                    "no token: pass --token or export BATON_TOKEN (./baton serve prints one; ./baton token mints more)");
-        out.println("(no BATON_TOKEN: chatting as user 'demo', with the development secret in "
-                + DevSecret.file(dataDir) + ")");
-        return new TokenMinter(JwtSecret.of(dev.get()))
-                .mint(
-                        TokenMinter.Claims.user("demo", "student"),
-                        Clock.systemUTC().instant(),
-                        Duration.ofHours(12));
-    }
-
-    /** Where a server started here keeps its development secret; chat needs nothing else of baton.yaml. */
-    private static Path dataDir(Map<String, String> env) {
-        try {
-            return ConfigLoader.load(null, env).dataDir();
-        } catch (RuntimeException notUsable) {
-            String dir = env.get("BATON_DATA_DIR");
-            return Path.of(dir != null && !dir.isBlank() ? dir : "data");
-        }
+        return CallerToken.resolve(token, env, out, "demo", "student");
     }
 
     /** Resumes the agent's newest active session (showing its last messages), or starts one. */

@@ -20,6 +20,8 @@ final class ExitCodes {
     static final int PORT_IN_USE = 6;
     /** {@code baton eval}: the suite ran, and its pass rate is below the threshold. */
     static final int BELOW_THRESHOLD = 7;
+    /** The server refused the request itself (403 a permission it lacks, 404, 409…); its message says why. */
+    static final int REFUSED = 8;
 
     private ExitCodes() {}
 }

@@ -163,7 +163,17 @@ final class ServerClient {
         return null;
     }
 
-    private JsonNode get(String path) {
+    /** A JSON request with any method; a refusal becomes a one-line {@link CliFailure}. */
+    JsonNode request(String method, String path, JsonNode body) {
+        HttpRequest.BodyPublisher publisher = body == null
+                ? HttpRequest.BodyPublishers.noBody()
+                : HttpRequest.BodyPublishers.ofString(body.toString());
+        HttpRequest.Builder req = HttpRequest.newBuilder(uri(path)).method(method, publisher);
+        if (body != null) req.header("Content-Type", "application/json");
+        return send(req);
+    }
+
+    JsonNode get(String path) {
         return send(HttpRequest.newBuilder(uri(path)).GET());
     }
 
@@ -171,7 +181,10 @@ final class ServerClient {
         HttpResponse<String> r = call(() -> http.send(authorized(req).build(), HttpResponse.BodyHandlers.ofString()));
         refuseIfUnauthorized(r.statusCode(), r.body());
         if (r.statusCode() >= 400)
-            throw new CliFailure(ExitCodes.FAILED, "the server answered " + errorMessage(r.statusCode(), r.body()));
+            throw new CliFailure(
+                    r.statusCode() >= 500 ? ExitCodes.FAILED : ExitCodes.REFUSED,
+                    "the server answered " + errorMessage(r.statusCode(), r.body()));
+        if (r.body().isEmpty()) return Json.MAPPER.createObjectNode();
         return readTree(r.body());
     }
 
