@@ -3,7 +3,6 @@ package dev.baton.server.compat;
 import dev.baton.app.BatonApp;
 import dev.baton.learning.memory.MemoryService;
 import dev.baton.runtime.Baton;
-import dev.baton.runtime.approval.ConversationalConfirmation;
 import dev.baton.runtime.config.ConfigException;
 import dev.baton.server.http.SseStreams;
 import io.javalin.config.RoutesConfig;
@@ -26,11 +25,7 @@ public final class CompatRoutes {
             CompatSettings settings, BatonApp app, int maxBodyBytes, SseStreams streams) {
         Baton baton = app.baton();
         CompatTurns plain = new CompatTurns(baton.conversations(), null, maxBodyBytes, streams);
-        CompatTurns inWords = new CompatTurns(
-                baton.conversations(),
-                new ConversationalConfirmation(baton.conversations(), baton.approvals(), baton.sessions()),
-                maxBodyBytes,
-                streams);
+        CompatTurns inWords = new CompatTurns(baton.conversations(), baton.confirmation(), maxBodyBytes, streams);
         Function<CompatSettings.Surface, CompatTurns> turns = s -> s.confirmInWords() ? inWords : plain;
         List<Consumer<RoutesConfig>> groups = new ArrayList<>();
         if (enabled(settings.aiLayer(), baton)) {
