@@ -277,64 +277,38 @@ public final class Approvals {
      * @return whether a paused turn was ended
      */
     public boolean supersede(Principal caller, Session session, AgentDefinition agent, String requestId) {
-        Optional<PausedTurn> paused = store.pausedTurn(caller.tenantId(), caller.userId(), session.id());
-        if (paused.isEmpty()) return false;
-        Optional<ApprovalStore.Closed> closed = store.close(
-                paused.get().turnId(),
-                ApprovalStatus.SUPERSEDED,
-                caller.userId(),
-                "the user sent a new message instead",
-                clock.instant());
-        if (closed.isEmpty()) return false;
-        endWithoutModel(
-                closed.get(),
-                turn -> ends.end(
-                        turn,
-                        caller,
-                        session,
-                        agent,
-                        requestId,
-                        decisionsOf(closed.get()),
-                        new TurnEvent.Failed(
-                                "approval_superseded",
-                                "A new message denied the tool calls waiting for approval.",
-                                false)));
-        return true;
+        return supersede(caller, session, agent, requestId, null);
     }
 
     /**
-     * Denies every call the caller's paused turn in {@code session} waits on because the user answered its
-     * confirmation question with something other than yes or no ({@link ConfirmationReply#OTHER}): recorded as a
-     * denial by the caller with {@code comment} (their message), like {@code deny} on the v1 route, and the paused
-     * turn ends without the model (their message is then answered as a turn of its own, which sees the denial).
-     *
-     * @return whether a paused turn was ended (false: nothing waited, or a decision took it first)
+     * As {@link #supersede(Principal, Session, AgentDefinition, String)}; with a {@code reply}, the message answered
+     * the confirmation question with neither yes nor no ({@link ConfirmationReply#OTHER}): the calls are recorded as
+     * denied by the caller with {@code reply} as the comment, like {@code deny} on the v1 route, and the message's
+     * own turn then sees the denial.
      */
-    boolean denyByReply(Principal caller, Session session, String comment, String requestId) {
+    public boolean supersede(Principal caller, Session session, AgentDefinition agent, String requestId, String reply) {
         Optional<PausedTurn> paused = store.pausedTurn(caller.tenantId(), caller.userId(), session.id());
         if (paused.isEmpty()) return false;
-        AgentDefinition agent = agents.find(session.agentId())
-                .orElseGet(() -> AgentDefinition.of(session.agentId(), "-", "-", List.of()));
-        try (TurnDispatcher.SessionLock lock =
-                dispatcher.lock(session.id(), agent.limits().requestTimeout())) {
-            Optional<ApprovalStore.Closed> closed = store.close(
-                    paused.get().turnId(), ApprovalStatus.DENIED, caller.userId(), comment, clock.instant());
-            if (closed.isEmpty()) return false;
-            endWithoutModel(
-                    closed.get(),
-                    turn -> ends.end(
-                            turn,
-                            caller,
-                            session,
-                            agent,
-                            requestId,
-                            decisionsOf(closed.get()),
-                            new TurnEvent.Failed(
-                                    "approval_denied",
-                                    "The user answered the confirmation with a new message, which denied the calls.",
-                                    false)));
-            return true;
-        }
+        Optional<ApprovalStore.Closed> closed = reply == null
+                ? store.close(
+                        paused.get().turnId(),
+                        ApprovalStatus.SUPERSEDED,
+                        caller.userId(),
+                        "the user sent a new message instead",
+                        clock.instant())
+                : store.close(paused.get().turnId(), ApprovalStatus.DENIED, caller.userId(), reply, clock.instant());
+        if (closed.isEmpty()) return false;
+        TurnEvent.Failed reason = reply == null
+                ? new TurnEvent.Failed(
+                        "approval_superseded", "A new message denied the tool calls waiting for approval.", false)
+                : new TurnEvent.Failed(
+                        "approval_denied",
+                        "The user answered the confirmation with a new message, which denied the calls.",
+                        false);
+        endWithoutModel(
+                closed.get(),
+                turn -> ends.end(turn, caller, session, agent, requestId, decisionsOf(closed.get()), reason));
+        return true;
     }
 
     /**

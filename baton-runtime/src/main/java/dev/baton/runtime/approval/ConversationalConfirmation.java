@@ -109,8 +109,15 @@ public final class ConversationalConfirmation {
                 session.id(),
                 reply);
         if (reply == ConfirmationReply.OTHER) {
-            approvals.denyByReply(caller, session, comment, options.requestId());
-            return Optional.empty();
+            // denied under the session's lock once the message is admitted (a refused message denies nothing)
+            return Optional.of(ran(
+                    conversations.chat(
+                            caller,
+                            new Conversations.ChatTarget(session.id(), null),
+                            message,
+                            options.answeringHeldCalls(comment),
+                            asking),
+                    asking));
         }
         ApprovalDecision decision = new ApprovalDecision(reply == ConfirmationReply.YES, null, comment);
         ApprovalResult result = null;
