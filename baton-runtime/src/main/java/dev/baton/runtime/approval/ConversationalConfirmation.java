@@ -109,13 +109,16 @@ public final class ConversationalConfirmation {
                 session.id(),
                 reply);
         if (reply == ConfirmationReply.OTHER) {
-            // denied under the session's lock once the message is admitted (a refused message denies nothing)
+            // denied under the session's lock once the message is admitted (a refused message denies nothing);
+            // calls already past their expiry are not the user's to deny: the message supersedes them as usual
+            boolean expired =
+                    waiting.stream().anyMatch(c -> !approvals.clock().instant().isBefore(c.expiresAt()));
             return Optional.of(ran(
                     conversations.chat(
                             caller,
                             new Conversations.ChatTarget(session.id(), null),
                             message,
-                            options.answeringHeldCalls(comment),
+                            expired ? options : options.answeringHeldCalls(comment),
                             asking),
                     asking));
         }

@@ -236,6 +236,26 @@ class ConfirmInWordsIT {
         assertThat(audit(conversation).get(0).path("status").asText()).isEqualTo("pending");
     }
 
+    @Test
+    void a_refused_reply_decides_nothing_and_the_question_still_waits() {
+        String token = token("rafa");
+        buyWax("rafa", token);
+        String conversation = todo("rafa", token, null, "delete buy wax")
+                .body()
+                .path("conversation_id")
+                .asText();
+
+        var tooLong = todo("rafa", token, conversation, "x".repeat(10_001));
+        var blank = todo("rafa", token, conversation, "   ");
+
+        assertThat(tooLong.status()).isEqualTo(400);
+        assertThat(blank.status()).isEqualTo(400);
+        assertThat(audit(conversation).get(0).path("status").asText()).isEqualTo("pending");
+        var yes = todo("rafa", token, conversation, "yes");
+        assertThat(yes.body().path("response").asText()).isEqualTo("I've deleted “buy wax”.");
+        assertThat(tasks(token)).isEmpty();
+    }
+
     // ---- design 003: the stateless orchestrator's stream
 
     static ApiClient.SseStream orchestrator(String token, String conversation, String input) {
