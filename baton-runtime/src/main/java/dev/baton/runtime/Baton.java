@@ -11,6 +11,7 @@ import dev.baton.core.turn.TokenCounter;
 import dev.baton.runtime.admission.TurnAdmission;
 import dev.baton.runtime.agent.AgentRegistry;
 import dev.baton.runtime.approval.Approvals;
+import dev.baton.runtime.approval.ConversationalConfirmation;
 import dev.baton.runtime.assignment.Assignments;
 import dev.baton.runtime.audit.AuditTrails;
 import dev.baton.runtime.conversation.Conversations;
@@ -69,6 +70,7 @@ public final class Baton implements AutoCloseable {
     private final RunningTurns running;
     private final TurnAdmission admission;
     private final Approvals approvals;
+    private final ConversationalConfirmation confirmation;
     private final TurnEventLog turnEvents;
     private final FollowedTurns followedTurns;
     private final AuditTrails auditTrails;
@@ -117,6 +119,7 @@ public final class Baton implements AutoCloseable {
         this.running = running;
         this.admission = admission;
         this.approvals = approvals;
+        this.confirmation = new ConversationalConfirmation(conversations, approvals, sessions);
         this.turnEvents = turnEvents;
         this.followedTurns = followedTurns;
         this.auditTrails = auditTrails;
@@ -184,6 +187,15 @@ public final class Baton implements AutoCloseable {
      */
     public Approvals approvals() {
         return approvals;
+    }
+
+    /**
+     * Sending a message with approvals asked and answered in words, for front doors without an approval UI: a held
+     * call ends the turn with a question, and the user's next message decides it (see
+     * {@link ConversationalConfirmation}).
+     */
+    public ConversationalConfirmation confirmation() {
+        return confirmation;
     }
 
     /** Recent turns' events, for front doors that let a client take a dropped stream up again or follow a turn. */

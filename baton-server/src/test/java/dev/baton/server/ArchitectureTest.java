@@ -16,6 +16,7 @@ import dev.baton.runtime.admission.TurnAdmission;
 import dev.baton.runtime.approval.ApprovalExpiry;
 import dev.baton.runtime.approval.ApprovalGate;
 import dev.baton.runtime.approval.Approvals;
+import dev.baton.runtime.approval.ConversationalConfirmation;
 import dev.baton.runtime.assignment.AssignmentPrompt;
 import dev.baton.runtime.assignment.Assignments;
 import dev.baton.runtime.audit.AuditTrails;
@@ -205,6 +206,7 @@ class ArchitectureTest {
             TurnAdmission.class,
             IdempotencyKeys.class,
             Approvals.class,
+            ConversationalConfirmation.class,
             ToolAccess.class,
             Experiments.class,
             FeatureFlags.class,
@@ -218,7 +220,7 @@ class ArchitectureTest {
     /**
      * Public only so that {@code BatonBuilder} (package {@code dev.baton.runtime}) can wire them across the runtime's
      * packages: nothing outside the runtime uses them, and nothing should start to. (Those used in their own package
-     * only are package-private instead: {@code admission.RateLimiter}, {@code conversation.MessageContent}.)
+     * only are package-private instead: {@code admission.RateLimiter}.)
      */
     static final List<Class<?>> RUNTIME_INTERNALS = List.of(
             TurnAdmission.class,

@@ -10,6 +10,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -84,6 +85,11 @@ public final class BreakerToolSource implements ToolSource {
         @Override
         public ToolDefinition definition() {
             return tool.definition();
+        }
+
+        @Override
+        public Optional<String> summary(JsonNode arguments, ToolContext context) {
+            return tool.summary(arguments, context);
         }
 
         @Override

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.core.agent.AgentDefinition;
 import dev.baton.core.auth.Principal;
 import dev.baton.core.conversation.ConversationStore;
+import dev.baton.core.conversation.MessageRole;
 import dev.baton.core.conversation.Session;
 import dev.baton.core.model.ToolCallRequest;
 import dev.baton.core.tool.ToolCallScope;
@@ -67,6 +68,7 @@ public final class Approvals {
     private final TurnDispatcher dispatcher;
     private final TurnRunner runner;
     private final ToolExecutor executor;
+    private final ToolCatalog tools;
     private final Clock clock;
     private final PausedTurnEnds ends;
     private final AbandonedClaims abandoned;
@@ -91,6 +93,7 @@ public final class Approvals {
         this.dispatcher = Objects.requireNonNull(dispatcher, "dispatcher");
         this.runner = Objects.requireNonNull(runner, "runner");
         this.executor = new ToolExecutor(Objects.requireNonNull(tools, "tools"), clock);
+        this.tools = tools;
         this.clock = Objects.requireNonNull(clock, "clock");
         this.ends = new PausedTurnEnds(conversations, agents, runner);
         this.abandoned = new AbandonedClaims(store, conversations, ends);
@@ -274,29 +277,68 @@ public final class Approvals {
      * @return whether a paused turn was ended
      */
     public boolean supersede(Principal caller, Session session, AgentDefinition agent, String requestId) {
+        return supersede(caller, session, agent, requestId, null);
+    }
+
+    /**
+     * As {@link #supersede(Principal, Session, AgentDefinition, String)}; with a {@code reply}, the message answered
+     * the confirmation question with neither yes nor no ({@link ConfirmationReply#OTHER}): the calls are recorded as
+     * denied by the caller with {@code reply} as the comment, like {@code deny} on the v1 route, and the message's
+     * own turn then sees the denial.
+     */
+    public boolean supersede(Principal caller, Session session, AgentDefinition agent, String requestId, String reply) {
         Optional<PausedTurn> paused = store.pausedTurn(caller.tenantId(), caller.userId(), session.id());
         if (paused.isEmpty()) return false;
-        Optional<ApprovalStore.Closed> closed = store.close(
-                paused.get().turnId(),
-                ApprovalStatus.SUPERSEDED,
-                caller.userId(),
-                "the user sent a new message instead",
-                clock.instant());
+        Optional<ApprovalStore.Closed> closed = reply == null
+                ? store.close(
+                        paused.get().turnId(),
+                        ApprovalStatus.SUPERSEDED,
+                        caller.userId(),
+                        "the user sent a new message instead",
+                        clock.instant())
+                : store.close(paused.get().turnId(), ApprovalStatus.DENIED, caller.userId(), reply, clock.instant());
         if (closed.isEmpty()) return false;
+        TurnEvent.Failed reason = reply == null
+                ? new TurnEvent.Failed(
+                        "approval_superseded", "A new message denied the tool calls waiting for approval.", false)
+                : new TurnEvent.Failed(
+                        "approval_denied",
+                        "The user answered the confirmation with a new message, which denied the calls.",
+                        false);
         endWithoutModel(
                 closed.get(),
-                turn -> ends.end(
-                        turn,
-                        caller,
-                        session,
-                        agent,
-                        requestId,
-                        decisionsOf(closed.get()),
-                        new TurnEvent.Failed(
-                                "approval_superseded",
-                                "A new message denied the tool calls waiting for approval.",
-                                false)));
+                turn -> ends.end(turn, caller, session, agent, requestId, decisionsOf(closed.get()), reason));
         return true;
+    }
+
+    /**
+     * The held call of the caller's {@code session} that expired with nothing said since: the newest held call of
+     * the session is expired and no user message came after it was held. A yes or no then answers a question
+     * that can no longer be granted.
+     */
+    Optional<ToolApproval> expiredUnanswered(Principal caller, Session session) {
+        List<ToolApproval> held = store.sessionApprovals(caller.tenantId(), session.id());
+        if (held.isEmpty()) return Optional.empty();
+        ToolApproval newest = held.getLast();
+        if (newest.status() != ApprovalStatus.EXPIRED || !newest.userId().equals(caller.userId()))
+            return Optional.empty();
+        boolean spokenSince = conversations.recentMessages(caller.userId(), session.id(), 20).stream()
+                .anyMatch(m -> m.role() == MessageRole.USER && m.createdAt().isAfter(newest.createdAt()));
+        return spokenSince ? Optional.empty() : Optional.of(newest);
+    }
+
+    /** The calls the caller's session waits on, without the read permission check (for a decision by message). */
+    List<ToolApproval> waitingIn(Principal caller, Session session) {
+        return store.pending(caller.tenantId(), caller.userId(), session.id());
+    }
+
+    /** Words the question that asks the user to confirm held calls. */
+    ConfirmationQuestions questions() {
+        return new ConfirmationQuestions(tools, agents, clock);
+    }
+
+    Clock clock() {
+        return clock;
     }
 
     /**

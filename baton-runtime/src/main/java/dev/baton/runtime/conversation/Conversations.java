@@ -189,7 +189,9 @@ public final class Conversations {
             try (TurnDispatcher.SessionLock lock =
                     dispatcher.lock(session.id(), agent.limits().requestTimeout())) {
                 // under the session's lock: a decision cannot go on with the paused turn meanwhile
-                Session current = approvals != null && approvals.supersede(caller, session, agent, options.requestId())
+                Session current = approvals != null
+                                && approvals.supersede(
+                                        caller, session, agent, options.requestId(), options.answersHeldCalls())
                         ? sessions.find(caller, session.id()).orElse(session)
                         : session;
                 listener.admitted(new AdmittedTurn(current, rate, lock.cancellation()));

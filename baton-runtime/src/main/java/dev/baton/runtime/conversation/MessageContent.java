@@ -7,7 +7,7 @@ import dev.baton.runtime.RefusalException;
  * The input rules for a user message (DESIGN §5): control characters other than \n \r \t are stripped,
  * NUL is rejected outright, and what remains must be 1 to 10,000 characters.
  */
-final class MessageContent {
+public final class MessageContent {
 
     public static final int MAX_CHARS = 10_000;
 

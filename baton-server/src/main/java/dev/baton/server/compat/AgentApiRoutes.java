@@ -65,13 +65,11 @@ public final class AgentApiRoutes {
         // the design's API names no conversation: the learner has one running conversation with the agent
         String current = sessions.resume(caller, agentId).map(Session::id).orElse(null);
         var target = new Conversations.ChatTarget(current, current == null ? agentId : null);
-        turns.json(ctx, caller, target, body.message()).ifPresent(outcome -> {
-            ObjectNode answer = Json.MAPPER
-                    .createObjectNode()
-                    .put("message", outcome.assistantMessage().content());
+        turns.json(ctx, caller, target, body.message()).ifPresent(reply -> {
+            ObjectNode answer = Json.MAPPER.createObjectNode().put("message", reply.text());
             ArrayNode calls = answer.putArray("toolCalls");
-            outcome.toolCalls().forEach(c -> calls.add(toolCall(c)));
-            ctx.json(answer.put("conversationId", outcome.userMessage().sessionId()));
+            reply.toolCalls().forEach(c -> calls.add(toolCall(c)));
+            ctx.json(answer.put("conversationId", reply.conversationId()));
         });
     }
 

@@ -42,12 +42,12 @@ public final class AiLayerRoutes {
             turns.stream(ctx, caller, target, body.prompt(), SseEvents::send);
             return;
         }
-        turns.json(ctx, caller, target, body.prompt()).ifPresent(outcome -> {
+        turns.json(ctx, caller, target, body.prompt()).ifPresent(reply -> {
             ObjectNode answer = Json.MAPPER
                     .createObjectNode()
-                    .put("answer", outcome.assistantMessage().content())
-                    .put("conversation_id", outcome.userMessage().sessionId())
-                    .put("turn_id", outcome.assistantMessage().id());
+                    .put("answer", reply.text())
+                    .put("conversation_id", reply.conversationId())
+                    .put("turn_id", reply.turnId());
             ctx.json(answer);
         });
     }

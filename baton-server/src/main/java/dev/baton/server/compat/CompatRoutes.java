@@ -9,6 +9,7 @@ import io.javalin.config.RoutesConfig;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /** The designs' own APIs that {@link CompatSettings} switches on, each over the same runtime as HTTP v1. */
 public final class CompatRoutes {
@@ -23,17 +24,22 @@ public final class CompatRoutes {
     public static List<Consumer<RoutesConfig>> groups(
             CompatSettings settings, BatonApp app, int maxBodyBytes, SseStreams streams) {
         Baton baton = app.baton();
-        CompatTurns turns = new CompatTurns(baton.conversations(), maxBodyBytes, streams);
+        CompatTurns plain = new CompatTurns(baton.conversations(), null, maxBodyBytes, streams);
+        CompatTurns inWords = new CompatTurns(baton.conversations(), baton.confirmation(), maxBodyBytes, streams);
+        Function<CompatSettings.Surface, CompatTurns> turns = s -> s.confirmInWords() ? inWords : plain;
         List<Consumer<RoutesConfig>> groups = new ArrayList<>();
         if (enabled(settings.aiLayer(), baton)) {
-            groups.add(new AiLayerRoutes(turns, settings.aiLayer().agent())::register);
+            groups.add(new AiLayerRoutes(
+                    turns.apply(settings.aiLayer()), settings.aiLayer().agent())::register);
         }
         if (enabled(settings.orchestrator(), baton)) {
-            groups.add(new OrchestratorRoutes(turns, settings.orchestrator().agent())::register);
+            groups.add(new OrchestratorRoutes(
+                    turns.apply(settings.orchestrator()),
+                    settings.orchestrator().agent())::register);
         }
         if (enabled(settings.learningAgent(), baton)) {
             groups.add(new AgentApiRoutes(
-                    turns,
+                    turns.apply(settings.learningAgent()),
                     baton.sessions(),
                     app.service(MemoryService.class)
                             .orElseThrow(
@@ -43,14 +49,15 @@ public final class CompatRoutes {
         }
         if (enabled(settings.chatRuntime(), baton)) {
             groups.add(new ChatRuntimeRoutes(
-                    turns,
+                    turns.apply(settings.chatRuntime()),
                     baton.sessions(),
                     baton.auditTrails(),
                     settings.chatRuntime().agent(),
                     maxBodyBytes)::register);
         }
         if (enabled(settings.todoChatbot(), baton)) {
-            groups.add(new TodoChatRoutes(turns, settings.todoChatbot().agent())::register);
+            groups.add(new TodoChatRoutes(
+                    turns.apply(settings.todoChatbot()), settings.todoChatbot().agent())::register);
         }
         return groups;
     }

@@ -19,13 +19,23 @@ import java.util.Set;
  *                                                              # names the agent; this one when it is left out)
  * }</pre>
  *
- * A surface may also be given as a plain boolean ({@code orchestrator: false}).
+ * A surface may also be given as a plain boolean ({@code orchestrator: false}). Each also takes
+ * {@code confirmInWords} (default true): a tool call held for approval is asked about in words and the user's next
+ * message decides it (the runtime's {@code ConversationalConfirmation}); false answers a pause as 202 with the calls
+ * to decide through the v1 API.
  */
 public record CompatSettings(
         Surface aiLayer, Surface orchestrator, Surface todoChatbot, Surface learningAgent, Surface chatRuntime) {
 
-    /** One design's API: whether it is served, and which agent answers it. */
-    public record Surface(boolean enabled, String agent) {}
+    /**
+     * One design's API: whether it is served, which agent answers it, and whether held calls are confirmed in words.
+     */
+    public record Surface(boolean enabled, String agent, boolean confirmInWords) {
+        /** Served or not, confirming in words. */
+        public Surface(boolean enabled, String agent) {
+            this(enabled, agent, true);
+        }
+    }
 
     private static final Set<String> SURFACES =
             Set.of("aiLayer", "orchestrator", "todoChatbot", "learningAgent", "chatRuntime");
@@ -51,12 +61,15 @@ public record CompatSettings(
         if (node.isBoolean()) return new Surface(node.booleanValue(), defaultAgent);
         if (!node.isObject()) throw new ConfigException("compat." + name + " must be true, false or a map");
         // unknown keys stop the start with their line, like every other section
-        ConfigSection.of(node, "compat." + name, "enabled", "agent");
+        ConfigSection.of(node, "compat." + name, "enabled", "agent", "confirmInWords");
         JsonNode enabled = node.path("enabled");
         if (!enabled.isMissingNode() && !enabled.isBoolean())
             throw new ConfigException("compat." + name + ".enabled must be true or false");
         String agent = node.path("agent").asText(defaultAgent);
         if (agent.isBlank()) throw new ConfigException("compat." + name + ".agent must name an agent");
-        return new Surface(enabled.asBoolean(true), agent);
+        JsonNode inWords = node.path("confirmInWords");
+        if (!inWords.isMissingNode() && !inWords.isBoolean())
+            throw new ConfigException("compat." + name + ".confirmInWords must be true or false");
+        return new Surface(enabled.asBoolean(true), agent, inWords.asBoolean(true));
     }
 }

@@ -5,7 +5,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.core.auth.Principal;
 import dev.baton.core.turn.TurnEvent;
-import dev.baton.core.turn.TurnOutcome;
+import dev.baton.runtime.approval.ConfirmedTurn;
+import dev.baton.runtime.approval.ConversationalConfirmation;
 import dev.baton.runtime.conversation.AdmittedTurn;
 import dev.baton.runtime.conversation.Conversations;
 import dev.baton.runtime.conversation.SendOptions;
@@ -31,11 +32,22 @@ import java.util.Optional;
  */
 final class CompatTurns {
     private final Conversations conversations;
+    /** Null: a paused call answers 202 with the calls to decide through the v1 API. */
+    private final ConversationalConfirmation confirmation;
+
     private final int maxBodyBytes;
     private final SseStreams streams;
 
-    CompatTurns(Conversations conversations, int maxBodyBytes, SseStreams streams) {
+    /**
+     * @param confirmation asks and decides held calls in words (the runtime's rules); null for the 202 answer
+     */
+    CompatTurns(
+            Conversations conversations,
+            ConversationalConfirmation confirmation,
+            int maxBodyBytes,
+            SseStreams streams) {
         this.conversations = conversations;
+        this.confirmation = confirmation;
         this.maxBodyBytes = maxBodyBytes;
         this.streams = streams;
     }
@@ -58,11 +70,21 @@ final class CompatTurns {
     /**
      * Runs the turn for one JSON answer.
      *
-     * @return the outcome, or empty when the turn failed or paused and that was already answered: a failure as the
-     *     one error body, a pause (a tool call waiting for the user's approval, which these designs have no word for)
-     *     as 202 with the calls to decide through {@code POST /v1/sessions/{id}/approvals/{callId}}
+     * @return the reply, or empty when the turn failed or paused and that was already answered: a failure as the
+     *     one error body; a pause (a tool call waiting for the user's approval, which these designs have no word
+     *     for), with approval in words, is a reply (the question), else 202 with the calls to decide through
+     *     {@code POST /v1/sessions/{id}/approvals/{callId}}
      */
-    Optional<TurnOutcome> json(Context ctx, Principal caller, Conversations.ChatTarget target, String message) {
+    Optional<CompatReply> json(Context ctx, Principal caller, Conversations.ChatTarget target, String message) {
+        if (confirmation != null) {
+            ConfirmedTurn turn = confirmation.chat(caller, target, message, options(ctx), new QuotaHeaders(ctx));
+            if (turn instanceof ConfirmedTurn.Answered answered
+                    && answered.outcome().terminal() instanceof TurnEvent.Failed failed) {
+                ErrorResponses.turnFailed(ctx, failed);
+                return Optional.empty();
+            }
+            return Optional.of(CompatReply.of(turn));
+        }
         SendResult result = conversations.chat(caller, target, message, options(ctx), new QuotaHeaders(ctx));
         if (!(result instanceof SendResult.Ran ran)) throw new IllegalStateException("no idempotency key was sent");
         if (ran.outcome().terminal() instanceof TurnEvent.Failed failed) {
@@ -86,7 +108,7 @@ final class CompatTurns {
             ctx.status(202).json(body);
             return Optional.empty();
         }
-        return Optional.of(ran.outcome());
+        return Optional.of(CompatReply.of(ran.outcome()));
     }
 
     /** Runs the turn as an event stream in {@code encoder}'s wire. */
@@ -126,7 +148,8 @@ final class CompatTurns {
                             sse.onEvent(event);
                         }
                     };
-            conversations.chat(caller, target, message, options(ctx), listener);
+            if (confirmation != null) confirmation.chat(caller, target, message, options(ctx), listener);
+            else conversations.chat(caller, target, message, options(ctx), listener);
         }
     }
 

@@ -41,15 +41,14 @@ public final class TodoChatRoutes {
         if (body.message() == null) throw RefusalException.invalidInput("field 'message' is required");
         var target =
                 new Conversations.ChatTarget(body.conversation_id(), body.conversation_id() == null ? agentId : null);
-        turns.json(ctx, caller, target, body.message()).ifPresent(outcome -> {
+        turns.json(ctx, caller, target, body.message()).ifPresent(reply -> {
             ObjectNode answer = Json.MAPPER
                     .createObjectNode()
-                    .put("conversation_id", outcome.userMessage().sessionId())
-                    .put("response", outcome.assistantMessage().content());
+                    .put("conversation_id", reply.conversationId())
+                    .put("response", reply.text());
             ArrayNode calls = answer.putArray("tool_calls");
-            outcome.toolCalls().forEach(c -> calls.add(toolCall(c)));
-            ctx.json(answer.put(
-                    "created_at", outcome.assistantMessage().createdAt().toString()));
+            reply.toolCalls().forEach(c -> calls.add(toolCall(c)));
+            ctx.json(answer.put("created_at", reply.createdAt().toString()));
         });
     }
 

@@ -33,6 +33,19 @@ class CompatSettingsTest {
     }
 
     @Test
+    void held_calls_are_confirmed_in_words_unless_a_surface_says_false() throws Exception {
+        CompatSettings settings = CompatSettings.parse(yaml("{todoChatbot: {confirmInWords: false}}"));
+
+        assertThat(settings.todoChatbot()).isEqualTo(new CompatSettings.Surface(true, "tasks", false));
+        assertThat(settings.orchestrator().confirmInWords()).isTrue();
+        assertThat(settings.aiLayer().confirmInWords()).isTrue();
+        assertThat(settings.learningAgent().confirmInWords()).isTrue();
+        assertThatThrownBy(() -> CompatSettings.parse(yaml("{orchestrator: {confirmInWords: sometimes}}")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("compat.orchestrator.confirmInWords must be true or false");
+    }
+
+    @Test
     void unknown_surfaces_and_bad_values_stop_the_start() {
         assertThatThrownBy(() -> CompatSettings.parse(yaml("{chatkit: true}")))
                 .isInstanceOf(ConfigException.class)

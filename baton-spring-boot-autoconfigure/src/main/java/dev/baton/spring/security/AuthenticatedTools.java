@@ -43,6 +43,11 @@ public record AuthenticatedTools(ToolSource delegate) implements ToolSource {
             }
 
             @Override
+            public java.util.Optional<String> summary(JsonNode arguments, ToolContext context) {
+                return tool.summary(arguments, context);
+            }
+
+            @Override
             public JsonNode execute(JsonNode arguments, ToolContext context) {
                 SecurityContext previous = SecurityContextHolder.getContext();
                 SecurityContext current = SecurityContextHolder.createEmptyContext();

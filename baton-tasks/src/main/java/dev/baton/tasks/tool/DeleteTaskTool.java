@@ -2,8 +2,13 @@ package dev.baton.tasks.tool;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.core.auth.Principal;
+import dev.baton.core.domain.DomainException;
+import dev.baton.core.tool.ToolContext;
 import dev.baton.core.tool.ToolException;
+import dev.baton.tasks.domain.Task;
 import dev.baton.tasks.domain.TaskService;
+import java.time.ZoneOffset;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -55,5 +60,31 @@ final class DeleteTaskTool extends TaskTool {
         }
         service.delete(principal, taskId);
         return TaskJson.MAPPER.createObjectNode().put("deleted", true).put("taskId", taskId);
+    }
+
+    /**
+     * "Delete the task 'buy wax' (due 2026-11-20)": the task's title (and due day, UTC) instead of its id, read as the
+     * caller, so a prompt never names another user's task. Empty when the task is not the caller's or does not exist
+     * (the runtime then shows the raw arguments, and the call would fail anyway).
+     */
+    @Override
+    public Optional<String> summary(JsonNode arguments, ToolContext context) {
+        JsonNode id = arguments == null ? null : arguments.get("taskId");
+        if (id == null || !id.isTextual()) return Optional.empty();
+        try {
+            Task task = service.get(context.principal(), id.textValue());
+            String due = task.dueAt() == null
+                    ? ""
+                    : " (due " + task.dueAt().atZone(ZoneOffset.UTC).toLocalDate() + ")";
+            return Optional.of("Delete the task '" + oneLine(task.title()) + "'" + due);
+        } catch (DomainException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** A title as one short line: a prompt is one sentence, whatever the title holds. */
+    private static String oneLine(String title) {
+        String flat = title.replaceAll("\\s+", " ").strip();
+        return flat.length() <= 120 ? flat : flat.substring(0, 119) + "…";
     }
 }

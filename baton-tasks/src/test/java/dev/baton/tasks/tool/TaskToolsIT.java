@@ -193,6 +193,31 @@ class TaskToolsIT {
     }
 
     @Test
+    void delete_task_summarises_a_call_with_the_tasks_title_and_due_day_as_the_caller() throws Exception {
+        String id = id(call("add_task", alice, "{\"title\": \"Buy  wax\", \"dueDate\": \"2026-12-01\"}"));
+        String plain = id(call("add_task", alice, "{\"title\": \"call mom\"}"));
+        JsonNode args = TaskJson.MAPPER.readTree("{\"taskId\": \"" + id + "\", \"confirmation\": true}");
+
+        assertThat(tool("delete_task").summary(args, context(alice)))
+                .contains("Delete the task 'Buy wax' (due 2026-12-01)");
+        assertThat(tool("delete_task")
+                        .summary(
+                                TaskJson.MAPPER.readTree("{\"taskId\": \"" + plain + "\", \"confirmation\": true}"),
+                                context(alice)))
+                .contains("Delete the task 'call mom'");
+        // another user's task, or none: nothing from the domain, so the runtime shows the raw arguments
+        assertThat(tool("delete_task").summary(args, context(Principals.newUser())))
+                .isEmpty();
+        assertThat(tool("delete_task").summary(TaskJson.MAPPER.readTree("{\"taskId\": \"ghost\"}"), context(alice)))
+                .isEmpty();
+        assertThat(tool("delete_task").summary(TaskJson.MAPPER.readTree("{}"), context(alice)))
+                .isEmpty();
+        // other tools have no summary of their own
+        assertThat(tool("list_tasks").summary(TaskJson.MAPPER.readTree("{}"), context(alice)))
+                .isEmpty();
+    }
+
+    @Test
     void domain_refusals_become_tool_exceptions_with_the_same_code() {
         assertThat(refusal("add_task", alice, "{\"title\": \"   \"}").code()).isEqualTo("invalid_argument");
         assertThat(refusal("add_task", alice, "{\"title\": \"x\", \"dueDate\": \"next friday\"}")
