@@ -38,8 +38,8 @@ class ChangingToolsIT {
         String node = NpmPackages.node();
         McpSettings settings = McpSettings.parse(Yaml.parse("""
                         servers:
-                          changing: { command: "%s", args: ["%s"], identity: { meta: true } }
-                          plain: { command: "%s", args: ["%s"] }
+                          changing: { command: "%s", args: ["%s"], identity: { meta: true }, state: shared, sharedWith: [tester] }
+                          plain: { command: "%s", args: ["%s"], state: shared, sharedWith: [tester] }
                         """.formatted(node, script, node, script)), Map.of());
         clients = McpClients.start(settings, new InMemoryToolPins(), Clock.systemUTC());
         assertThat(clients.awaitFirstAttempts(Duration.ofSeconds(30))).isTrue();

@@ -68,8 +68,10 @@ public final class McpAdminRoutes {
         ObjectNode body = Json.MAPPER.createObjectNode();
         ArrayNode list = body.putArray("pins");
         for (PinnedTool pin : operator.pins()) {
-            list.addObject()
-                    .put("server", pin.server())
+            ObjectNode row = list.addObject();
+            // what to review in its text: invisible characters removed, wording that reads like an instruction
+            pin.flags().forEach(row.withArray("flags")::add);
+            row.put("server", pin.server())
                     .put("tool", pin.tool())
                     .put("name", pin.exposedName())
                     .put("pinnedHash", pin.pinnedHash())
