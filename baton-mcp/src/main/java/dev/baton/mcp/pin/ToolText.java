@@ -24,7 +24,7 @@ public record ToolText(String text, int invisible, List<String> instructions) {
      */
     public static final List<Pattern> INSTRUCTION_PATTERNS = List.of(
             Pattern.compile(
-                    "ignore (all |any )?(the )?(previous|prior|above|earlier) (instructions|prompts?|messages)"),
+                    "ignore (all |any )?(of )?(your |the )?(previous |prior |above |earlier )?(instructions|prompts?|rules)"),
             Pattern.compile("disregard (all |any )?(the )?(previous|prior|above|earlier|system)"),
             Pattern.compile("you must (always |first |now )?(call|use|run|invoke)"),
             Pattern.compile("(always|first|before anything else),? (call|use|run|invoke) "),
