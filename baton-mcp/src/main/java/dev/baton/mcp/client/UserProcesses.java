@@ -68,8 +68,22 @@ final class UserProcesses implements ToolCalls, AutoCloseable {
         this.clock = clock;
         this.reaper = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofVirtual().name("mcp-" + settings.name() + "-idle").factory());
+        if (!names(command))
+            log.warn(
+                    "MCP server {} runs a process per user, but its command, args and env never name {}: if it keeps"
+                            + " its data in a file, every user's process reads and writes the same one (give each its"
+                            + " own, e.g. env: {MEMORY_FILE_PATH: /var/lib/baton/memory/{}.jsonl})",
+                    settings.name(),
+                    UserKey.PLACEHOLDER,
+                    UserKey.PLACEHOLDER);
         long every = Math.max(50, Math.min(limits.idleTimeout().toMillis() / 4, 30_000));
         reaper.scheduleWithFixedDelay(this::stopIdle, every, every, TimeUnit.MILLISECONDS);
+    }
+
+    private static boolean names(McpTransport.Stdio command) {
+        return command.command().contains(UserKey.PLACEHOLDER)
+                || command.args().stream().anyMatch(a -> a.contains(UserKey.PLACEHOLDER))
+                || command.env().values().stream().anyMatch(v -> v.contains(UserKey.PLACEHOLDER));
     }
 
     @Override
