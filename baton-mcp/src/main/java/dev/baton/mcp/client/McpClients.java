@@ -79,7 +79,11 @@ public final class McpClients implements AutoCloseable {
 
     /** Every server's state now, in configuration order. */
     public List<ServerStatus> status() {
-        return connections.stream().map(McpConnection::status).toList();
+        return connections.stream()
+                .map(c -> userProcesses(c.name())
+                        .map(pool -> c.status().withUserProcesses(pool.running()))
+                        .orElse(c.status()))
+                .toList();
     }
 
     /**

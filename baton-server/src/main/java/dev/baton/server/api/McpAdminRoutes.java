@@ -59,6 +59,7 @@ public final class McpAdminRoutes {
                     .put("restarts", s.restarts())
                     .put("lastError", s.lastError());
             if (s.pid() > 0) n.put("pid", s.pid());
+            if (s.userProcesses() >= 0) n.put("userProcesses", s.userProcesses());
         }
         ctx.json(body);
     }

@@ -127,6 +127,11 @@ class McpUserStateIT {
         assertThat(bobWrites.path("toolCalls").get(0).path("state").asText()).isEqualTo("failed");
         assertThat(aliceReads.path("answer").asText()).startsWith("I remember ").isNotEqualTo("I remember nothing.");
         assertThat(result(aliceReads)).contains("AliceChatSecret").doesNotContain("poisoned");
+        // one process each (and none for the server whose data is shared)
+        JsonNode servers = t.api.get("/v1/admin/mcp/servers", admin).body().path("servers");
+        assertThat(servers.get(0).path("name").asText()).isEqualTo("memory");
+        assertThat(servers.get(0).path("userProcesses").asInt()).isGreaterThanOrEqualTo(2);
+        assertThat(servers.get(1).has("userProcesses")).isFalse();
     }
 
     @Test
