@@ -42,10 +42,11 @@ final class Placeholders {
                 m.appendReplacement(out, Matcher.quoteReplacement(m.group()));
                 continue;
             }
-            String replacement = env.get(m.group(1));
-            if (replacement == null && m.group(1).equals(UserKey.PLACEHOLDER_NAME))
+            // never taken from the environment: it names the user of a process per user, or nothing
+            if (m.group(1).equals(UserKey.PLACEHOLDER_NAME))
                 throw new IllegalArgumentException(where + " names ${" + m.group(1) + "}, which only a command server"
                         + " with state: perUser has (its process for each user)");
+            String replacement = env.get(m.group(1));
             if (replacement == null)
                 throw new IllegalArgumentException(
                         where + " names ${" + m.group(1) + "}, but that environment variable is not set");

@@ -179,7 +179,7 @@ class McpSettingsTest {
                 .hasMessageContaining("only a command server with state: perUser has");
         assertThatThrownBy(() -> parse(
                         "servers: { m: { url: \"http://h/${BATON_USER_KEY}\", state: perUser, identity: { meta: true } } }",
-                        Map.of()))
+                        Map.of("BATON_USER_KEY", "from-the-environment")))
                 .hasMessageContaining("only a command server with state: perUser has");
         // two tenants' users of the same id are two users
         assertThat(UserKey.of("t1", "alice")).isNotEqualTo(UserKey.of("t2", "alice"));
