@@ -25,9 +25,9 @@ final class CatalogueBuilder {
 
     private final McpServerSettings settings;
     private final PinGuard pins;
-    private final ToolCalls calls;
+    private final CallTarget calls;
 
-    CatalogueBuilder(McpServerSettings settings, PinGuard pins, ToolCalls calls) {
+    CatalogueBuilder(McpServerSettings settings, PinGuard pins, CallTarget calls) {
         this.settings = settings;
         this.pins = pins;
         this.calls = calls;

@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * catalogue stays on offer and its calls fail at once, so the source's circuit breaker opens and the model is told
  * the tool is unavailable; nothing waits for a server that is not there.
  */
-final class McpConnection implements ToolCalls, AutoCloseable {
+final class McpConnection implements CallTarget, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(McpConnection.class);
     /** Requests the SDK still tracks after Baton gave up on them are dropped after this long past the timeout. */
     private static final Duration REQUEST_TIMEOUT_MARGIN = Duration.ofSeconds(5);
@@ -67,7 +67,7 @@ final class McpConnection implements ToolCalls, AutoCloseable {
      * @param calls where the catalogue's tools send their calls: this connection (null), or the pool of processes per
      *     user for which this connection only lists the tools
      */
-    McpConnection(McpServerSettings settings, McpSettings timing, PinGuard pins, Clock clock, ToolCalls calls) {
+    McpConnection(McpServerSettings settings, McpSettings timing, PinGuard pins, Clock clock, CallTarget calls) {
         this.settings = settings;
         this.opener = new SessionOpener(settings);
         this.timing = timing;

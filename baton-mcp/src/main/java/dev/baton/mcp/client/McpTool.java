@@ -15,7 +15,7 @@ import java.util.Objects;
  * @param remoteName the tool's name on the server
  * @param calls the server's connection, or the pool of its processes per user
  */
-record McpTool(ToolDefinition definition, String remoteName, ToolCalls calls, McpServerSettings settings)
+record McpTool(ToolDefinition definition, String remoteName, CallTarget calls, McpServerSettings settings)
         implements Tool {
     McpTool {
         Objects.requireNonNull(definition, "definition");

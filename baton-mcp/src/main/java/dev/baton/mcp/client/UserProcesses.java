@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * any server. One that had no call for {@code idleTimeout} is stopped; at most {@code maxProcesses} run at once, and a
  * new user beyond that takes the place of the one idle longest — or is refused, when every process is busy.
  */
-final class UserProcesses implements ToolCalls, AutoCloseable {
+final class UserProcesses implements CallTarget, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(UserProcesses.class);
 
     private final McpServerSettings settings;

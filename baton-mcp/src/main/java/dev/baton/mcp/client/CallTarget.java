@@ -7,7 +7,7 @@ import dev.baton.core.tool.ToolContext;
  * Where a tool of a server is called: the server's one connection, or — for a command server whose state is per user —
  * the caller's own process.
  */
-interface ToolCalls {
+interface CallTarget {
     /**
      * Calls a tool as the context's caller.
      *
