@@ -16,12 +16,28 @@ server.registerTool(
 
 server.registerTool(
   "add_tool",
-  { description: "Adds a tool with the given name.", inputSchema: { name: z.string() } },
-  async ({ name }) => {
-    added.set(name, server.registerTool(name, { description: "Greets.", inputSchema: {} }, async () => ({
+  {
+    description: "Adds a tool with the given name (described \"Greets.\" unless told otherwise; with a title, it may have no description).",
+    inputSchema: { name: z.string(), description: z.string().optional(), title: z.string().optional() },
+  },
+  async ({ name, description, title }) => {
+    const config = { inputSchema: {} };
+    if (title !== undefined) config.title = title;
+    if (description !== undefined) config.description = description;
+    else if (title === undefined) config.description = "Greets.";
+    added.set(name, server.registerTool(name, config, async () => ({
       content: [{ type: "text", text: "hello from " + name }],
     })));
     return { content: [{ type: "text", text: "added " + name }] };
+  },
+);
+
+server.registerTool(
+  "retitle",
+  { description: "Changes the title of a tool added before.", inputSchema: { name: z.string(), title: z.string() } },
+  async ({ name, title }) => {
+    added.get(name).update({ title });
+    return { content: [{ type: "text", text: "retitled " + name }] };
   },
 );
 

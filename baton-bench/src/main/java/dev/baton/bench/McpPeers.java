@@ -24,9 +24,14 @@ final class McpPeers implements AutoCloseable {
     private int port;
 
     /** baton.yaml's {@code mcp} section with one server named "everything" over the given wire. */
+    /** The role of the benchmark's caller, with whom the server's data is shared. */
+    static final String ROLE = "bench";
+
     ObjectNode mcpSection(String wire) {
         ObjectNode mcp = JsonNodeFactory.instance.objectNode();
         ObjectNode server = mcp.putObject("servers").putObject("everything");
+        // one connection for the benchmark's one caller: what is measured is a call, not starting a process per user
+        server.put("state", "shared").putArray("sharedWith").add(ROLE);
         if (wire.equals("stdio")) {
             server.put("command", NpmPackages.node());
             server.putArray("args").add(everything.toString()).add("stdio");

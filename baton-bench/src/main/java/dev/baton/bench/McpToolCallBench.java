@@ -64,7 +64,8 @@ public class McpToolCallBench {
     private ToolExecutor executor;
     private AgentDefinition agent;
     private String tool;
-    private final Principal caller = Principal.of("bench", "bench-user", Set.of("mcp:everything"));
+    private final Principal caller = new Principal(
+            "bench-user", "bench", null, null, Set.of(McpPeers.ROLE), Set.of("mcp:everything"), java.util.List.of());
 
     @Setup(Level.Trial)
     public void start() {

@@ -1,6 +1,7 @@
 package dev.baton.core.tool;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.core.auth.Principal;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Set;
@@ -12,6 +13,9 @@ import java.util.Set;
  * @param destructive whether a call changes or deletes something that cannot simply be undone (a domain tool's
  *     declaration, {@code @BatonTool(destructive = true)}, an MCP tool's {@code destructiveHint}); under the default
  *     approval policy ({@code when_destructive}) such a call waits for the user's approval before it runs
+ * @param sharedWith empty when each caller's data is their own (every built-in tool); otherwise the tool works on one
+ *     set of data for every caller (an MCP server the operator declared {@code state: shared}), and only callers
+ *     holding one of these roles may use it
  */
 public record ToolDefinition(
         String name,
@@ -19,7 +23,8 @@ public record ToolDefinition(
         JsonNode parametersSchema,
         Set<String> requiredPermissions,
         Duration timeout,
-        boolean destructive) {
+        boolean destructive,
+        Set<String> sharedWith) {
     public ToolDefinition {
         Objects.requireNonNull(name, "name");
         if (!name.matches("[a-zA-Z0-9_-]{1,64}")) {
@@ -28,6 +33,29 @@ public record ToolDefinition(
         Objects.requireNonNull(description, "description");
         Objects.requireNonNull(parametersSchema, "parametersSchema");
         requiredPermissions = Set.copyOf(requiredPermissions == null ? Set.of() : requiredPermissions);
+        sharedWith = Set.copyOf(sharedWith == null ? Set.of() : sharedWith);
+    }
+
+    /** A tool whose data is each caller's own. */
+    public ToolDefinition(
+            String name,
+            String description,
+            JsonNode parametersSchema,
+            Set<String> requiredPermissions,
+            Duration timeout,
+            boolean destructive) {
+        this(name, description, parametersSchema, requiredPermissions, timeout, destructive, Set.of());
+    }
+
+    /** Whether every caller works on the same data (see {@link #sharedWith}). */
+    public boolean sharedData() {
+        return !sharedWith.isEmpty();
+    }
+
+    /** Whether the caller may use it: holds its permissions and, for a tool of shared data, one of its roles. */
+    public boolean usableBy(Principal caller) {
+        return caller.hasAllPermissions(requiredPermissions)
+                && (sharedWith.isEmpty() || caller.roles().stream().anyMatch(sharedWith::contains));
     }
 
     /** A tool that is not destructive. */

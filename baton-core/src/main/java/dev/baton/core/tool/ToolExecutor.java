@@ -137,9 +137,9 @@ public final class ToolExecutor {
             }
         }
         // permissions before the schema: a caller who may not use the tool learns nothing about its arguments
-        if (!scope.principal().hasAllPermissions(def.requiredPermissions())) {
+        if (!def.usableBy(scope.principal())) {
             log.info(
-                    "tool {} denied for user {}: missing permissions",
+                    "tool {} denied for user {}: missing permissions or roles",
                     def.name(),
                     scope.principal().userId());
             return Slot.done(

@@ -145,6 +145,50 @@ class ToolExecutorTest {
     }
 
     @Test
+    void a_tool_of_shared_data_is_denied_to_a_caller_without_one_of_its_roles_and_never_runs() {
+        ToolDefinition def = new ToolDefinition(
+                "team_notes", "Team notes.", objectSchema("{}"), Set.of("notes:read"), null, false, Set.of("admin"));
+        Tool shared = new Tool() {
+            @Override
+            public ToolDefinition definition() {
+                return def;
+            }
+
+            @Override
+            public JsonNode execute(JsonNode arguments, ToolContext context) {
+                executions.incrementAndGet();
+                return json("{\"notes\":[]}");
+            }
+        };
+        Principal student = new Principal("s", "t", null, null, Set.of("student"), Set.of("notes:read"), List.of());
+        Principal admin = new Principal("a", "t", null, null, Set.of("admin"), Set.of("notes:read"), List.of());
+
+        ToolCallOutcome denied = run(
+                        List.of(shared),
+                        student,
+                        Duration.ofSeconds(1),
+                        new Cancellation(),
+                        new CallCache(),
+                        new ToolCallRequest("c1", "team_notes", "{}"))
+                .getFirst();
+        ToolCallOutcome allowed = run(
+                        List.of(shared),
+                        admin,
+                        Duration.ofSeconds(1),
+                        new Cancellation(),
+                        new CallCache(),
+                        new ToolCallRequest("c2", "team_notes", "{}"))
+                .getFirst();
+
+        assertThat(denied.state()).isEqualTo(ToolCallState.DENIED);
+        assertThat(denied.error().code()).isEqualTo("permission_denied");
+        assertThat(allowed.state()).isEqualTo(ToolCallState.SUCCEEDED);
+        assertThat(executions).hasValue(1);
+        assertThat(def.sharedData()).isTrue();
+        assertThat(addTask.definition().sharedData()).isFalse();
+    }
+
+    @Test
     void a_tool_that_outlives_its_timeout_is_timed_out_and_interrupted() throws Exception {
         CountDownLatch never = new CountDownLatch(1);
         CountDownLatch interrupted = new CountDownLatch(1);

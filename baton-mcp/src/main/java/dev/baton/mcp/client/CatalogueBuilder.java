@@ -5,6 +5,7 @@ import dev.baton.core.tool.ToolDefinition;
 import dev.baton.mcp.config.McpServerSettings;
 import dev.baton.mcp.pin.PinGuard;
 import dev.baton.mcp.pin.ToolFingerprint;
+import dev.baton.mcp.pin.ToolText;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -16,19 +17,20 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Turns a server's {@code tools/list} into what Baton offers: namespaced names, the configured permissions and
- * timeouts, the confirmation flag from the annotations, and only the tools whose pins vouch for them.
+ * timeouts, the confirmation flag from the operator's word or the server's trusted hints, text cleaned of what a person
+ * cannot see, and only the tools whose pins vouch for them.
  */
 final class CatalogueBuilder {
     private static final Logger log = LoggerFactory.getLogger(CatalogueBuilder.class);
 
     private final McpServerSettings settings;
     private final PinGuard pins;
-    private final McpConnection connection;
+    private final CallTarget calls;
 
-    CatalogueBuilder(McpServerSettings settings, PinGuard pins, McpConnection connection) {
+    CatalogueBuilder(McpServerSettings settings, PinGuard pins, CallTarget calls) {
         this.settings = settings;
         this.pins = pins;
-        this.connection = connection;
+        this.calls = calls;
     }
 
     Catalogue build(List<McpSchema.Tool> listed, long version, Refresh cause, Instant now) {
@@ -47,11 +49,20 @@ final class CatalogueBuilder {
             }
             JsonNode schema = SdkJson.tree(tool.inputSchema());
             JsonNode annotations = SdkJson.annotations(tool.annotations());
-            String fingerprint = ToolFingerprint.of(tool.description(), schema, annotations);
+            // the text as the server sent it: hiding characters in it later is a change like any other
+            String fingerprint = ToolFingerprint.of(
+                    tool.title(), tool.description(), schema, SdkJson.tree(tool.outputSchema()), annotations);
+            ToolText title = ToolText.of(tool.title());
+            ToolText description = ToolText.of(tool.description());
+            pins.flag(settings.name(), tool.name(), fingerprint, findings(title, description));
             switch (pins.check(settings.name(), tool.name(), fingerprint)) {
                 case PinGuard.Verdict.Allowed allowed -> {
                     try {
-                        offered.add(new McpTool(definition(tool, exposed, schema), tool.name(), connection));
+                        offered.add(new McpTool(
+                                definition(tool, exposed, schema, title.text(), description.text()),
+                                tool.name(),
+                                calls,
+                                settings));
                     } catch (IllegalArgumentException e) {
                         log.warn(
                                 "MCP server {}: tool {} is unusable: {}", settings.name(), tool.name(), e.getMessage());
@@ -71,23 +82,41 @@ final class CatalogueBuilder {
         return new Catalogue(offered, heldBack, version, cause, now);
     }
 
-    private ToolDefinition definition(McpSchema.Tool tool, String exposed, JsonNode schema) {
-        String description = tool.description() != null
-                ? tool.description()
-                : tool.title() != null ? tool.title() : "Tool " + tool.name() + " of " + settings.name() + ".";
+    private static List<String> findings(ToolText title, ToolText description) {
+        List<String> out = new ArrayList<>();
+        for (var field :
+                List.of(java.util.Map.entry("title", title), java.util.Map.entry("description", description))) {
+            ToolText text = field.getValue();
+            if (text.invisible() > 0)
+                out.add(field.getKey() + ": " + text.invisible() + " invisible characters removed");
+            if (!text.instructions().isEmpty())
+                out.add(field.getKey() + " reads like an instruction to the model ("
+                        + String.join(", ", text.instructions()) + ")");
+        }
+        return out;
+    }
+
+    private ToolDefinition definition(
+            McpSchema.Tool tool, String exposed, JsonNode schema, String title, String description) {
+        String offeredText = description != null
+                ? description
+                : title != null ? title : "Tool " + tool.name() + " of " + settings.name() + ".";
         if (!schema.isObject()) throw new IllegalArgumentException("its inputSchema is not a JSON object");
         return new ToolDefinition(
                 exposed,
-                description,
+                offeredText,
                 schema,
                 settings.permissionsFor(tool.name()),
                 settings.timeoutFor(tool.name()),
-                destructive(tool.annotations()));
+                settings.destructiveOverride(tool.name())
+                        .orElseGet(() -> settings.trusted() ? destructive(tool.annotations()) : true),
+                settings.sharedWith());
     }
 
     /**
-     * The MCP spec's defaults: a tool is presumed destructive unless it says it only reads ({@code readOnlyHint}) or
-     * that its updates are additive ({@code destructiveHint: false}).
+     * The MCP spec's defaults, for a trusted server: a tool is presumed destructive unless it says it only reads
+     * ({@code readOnlyHint}) or that its updates are additive ({@code destructiveHint: false}). An untrusted server's
+     * hints are not believed: they come from the server itself.
      */
     static boolean destructive(McpSchema.ToolAnnotations annotations) {
         if (annotations == null) return true;

@@ -3,11 +3,17 @@ package dev.baton.mcp.client;
 import dev.baton.core.tool.ToolSource;
 import dev.baton.core.tool.pin.ToolPin;
 import dev.baton.core.tool.pin.ToolPins;
+import dev.baton.mcp.config.McpServerSettings;
 import dev.baton.mcp.config.McpSettings;
+import dev.baton.mcp.config.McpTransport;
+import dev.baton.mcp.config.UserKey;
 import dev.baton.mcp.pin.PinGuard;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -30,9 +36,12 @@ public final class McpClients implements AutoCloseable {
     private final List<McpConnection> connections;
     private final List<ToolSource> sources;
     private final PinGuard pins;
+    /** The pools of processes per user, by server name. */
+    private final Map<String, UserProcesses> userProcesses;
 
-    private McpClients(List<McpConnection> connections, PinGuard pins) {
+    private McpClients(List<McpConnection> connections, PinGuard pins, Map<String, UserProcesses> userProcesses) {
         this.connections = List.copyOf(connections);
+        this.userProcesses = Map.copyOf(userProcesses);
         this.sources =
                 connections.stream().map(c -> (ToolSource) new McpToolSource(c)).toList();
         this.pins = pins;
@@ -42,11 +51,21 @@ public final class McpClients implements AutoCloseable {
     public static McpClients start(McpSettings settings, ToolPins pins, Clock clock) {
         Objects.requireNonNull(settings, "settings");
         PinGuard guard = new PinGuard(pins, clock);
-        List<McpConnection> connections = settings.servers().stream()
-                .map(s -> new McpConnection(s, settings, guard, clock))
-                .toList();
+        Map<String, UserProcesses> pools = new LinkedHashMap<>();
+        List<McpConnection> connections = new ArrayList<>();
+        for (McpServerSettings server : settings.servers()) {
+            // a server whose state is per user is still started once, to list its tools; that process is never called
+            UserProcesses pool = null;
+            McpServerSettings listed = server;
+            if (server.processPerUser()) {
+                pool = new UserProcesses(server, settings, guard, clock);
+                pools.put(server.name(), pool);
+                listed = server.withTransport(((McpTransport.Stdio) server.transport()).forUser(UserKey.LISTING));
+            }
+            connections.add(new McpConnection(listed, settings, guard, clock, pool));
+        }
         connections.forEach(McpConnection::start);
-        return new McpClients(connections, guard);
+        return new McpClients(connections, guard, pools);
     }
 
     /** One source per server, in configuration order. */
@@ -60,7 +79,11 @@ public final class McpClients implements AutoCloseable {
 
     /** Every server's state now, in configuration order. */
     public List<ServerStatus> status() {
-        return connections.stream().map(McpConnection::status).toList();
+        return connections.stream()
+                .map(c -> userProcesses(c.name())
+                        .map(pool -> c.status().withUserProcesses(pool.running()))
+                        .orElse(c.status()))
+                .toList();
     }
 
     /**
@@ -110,6 +133,7 @@ public final class McpClients implements AutoCloseable {
     @Override
     public void close() {
         // in parallel: each may wait a few seconds for its process to exit
+        userProcesses.values().parallelStream().forEach(UserProcesses::close);
         connections.parallelStream().forEach(McpConnection::close);
     }
 
@@ -127,7 +151,13 @@ public final class McpClients implements AutoCloseable {
                 pin.pinnedAt(),
                 pin.changedHash(),
                 pin.changedAt(),
-                offered);
+                offered,
+                pins.flags(pin.server(), pin.tool()));
+    }
+
+    /** The processes per user of a server whose state is per user. */
+    Optional<UserProcesses> userProcesses(String server) {
+        return Optional.ofNullable(userProcesses.get(server));
     }
 
     Optional<McpConnection> connection(String server) {

@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * catalogue stays on offer and its calls fail at once, so the source's circuit breaker opens and the model is told
  * the tool is unavailable; nothing waits for a server that is not there.
  */
-final class McpConnection implements AutoCloseable {
+final class McpConnection implements CallTarget, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(McpConnection.class);
     /** Requests the SDK still tracks after Baton gave up on them are dropped after this long past the timeout. */
     private static final Duration REQUEST_TIMEOUT_MARGIN = Duration.ofSeconds(5);
@@ -63,12 +63,16 @@ final class McpConnection implements AutoCloseable {
 
     private final SessionOpener opener;
 
-    McpConnection(McpServerSettings settings, McpSettings timing, PinGuard pins, Clock clock) {
+    /**
+     * @param calls where the catalogue's tools send their calls: this connection (null), or the pool of processes per
+     *     user for which this connection only lists the tools
+     */
+    McpConnection(McpServerSettings settings, McpSettings timing, PinGuard pins, Clock clock, CallTarget calls) {
         this.settings = settings;
         this.opener = new SessionOpener(settings);
         this.timing = timing;
         this.clock = clock;
-        this.builder = new CatalogueBuilder(settings, pins, this);
+        this.builder = new CatalogueBuilder(settings, pins, calls == null ? this : calls);
         this.status = ServerStatus.connecting(settings.name(), clock.instant());
         this.supervisor = Thread.ofVirtual().name("mcp-" + settings.name()).unstarted(this::supervise);
     }
@@ -109,7 +113,8 @@ final class McpConnection implements AutoCloseable {
      * @throws ToolException when the server answered with an error (the tool refused; the server is fine)
      * @throws McpUnavailableException when the server is down, went away during the call or did not answer in time
      */
-    JsonNode call(String remoteName, JsonNode arguments, ToolContext context) {
+    @Override
+    public JsonNode call(String remoteName, JsonNode arguments, ToolContext context) {
         IdentityForwarding identity = settings.identity();
         String user = context.principal().userId();
         String tenant = context.principal().tenantId();

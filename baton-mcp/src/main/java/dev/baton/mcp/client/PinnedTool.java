@@ -1,6 +1,7 @@
 package dev.baton.mcp.client;
 
 import java.time.Instant;
+import java.util.List;
 
 /**
  * A pinned tool as an operator reviews it.
@@ -9,6 +10,7 @@ import java.time.Instant;
  * @param changedHash the fingerprint the server offers now when it differs from the pin (the tool is disabled); to
  *     accept the change, send it back
  * @param offered whether the tool is on offer here now
+ * @param flags what an operator should look at in its text (invisible characters removed, instruction-like wording)
  */
 public record PinnedTool(
         String server,
@@ -18,4 +20,9 @@ public record PinnedTool(
         Instant pinnedAt,
         String changedHash,
         Instant changedAt,
-        boolean offered) {}
+        boolean offered,
+        List<String> flags) {
+    public PinnedTool {
+        flags = List.copyOf(flags);
+    }
+}

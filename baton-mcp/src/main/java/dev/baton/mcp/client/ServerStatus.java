@@ -15,6 +15,7 @@ import java.util.Objects;
  * @param heldBack how many it lists that are not offered (changed since pinned)
  * @param catalogueVersion grows with every rebuild of its catalogue
  * @param lastRefresh why the catalogue was last rebuilt
+ * @param userProcesses for a command server whose state is per user, how many users' processes run now; else -1
  */
 public record ServerStatus(
         String name,
@@ -27,7 +28,8 @@ public record ServerStatus(
         int tools,
         int heldBack,
         long catalogueVersion,
-        Refresh lastRefresh) {
+        Refresh lastRefresh,
+        int userProcesses) {
 
     public enum State {
         /** Starting or restarting; not up yet. */
@@ -51,7 +53,7 @@ public record ServerStatus(
 
     /** A server configured and not connected yet. */
     static ServerStatus connecting(String name, Instant since) {
-        return new ServerStatus(name, State.CONNECTING, null, since, null, -1, 0, 0, 0, 0, Refresh.INITIAL);
+        return new ServerStatus(name, State.CONNECTING, null, since, null, -1, 0, 0, 0, 0, Refresh.INITIAL, -1);
     }
 
     /**
@@ -70,17 +72,47 @@ public record ServerStatus(
                 tools,
                 heldBack,
                 catalogueVersion,
-                lastRefresh);
+                lastRefresh,
+                userProcesses);
     }
 
     /** This status with one more restart or reconnection. */
     ServerStatus restarted() {
         return new ServerStatus(
-                name, state, wire, since, lastError, pid, restarts + 1, tools, heldBack, catalogueVersion, lastRefresh);
+                name,
+                state,
+                wire,
+                since,
+                lastError,
+                pid,
+                restarts + 1,
+                tools,
+                heldBack,
+                catalogueVersion,
+                lastRefresh,
+                userProcesses);
     }
 
     /** This status after the catalogue was rebuilt. */
     ServerStatus withCatalogue(int offered, int held, long version, Refresh cause) {
-        return new ServerStatus(name, state, wire, since, lastError, pid, restarts, offered, held, version, cause);
+        return new ServerStatus(
+                name, state, wire, since, lastError, pid, restarts, offered, held, version, cause, userProcesses);
+    }
+
+    /** This status with the number of users' processes running now. */
+    ServerStatus withUserProcesses(int running) {
+        return new ServerStatus(
+                name,
+                state,
+                wire,
+                since,
+                lastError,
+                pid,
+                restarts,
+                tools,
+                heldBack,
+                catalogueVersion,
+                lastRefresh,
+                running);
     }
 }

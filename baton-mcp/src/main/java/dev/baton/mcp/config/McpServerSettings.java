@@ -13,6 +13,9 @@ import java.util.Set;
  * @param timeout for each call of its tools, and for connecting to it
  * @param permissions what a caller must hold to use its tools; by default {@code mcp:<name>}
  * @param tools per-tool overrides, by the tool's name on the server
+ * @param state whose data the server holds: each user's own, or everybody's (then only named roles use it)
+ * @param trusted whether the server's own hints ({@code readOnlyHint}, {@code destructiveHint}) are believed; an
+ *     untrusted server's tools all wait for approval unless the operator says otherwise per tool
  */
 public record McpServerSettings(
         String name,
@@ -20,7 +23,9 @@ public record McpServerSettings(
         Duration timeout,
         Set<String> permissions,
         Map<String, ToolSettings> tools,
-        IdentityForwarding identity) {
+        IdentityForwarding identity,
+        ServerState state,
+        boolean trusted) {
 
     public static final String NAME_PATTERN = "[A-Za-z0-9][A-Za-z0-9-]{0,31}";
 
@@ -37,6 +42,35 @@ public record McpServerSettings(
         identity = identity == null ? IdentityForwarding.NONE : identity;
         if (identity.headers() && !(transport instanceof McpTransport.Http))
             throw new IllegalArgumentException("identity headers need an HTTP server; use identity.meta for " + name);
+        Objects.requireNonNull(state, "state");
+        if (state instanceof ServerState.PerUser
+                && transport instanceof McpTransport.Http
+                && !identity.meta()
+                && identity.userHeader() == null)
+            throw new IllegalArgumentException("state perUser for a url server means the server keeps each user's data"
+                    + " apart by who calls: set identity (userHeader or meta) and make the server enforce it,"
+                    + " or say state: shared with sharedWith: [roles]");
+    }
+
+    /** The same server reached another way (a user's own process). */
+    public McpServerSettings withTransport(McpTransport other) {
+        return new McpServerSettings(name, other, timeout, permissions, tools, identity, state, trusted);
+    }
+
+    /** Whether a process of its own runs for each user (a command server whose state is per user). */
+    public boolean processPerUser() {
+        return state instanceof ServerState.PerUser && transport instanceof McpTransport.Stdio;
+    }
+
+    /** The roles that share its data, or an empty set when each user's data is their own. */
+    public Set<String> sharedWith() {
+        return state instanceof ServerState.Shared shared ? shared.roles() : Set.of();
+    }
+
+    /** The operator's word on whether the named tool's calls are destructive; empty leaves it to trust and hints. */
+    public java.util.Optional<Boolean> destructiveOverride(String toolName) {
+        ToolSettings own = tools.get(toolName);
+        return java.util.Optional.ofNullable(own == null ? null : own.destructive());
     }
 
     /** The permission a caller needs for a server's tools unless configured otherwise: {@code mcp:<name>}. */

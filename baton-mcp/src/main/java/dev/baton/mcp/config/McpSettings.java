@@ -36,8 +36,22 @@ public record McpSettings(
 
     private static final Set<String> SECTION_KEYS = Set.of("servers", "restartDelay", "maxRestartDelay", "healthCheck");
     private static final Set<String> SERVER_KEYS = Set.of(
-            "command", "args", "env", "url", "headers", "transport", "timeout", "permissions", "tools", "identity");
-    private static final Set<String> TOOL_KEYS = Set.of("permissions", "timeout");
+            "command",
+            "args",
+            "env",
+            "url",
+            "headers",
+            "transport",
+            "timeout",
+            "permissions",
+            "tools",
+            "identity",
+            "state",
+            "sharedWith",
+            "maxProcesses",
+            "idleTimeout",
+            "trusted");
+    private static final Set<String> TOOL_KEYS = Set.of("permissions", "timeout", "destructive");
     private static final Set<String> IDENTITY_KEYS = Set.of("meta", "userHeader", "tenantHeader");
 
     public McpSettings {
@@ -86,7 +100,12 @@ public record McpSettings(
         boolean stdio = node.has("command");
         boolean http = node.has("url");
         if (stdio == http) throw new IllegalArgumentException(where + ": set exactly one of command and url");
-        McpTransport transport = stdio ? stdio(node, where, placeholders) : http(node, where, placeholders);
+        ServerState state = state(node, where, stdio);
+        // a process per user may name its user's key (a data file of its own); nothing else may
+        Placeholders expanding = stdio && state instanceof ServerState.PerUser
+                ? placeholders.keeping(UserKey.PLACEHOLDER_NAME)
+                : placeholders;
+        McpTransport transport = stdio ? stdio(node, where, expanding) : http(node, where, placeholders);
         Map<String, ToolSettings> tools = new LinkedHashMap<>();
         JsonNode toolsNode = node.path("tools");
         if (!toolsNode.isMissingNode()) {
@@ -99,17 +118,77 @@ public record McpSettings(
                         e.getKey(),
                         new ToolSettings(
                                 permissions(e.getValue().path("permissions"), toolWhere),
-                                duration(e.getValue().path("timeout"), null, toolWhere + ".timeout")));
+                                duration(e.getValue().path("timeout"), null, toolWhere + ".timeout"),
+                                flag(e.getValue().path("destructive"), null, toolWhere + ".destructive")));
             });
         }
         Duration timeout = duration(node.path("timeout"), DEFAULT_TIMEOUT, where + ".timeout");
         Set<String> permissions = permissions(node.path("permissions"), where);
         IdentityForwarding identity = identity(node.path("identity"), where);
+        boolean trusted = flag(node.path("trusted"), false, where + ".trusted");
         try {
-            return new McpServerSettings(name, transport, timeout, permissions, tools, identity);
+            return new McpServerSettings(name, transport, timeout, permissions, tools, identity, state, trusted);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The server's {@code state}, which must be said: Baton cannot see whether a server keeps one memory for everybody.
+     */
+    private static ServerState state(JsonNode node, String where, boolean stdio) {
+        if (!node.has("state"))
+            throw new IllegalArgumentException(where + ": say whose data the server keeps with state: perUser (each"
+                    + " user's own: "
+                    + (stdio ? "Baton runs one process per user" : "set identity and let the server" + " enforce it")
+                    + ") or state: shared (one set of data for everybody, with sharedWith: [roles"
+                    + " that may use it]); without it every user could read and change every other user's data");
+        String value = text(node.path("state"), where + ".state");
+        boolean processLimits = node.has("maxProcesses") || node.has("idleTimeout");
+        switch (value) {
+            case "perUser" -> {
+                if (node.has("sharedWith"))
+                    throw new IllegalArgumentException(where + ".sharedWith is for state: shared");
+                if (processLimits && !stdio)
+                    throw new IllegalArgumentException(
+                            where + ": maxProcesses and idleTimeout are for command servers (one process per user)");
+                JsonNode max = node.path("maxProcesses");
+                if (!max.isMissingNode() && (!max.canConvertToInt() || !max.isIntegralNumber() || max.asInt() < 1))
+                    throw new IllegalArgumentException(where + ".maxProcesses must be a whole number of at least 1");
+                return new ServerState.PerUser(
+                        max.isMissingNode() ? ServerState.PerUser.DEFAULT_MAX_PROCESSES : max.asInt(),
+                        duration(
+                                node.path("idleTimeout"),
+                                ServerState.PerUser.DEFAULT_IDLE_TIMEOUT,
+                                where + ".idleTimeout"));
+            }
+            case "shared" -> {
+                if (processLimits)
+                    throw new IllegalArgumentException(
+                            where + ": maxProcesses and idleTimeout are for state: perUser (one process per user)");
+                Set<String> roles = roles(node.path("sharedWith"), where + ".sharedWith");
+                if (roles.isEmpty())
+                    throw new IllegalArgumentException(where + ": state: shared needs sharedWith, the roles that may"
+                            + " use it (every one of them reads and changes the same data), e.g. sharedWith: [admin]");
+                return new ServerState.Shared(roles);
+            }
+            default ->
+                throw new IllegalArgumentException(where + ".state must be perUser or shared, got '" + value + "'");
+        }
+    }
+
+    private static Set<String> roles(JsonNode node, String where) {
+        if (node.isMissingNode() || node.isNull()) return Set.of();
+        if (!node.isArray()) throw new IllegalArgumentException(where + " must be a list of roles");
+        Set<String> out = new LinkedHashSet<>();
+        for (int i = 0; i < node.size(); i++) out.add(text(node.get(i), where + "[" + i + "]"));
+        return out;
+    }
+
+    private static Boolean flag(JsonNode node, Boolean fallback, String where) {
+        if (node.isMissingNode() || node.isNull()) return fallback;
+        if (!node.isBoolean()) throw new IllegalArgumentException(where + " must be true or false");
+        return node.asBoolean();
     }
 
     private static McpTransport.Stdio stdio(JsonNode node, String where, Placeholders placeholders) {

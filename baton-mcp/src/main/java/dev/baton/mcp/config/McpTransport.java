@@ -21,6 +21,13 @@ public sealed interface McpTransport {
             args = List.copyOf(args == null ? List.of() : args);
             env = Map.copyOf(env == null ? Map.of() : env);
         }
+
+        /** This command for one user's process: {@code ${BATON_USER_KEY}} filled in everywhere. */
+        public Stdio forUser(UserKey key) {
+            Map<String, String> filled = new java.util.LinkedHashMap<>();
+            env.forEach((k, v) -> filled.put(k, key.fill(v)));
+            return new Stdio(key.fill(command), args.stream().map(key::fill).toList(), filled);
+        }
     }
 
     /**

@@ -3,6 +3,8 @@ package dev.baton.mcp.pin;
 import dev.baton.core.tool.pin.ToolPin;
 import dev.baton.core.tool.pin.ToolPins;
 import java.time.Clock;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -32,6 +34,8 @@ public final class PinGuard {
     private final Clock clock;
     /** Changes already logged, so a server listing its tools every few seconds does not flood the log. */
     private final Set<String> reported = ConcurrentHashMap.newKeySet();
+
+    private final Map<String, List<String>> flags = new ConcurrentHashMap<>();
 
     public PinGuard(ToolPins pins, Clock clock) {
         this.pins = Objects.requireNonNull(pins, "pins");
@@ -63,6 +67,28 @@ public final class PinGuard {
                     pin.changedHash());
         }
         return new Verdict.Changed(pin);
+    }
+
+    /**
+     * Records what an operator should look at in a tool's text (hidden characters removed, wording that reads as an
+     * instruction to the model), shown with its pin, and logs it at WARN the first time it is seen in that version.
+     *
+     * @param fingerprint of the text as the server sent it
+     */
+    public void flag(String server, String tool, String fingerprint, List<String> findings) {
+        String key = server + '/' + tool;
+        if (findings.isEmpty()) {
+            flags.remove(key);
+            return;
+        }
+        flags.put(key, List.copyOf(findings));
+        if (reported.add(key + '#' + fingerprint))
+            log.warn("MCP tool {}/{} needs an operator's review: {}", server, tool, String.join("; ", findings));
+    }
+
+    /** What {@link #flag} recorded for the tool here; empty when nothing. */
+    public List<String> flags(String server, String tool) {
+        return flags.getOrDefault(server + '/' + tool, List.of());
     }
 
     /** @see ToolPins#accept */

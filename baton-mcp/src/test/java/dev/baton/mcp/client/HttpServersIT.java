@@ -207,7 +207,10 @@ class HttpServersIT {
 
     private ToolCalls connect(String serverYaml, Duration healthCheck) {
         String yaml = "restartDelay: 300ms\nhealthCheck: " + healthCheck.toMillis() + "ms\nservers:\n  everything:\n"
-                + serverYaml.lines().map(l -> "    " + l).reduce("", (a, b) -> a + b + "\n");
+                + (serverYaml + "\nstate: shared\nsharedWith: [tester]")
+                        .lines()
+                        .map(l -> "    " + l)
+                        .reduce("", (a, b) -> a + b + "\n");
         McpSettings settings = McpSettings.parse(Yaml.parse(yaml), Map.of("TODO_KEY", "key-from-env"));
         clients = McpClients.start(settings, new InMemoryToolPins(), Clock.systemUTC());
         assertThat(clients.awaitFirstAttempts(Duration.ofSeconds(30))).isTrue();

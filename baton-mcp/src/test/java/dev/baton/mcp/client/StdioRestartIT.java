@@ -44,8 +44,8 @@ class StdioRestartIT {
                         maxRestartDelay: 4s
                         healthCheck: 1s
                         servers:
-                          everything: { command: "%s", args: ["%s", "stdio"], timeout: 120s }
-                          memory: { command: "%s", args: ["%s"], env: { MEMORY_FILE_PATH: "%s" } }
+                          everything: { command: "%s", args: ["%s", "stdio"], timeout: 120s, state: shared, sharedWith: [tester] }
+                          memory: { command: "%s", args: ["%s"], env: { MEMORY_FILE_PATH: "%s" }, state: shared, sharedWith: [tester] }
                         """.formatted(
                                 node,
                                 everything,

@@ -44,8 +44,17 @@ class StdioServersIT {
         McpSettings settings = McpSettings.parse(
                 Yaml.parse("""
                         servers:
-                          everything: { command: "%s", args: ["%s", "stdio"], env: { GREETING: "${GREETING}" } }
+                          everything:
+                            command: "%s"
+                            args: ["%s", "stdio"]
+                            env: { GREETING: "${GREETING}" }
+                            state: shared
+                            sharedWith: [tester]
+                            trusted: true
                           memory:
+                            state: shared
+                            sharedWith: [tester]
+                            trusted: true
                             command: "%s"
                             args: ["%s"]
                             env: { MEMORY_FILE_PATH: "%s" }

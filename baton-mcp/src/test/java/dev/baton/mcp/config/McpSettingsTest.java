@@ -21,8 +21,8 @@ class McpSettingsTest {
     void the_issues_example_reads_as_one_stdio_and_one_http_server() {
         McpSettings settings = parse("""
                 servers:
-                  memory:   { command: npx, args: ["-y", "@modelcontextprotocol/server-memory"], env: {}, timeout: 10s }
-                  todo:     { url: "http://127.0.0.1:8001/mcp", headers: { X-Api-Key: "${TODO_KEY}" }, timeout: 10s }
+                  memory:   { command: npx, args: ["-y", "@modelcontextprotocol/server-memory"], env: {}, timeout: 10s, state: perUser }
+                  todo:     { url: "http://127.0.0.1:8001/mcp", headers: { X-Api-Key: "${TODO_KEY}" }, timeout: 10s, state: shared, sharedWith: [admin] }
                 """, Map.of("TODO_KEY", "s3cret"));
 
         McpServerSettings memory = settings.server("memory");
@@ -43,6 +43,7 @@ class McpSettingsTest {
                 servers:
                   memory:
                     command: npx
+                    state: perUser
                     permissions: [mcp:memory:read]
                     tools:
                       delete_entities: { permissions: [mcp:memory:admin], timeout: 2s }
@@ -58,8 +59,8 @@ class McpSettingsTest {
     void identity_forwarding_is_off_unless_configured() {
         McpSettings settings = parse("""
                 servers:
-                  a: { command: x }
-                  b: { url: "https://mcp.example.com/mcp", identity: { meta: true, userHeader: X-User, tenantHeader: X-Tenant } }
+                  a: { command: x, state: perUser }
+                  b: { url: "https://mcp.example.com/mcp", state: perUser, identity: { meta: true, userHeader: X-User, tenantHeader: X-Tenant } }
                 """, Map.of());
 
         assertThat(settings.server("a").identity()).isEqualTo(IdentityForwarding.NONE);
@@ -68,29 +69,165 @@ class McpSettingsTest {
 
     @Test
     void mistakes_name_the_setting_that_is_wrong() {
-        assertThatThrownBy(() -> parse("servers: { a: { command: x, url: \"http://h/\" } }", Map.of()))
+        assertThatThrownBy(() -> parse("servers: { a: { command: x, url: \"http://h/\", state: perUser } }", Map.of()))
                 .hasMessage("mcp.servers.a: set exactly one of command and url");
-        assertThatThrownBy(() -> parse("servers: { a: {} }", Map.of()))
+        assertThatThrownBy(() -> parse("servers: { a: { state: perUser } }", Map.of()))
                 .hasMessage("mcp.servers.a: set exactly one of command and url");
-        assertThatThrownBy(() -> parse("servers: { a: { command: x, comand: y } }", Map.of()))
+        assertThatThrownBy(() -> parse("servers: { a: { command: x, comand: y, state: perUser } }", Map.of()))
                 .hasMessageStartingWith("mcp.servers.a: unknown key 'comand'");
-        assertThatThrownBy(() -> parse("servers: { a: { url: \"http://h/\", headers: { K: \"${NOPE}\" } } }", Map.of()))
+        assertThatThrownBy(() -> parse(
+                        "servers: { a: { url: \"http://h/\", state: shared, sharedWith: [admin], headers: { K: \"${NOPE}\" } } }",
+                        Map.of()))
                 .hasMessage("mcp.servers.a.headers.K names ${NOPE}, but that environment variable is not set");
-        assertThatThrownBy(() -> parse("servers: { a: { url: \"ftp://h/\" } }", Map.of()))
+        assertThatThrownBy(() ->
+                        parse("servers: { a: { url: \"ftp://h/\", state: shared, sharedWith: [admin] } }", Map.of()))
                 .hasMessageContaining("mcp.servers.a.url")
                 .hasMessageContaining("http:// or https://");
-        assertThatThrownBy(() -> parse("servers: { a: { url: \"http://u:p@h/\" } }", Map.of()))
+        assertThatThrownBy(() -> parse(
+                        "servers: { a: { url: \"http://u:p@h/\", state: shared, sharedWith: [admin] } }", Map.of()))
                 .hasMessageContaining("must not carry credentials");
-        assertThatThrownBy(() -> parse("servers: { my_server: { command: x } }", Map.of()))
+        assertThatThrownBy(() -> parse("servers: { my_server: { command: x, state: perUser } }", Map.of()))
                 .hasMessageContaining("no underscores");
-        assertThatThrownBy(() -> parse("servers: { a: { command: x, timeout: 10 } }", Map.of()))
+        assertThatThrownBy(() -> parse("servers: { a: { command: x, state: perUser, timeout: 10 } }", Map.of()))
                 .hasMessageStartingWith("mcp.servers.a.timeout");
-        assertThatThrownBy(() -> parse("servers: { a: { command: x, identity: { userHeader: X-U } } }", Map.of()))
+        assertThatThrownBy(() -> parse(
+                        "servers: { a: { command: x, state: perUser, identity: { userHeader: X-U } } }", Map.of()))
                 .hasMessageContaining("identity headers need an HTTP server");
-        assertThatThrownBy(() -> parse("servers: { a: { url: \"http://h/\", transport: websocket } }", Map.of()))
+        assertThatThrownBy(() -> parse(
+                        "servers: { a: { url: \"http://h/\", state: shared, sharedWith: [admin], transport: websocket } }",
+                        Map.of()))
                 .hasMessage("mcp.servers.a.transport must be auto, streamable or sse, got 'websocket'");
-        assertThatThrownBy(() -> parse("servers: { a: { command: x }, A: { command: y } }", Map.of()))
+        assertThatThrownBy(() -> parse(
+                        "servers: { a: { command: x, state: perUser }, A: { command: y, state: perUser } }", Map.of()))
                 .hasMessageContaining("configured twice");
+    }
+
+    @Test
+    void a_server_that_does_not_say_whose_data_it_keeps_is_refused_with_both_choices_explained() {
+        assertThatThrownBy(() -> parse("servers: { memory: { command: npx } }", Map.of()))
+                .hasMessageStartingWith("mcp.servers.memory: say whose data the server keeps with state: perUser")
+                .hasMessageContaining("Baton runs one process per user")
+                .hasMessageContaining("state: shared")
+                .hasMessageContaining("sharedWith")
+                .hasMessageContaining("every user could read and change every other user's data");
+        assertThatThrownBy(() -> parse("servers: { todo: { url: \"http://h/mcp\" } }", Map.of()))
+                .hasMessageContaining("set identity and let the server enforce it");
+        assertThatThrownBy(() -> parse("servers: { memory: { command: npx, state: everyone } }", Map.of()))
+                .hasMessage("mcp.servers.memory.state must be perUser or shared, got 'everyone'");
+    }
+
+    @Test
+    void a_shared_server_names_the_roles_that_share_it() {
+        McpServerSettings shared = parse(
+                        "servers: { memory: { command: npx, state: shared, sharedWith: [admin, teacher] } }", Map.of())
+                .server("memory");
+        assertThat(shared.state()).isEqualTo(new ServerState.Shared(Set.of("admin", "teacher")));
+        assertThat(shared.sharedWith()).containsExactlyInAnyOrder("admin", "teacher");
+        assertThat(shared.processPerUser()).isFalse();
+
+        assertThatThrownBy(() -> parse("servers: { memory: { command: npx, state: shared } }", Map.of()))
+                .hasMessageStartingWith("mcp.servers.memory: state: shared needs sharedWith");
+        assertThatThrownBy(
+                        () -> parse("servers: { memory: { command: npx, state: shared, sharedWith: [] } }", Map.of()))
+                .hasMessageStartingWith("mcp.servers.memory: state: shared needs sharedWith");
+        assertThatThrownBy(() ->
+                        parse("servers: { memory: { command: npx, state: perUser, sharedWith: [admin] } }", Map.of()))
+                .hasMessage("mcp.servers.memory.sharedWith is for state: shared");
+    }
+
+    @Test
+    void a_command_server_per_user_runs_a_bounded_pool_of_processes() {
+        McpServerSettings memory = parse("""
+                servers:
+                  memory:
+                    command: npx
+                    env: { MEMORY_FILE_PATH: "/var/lib/baton/memory/${BATON_USER_KEY}.jsonl" }
+                    state: perUser
+                    maxProcesses: 3
+                    idleTimeout: 2m
+                """, Map.of()).server("memory");
+
+        assertThat(memory.state()).isEqualTo(new ServerState.PerUser(3, Duration.ofMinutes(2)));
+        assertThat(memory.processPerUser()).isTrue();
+        assertThat(memory.sharedWith()).isEmpty();
+        McpTransport.Stdio own = ((McpTransport.Stdio) memory.transport()).forUser(UserKey.of("default", "alice"));
+        assertThat(own.env().get("MEMORY_FILE_PATH"))
+                .isEqualTo("/var/lib/baton/memory/"
+                        + UserKey.of("default", "alice").value() + ".jsonl")
+                .isNotEqualTo(((McpTransport.Stdio) memory.transport())
+                        .forUser(UserKey.of("default", "bob"))
+                        .env()
+                        .get("MEMORY_FILE_PATH"));
+        assertThat(parse("servers: { m: { command: npx, state: perUser } }", Map.of())
+                        .server("m")
+                        .state())
+                .isEqualTo(ServerState.PerUser.defaults());
+
+        assertThatThrownBy(() -> parse("servers: { m: { command: npx, state: perUser, maxProcesses: 0 } }", Map.of()))
+                .hasMessage("mcp.servers.m.maxProcesses must be a whole number of at least 1");
+        assertThatThrownBy(() -> parse(
+                        "servers: { m: { command: npx, state: shared, sharedWith: [admin], idleTimeout: 1m } }",
+                        Map.of()))
+                .hasMessageContaining("are for state: perUser");
+    }
+
+    @Test
+    void the_users_key_is_only_for_a_process_per_user() {
+        assertThatThrownBy(() -> parse(
+                        "servers: { m: { command: npx, args: [\"${BATON_USER_KEY}\"], state: shared, sharedWith: [a] } }",
+                        Map.of()))
+                .hasMessageContaining("only a command server with state: perUser has");
+        assertThatThrownBy(() -> parse(
+                        "servers: { m: { url: \"http://h/${BATON_USER_KEY}\", state: perUser, identity: { meta: true } } }",
+                        Map.of("BATON_USER_KEY", "from-the-environment")))
+                .hasMessageContaining("only a command server with state: perUser has");
+        // two tenants' users of the same id are two users
+        assertThat(UserKey.of("t1", "alice")).isNotEqualTo(UserKey.of("t2", "alice"));
+        assertThat(UserKey.of("default", "../../etc/passwd").value()).matches("[0-9a-f]{32}");
+    }
+
+    @Test
+    void a_url_server_per_user_must_be_told_who_calls() {
+        assertThatThrownBy(() -> parse("servers: { todo: { url: \"http://h/mcp\", state: perUser } }", Map.of()))
+                .hasMessageStartingWith("mcp.servers.todo: state perUser for a url server")
+                .hasMessageContaining("set identity (userHeader or meta)");
+        assertThat(parse(
+                                "servers: { todo: { url: \"http://h/mcp\", state: perUser, identity: { userHeader: X-U } } }",
+                                Map.of())
+                        .server("todo")
+                        .processPerUser())
+                .isFalse();
+        assertThatThrownBy(() -> parse(
+                        "servers: { todo: { url: \"http://h/mcp\", state: perUser, maxProcesses: 2, identity: { meta: true } } }",
+                        Map.of()))
+                .hasMessageContaining("are for command servers");
+    }
+
+    @Test
+    void the_operator_overrides_a_tools_hints_and_trusts_a_server_only_when_told() {
+        McpServerSettings s = parse("""
+                servers:
+                  tasks:
+                    command: npx
+                    state: perUser
+                    tools:
+                      delete_task: { destructive: true }
+                      list_tasks: { destructive: false }
+                """, Map.of()).server("tasks");
+
+        assertThat(s.trusted()).isFalse();
+        assertThat(s.destructiveOverride("delete_task")).contains(true);
+        assertThat(s.destructiveOverride("list_tasks")).contains(false);
+        assertThat(s.destructiveOverride("add_task")).isEmpty();
+        assertThat(parse("servers: { t: { command: x, state: perUser, trusted: true } }", Map.of())
+                        .server("t")
+                        .trusted())
+                .isTrue();
+        assertThatThrownBy(() -> parse("servers: { t: { command: x, state: perUser, trusted: yes please } }", Map.of()))
+                .hasMessage("mcp.servers.t.trusted must be true or false");
+        assertThatThrownBy(() -> parse(
+                        "servers: { t: { command: x, state: perUser, tools: { a: { destructive: 1 } } } }", Map.of()))
+                .hasMessage("mcp.servers.t.tools.a.destructive must be true or false");
     }
 
     @Test

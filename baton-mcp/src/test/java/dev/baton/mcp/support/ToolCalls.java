@@ -56,7 +56,10 @@ public final class ToolCalls {
         return executor.execute(List.of(request), scope, new CallCache()).getFirst();
     }
 
+    /** The role of {@link #user}s: the tests' servers of shared data name it in {@code sharedWith}. */
+    public static final String ROLE = "tester";
+
     public static Principal user(String id, String... permissions) {
-        return Principal.of("acme", id, Set.of(permissions));
+        return new Principal(id, "acme", null, null, Set.of(ROLE), Set.of(permissions), List.of());
     }
 }

@@ -77,8 +77,7 @@ public final class ToolAccess {
         for (AgentDefinition agent : usable) {
             for (Tool tool : catalog.visibleTo(agent)) {
                 String name = tool.definition().name();
-                if (visible.containsKey(name)
-                        || !caller.hasAllPermissions(tool.definition().requiredPermissions())) continue;
+                if (visible.containsKey(name) || !tool.definition().usableBy(caller)) continue;
                 visible.put(
                         name, new Permitted(agent, tool, catalog.sourceOf(name).orElse("unknown")));
             }

@@ -43,7 +43,8 @@ public final class CatalogRoutes {
 
     /**
      * Tools of the agents the caller may use, limited to those whose permissions the caller holds, with where each
-     * comes from ("tasks", "mcp:memory") and whether a person should confirm its calls.
+     * comes from ("tasks", "mcp:memory"), whether a person should confirm its calls and whether its data is shared
+     * by every caller.
      */
     private void tools(Context ctx) {
         ObjectNode out = Json.MAPPER.createObjectNode();
@@ -53,6 +54,8 @@ public final class CatalogRoutes {
             ObjectNode n = arr.addObject().put("name", d.name()).put("description", d.description());
             n.set("parameters", d.parametersSchema());
             n.put("source", permitted.source()).put("destructive", d.destructive());
+            // every caller of such a tool reads and changes the same data: the web app warns before it is used
+            if (d.sharedData()) n.put("sharedData", true);
         }
         ctx.json(out);
     }

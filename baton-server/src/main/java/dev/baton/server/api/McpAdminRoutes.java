@@ -59,6 +59,7 @@ public final class McpAdminRoutes {
                     .put("restarts", s.restarts())
                     .put("lastError", s.lastError());
             if (s.pid() > 0) n.put("pid", s.pid());
+            if (s.userProcesses() >= 0) n.put("userProcesses", s.userProcesses());
         }
         ctx.json(body);
     }
@@ -68,8 +69,10 @@ public final class McpAdminRoutes {
         ObjectNode body = Json.MAPPER.createObjectNode();
         ArrayNode list = body.putArray("pins");
         for (PinnedTool pin : operator.pins()) {
-            list.addObject()
-                    .put("server", pin.server())
+            ObjectNode row = list.addObject();
+            // what to review in its text: invisible characters removed, wording that reads like an instruction
+            pin.flags().forEach(row.withArray("flags")::add);
+            row.put("server", pin.server())
                     .put("tool", pin.tool())
                     .put("name", pin.exposedName())
                     .put("pinnedHash", pin.pinnedHash())

@@ -4,6 +4,8 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import dev.baton.app.config.BatonConfig;
 import dev.baton.app.config.ConfigLoader;
+import dev.baton.mcp.config.McpSettings;
+import dev.baton.runtime.config.ConfigException;
 import dev.baton.runtime.config.ConfigFile;
 import dev.baton.server.app.ServerSettings;
 import dev.baton.server.auth.JwtSecret;
@@ -58,6 +60,7 @@ final class ConfigCommand implements Runnable {
             if (cfg.jwtSecret() == null && !JwtSettings.jwksConfigured(cfg.section(JwtSettings.SECTION), cfg.env()))
                 checked = cfg.withJwtSecret(JwtSecret.generate());
             ServerSettings settings = ServerSettings.read(checked, file);
+            checkMcp(cfg, file);
             new EffectiveConfig(file, cfg, settings, settings.checkModels()).print(out);
             out.println();
             out.println(
@@ -66,6 +69,16 @@ final class ConfigCommand implements Runnable {
                             : file.source() + ": OK");
             out.flush();
             return ExitCodes.OK;
+        }
+
+        /** The {@code mcp} section as {@code serve} reads it, which starts nothing here: a refusal explains itself. */
+        private static void checkMcp(BatonConfig cfg, ConfigFile file) {
+            try {
+                McpSettings.parse(cfg.section("mcp"), cfg.env());
+            } catch (IllegalArgumentException e) {
+                RuntimeException explained = ConfigLoader.explain(file, e);
+                throw explained instanceof ConfigException ? explained : new ConfigException(e.getMessage(), e);
+            }
         }
     }
 }

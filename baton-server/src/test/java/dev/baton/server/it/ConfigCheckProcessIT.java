@@ -63,6 +63,23 @@ class ConfigCheckProcessIT {
     }
 
     @Test
+    void an_mcp_server_that_does_not_say_whose_data_it_keeps_is_refused_with_both_choices_explained() throws Exception {
+        write(
+                "baton.yaml",
+                "mcp:\n  servers:\n    memory: { command: npx, args: [\"-y\", \"@modelcontextprotocol/server-memory\"] }\n");
+
+        BatonProcess.Run run = baton(Map.of(), "config", "check");
+
+        assertThat(run.exitCode()).as(run.output()).isEqualTo(CONFIG_ERROR);
+        assertThat(run.output())
+                .contains("mcp.servers.memory: say whose data the server keeps with state: perUser")
+                .contains("Baton runs one process per user")
+                .contains("state: shared")
+                .contains("sharedWith");
+        assertThat(run.hasStackTrace()).as(run.output()).isFalse();
+    }
+
+    @Test
     void with_verbose_the_stack_trace_is_shown_too() throws Exception {
         write("baton.yaml", "sever: {}\n");
 

@@ -54,6 +54,8 @@ class McpDomainServerIT {
                       env: { BATON_DB_URL: %s }
                       timeout: 20s
                       identity: { meta: true }
+                      state: perUser
+                      trusted: true
                       permissions: [tasks:read:self]
                       tools:
                         add_task: { permissions: [tasks:write:self] }

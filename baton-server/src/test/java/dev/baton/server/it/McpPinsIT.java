@@ -91,7 +91,7 @@ class McpPinsIT {
         String yaml = """
                 mcp:
                   servers:
-                    changing: { command: %s, args: [%s] }
+                    changing: { command: %s, args: [%s], state: shared, sharedWith: [student, admin] }
                 """.formatted(q(node), q(script));
         return McpFixture.config(dir, yaml, Map.of("changer", CHANGER), Map.of());
     }

@@ -55,8 +55,14 @@ class McpToolsIT {
                   restartDelay: 500ms
                   healthCheck: 1s
                   servers:
-                    memory: { command: %s, args: [%s], env: { MEMORY_FILE_PATH: %s } }
-                    everything: { command: %s, args: [%s, stdio] }
+                    memory:
+                      command: %s
+                      args: [%s]
+                      env: { MEMORY_FILE_PATH: %s }
+                      state: shared
+                      sharedWith: [student, admin]
+                      trusted: true
+                    everything: { command: %s, args: [%s, stdio], state: shared, sharedWith: [student, admin], trusted: true }
                 """.formatted(q(node), q(memory), q(dir.resolve("memory.jsonl")), q(node), q(everything));
         SimulatorScript script = SimulatorScript.builder()
                 .whenUserMatches(
