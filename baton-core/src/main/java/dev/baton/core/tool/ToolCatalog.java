@@ -1,6 +1,7 @@
 package dev.baton.core.tool;
 
 import dev.baton.core.agent.AgentDefinition;
+import dev.baton.core.auth.Principal;
 import dev.baton.core.model.ToolSpec;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -80,6 +81,18 @@ public final class ToolCatalog {
     /** What the model is told about the agent's tools. */
     public List<ToolSpec> specsFor(AgentDefinition agent) {
         return visibleTo(agent).stream().map(ToolCatalog::specOf).toList();
+    }
+
+    /**
+     * What the model is told about the agent's tools in a turn of {@code caller}'s: only those the caller may use (its
+     * permissions, and its roles for a tool of shared data). A call to another would be refused anyway; offering it
+     * would tell the model, and through it the user, what exists beyond their reach.
+     */
+    public List<ToolSpec> specsFor(AgentDefinition agent, Principal caller) {
+        return visibleTo(agent).stream()
+                .filter(tool -> tool.definition().usableBy(caller))
+                .map(ToolCatalog::specOf)
+                .toList();
     }
 
     public static ToolSpec specOf(Tool tool) {

@@ -92,7 +92,7 @@ final class TurnResumption {
             out.filters().restore(state.filters());
             ModelBinding binding =
                     models.resolve(request.agent().model(), request.agent().fallbackModels());
-            List<ToolSpec> specs = tools.specsFor(request.agent());
+            List<ToolSpec> specs = tools.specsFor(request.agent(), request.principal());
             runDecidedCalls(request, paused, progress, sink);
             steps.checkpoint(request, TurnCheckpoint.Step.TOOL_CALLS, progress, out);
             return steps.run(

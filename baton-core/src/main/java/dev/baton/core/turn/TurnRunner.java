@@ -297,7 +297,7 @@ public final class TurnRunner {
                         TurnFailures.modelNotConfigured(),
                         sink);
             }
-            List<ToolSpec> specs = tools.specsFor(request.agent());
+            List<ToolSpec> specs = tools.specsFor(request.agent(), request.principal());
             PromptSections promptSections = sectionsFor(request).withGuidance(proceed.guidance());
             BuiltContext context = contexts.build(
                     new ContextRequest(

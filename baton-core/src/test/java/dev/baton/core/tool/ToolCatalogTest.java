@@ -8,6 +8,7 @@ import static dev.baton.core.testing.TestTools.tool;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.baton.core.agent.AgentDefinition;
+import dev.baton.core.auth.Principal;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -31,6 +32,20 @@ class ToolCatalogTest {
         assertThat(catalog.specsFor(agent)).extracting(s -> s.name()).containsExactly("list_tasks", "add_task");
         assertThat(catalog.find(agent, "delete_task")).isEmpty();
         assertThat(catalog.find(agent, "add_task")).isPresent();
+    }
+
+    @Test
+    void a_turn_offers_the_model_only_the_tools_its_caller_may_use() {
+        Tool write = tool("add_task", objectSchema("{}"), Set.of("tasks:write:self"), null, (args, ctx) -> json("{}"));
+        Tool read = tool("list_tasks", objectSchema("{}"), Set.of("tasks:read:self"), null, (args, ctx) -> json("{}"));
+        ToolCatalog catalog = new ToolCatalog(List.of(dev.baton.core.testing.TestTools.source(read, write)));
+        AgentDefinition agent = agent(List.of("list_tasks", "add_task"), limits(20, 4000, 128_000));
+        Principal viewer = new Principal("v", "t", null, null, Set.of("viewer"), Set.of("tasks:read:self"), List.of());
+        Principal writer = new Principal(
+                "w", "t", null, null, Set.of("student"), Set.of("tasks:read:self", "tasks:write:self"), List.of());
+
+        assertThat(catalog.specsFor(agent, viewer)).extracting(s -> s.name()).containsExactly("list_tasks");
+        assertThat(catalog.specsFor(agent, writer)).extracting(s -> s.name()).containsExactly("list_tasks", "add_task");
     }
 
     @Test
