@@ -16,11 +16,13 @@ import dev.baton.server.http.SseStreams;
 import dev.baton.server.metrics.BatonMetrics;
 import dev.baton.server.metrics.HttpMetrics;
 import dev.baton.server.metrics.MetricsRoutes;
+import dev.baton.server.openai.OpenAiRoutes;
 import dev.baton.server.trace.TraceContextRoutes;
 import dev.baton.server.trace.Tracing;
 import dev.baton.server.web.DevSignIn;
 import dev.baton.server.web.WebPageRoutes;
 import dev.baton.server.web.WebPageSettings;
+import dev.baton.store.jdbc.JdbcHistoryKeys;
 import io.javalin.Javalin;
 import io.javalin.config.RoutesConfig;
 import java.time.Clock;
@@ -106,6 +108,9 @@ public final class BatonServer implements AutoCloseable {
                         tracing.openTelemetry().getPropagators().getTextMapPropagator())::register);
             }
             routes.addAll(CompatRoutes.groups(compat, app, config.maxBodyBytes(), sse));
+            // the OpenAI-compatible door; the digests of its clients' histories live in the database (any instance)
+            routes.add(new OpenAiRoutes(
+                    baton, new JdbcHistoryKeys(app.database()), config.maxBodyBytes(), sse, options.clock())::register);
             Javalin server = HttpApi.create(
                     options.host(), config.port(), http, auth, routes, new HttpMetrics(metrics.registry())::record);
             server.start();
