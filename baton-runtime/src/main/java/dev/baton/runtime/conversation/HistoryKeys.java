@@ -15,11 +15,23 @@ import java.util.Optional;
  */
 public interface HistoryKeys {
 
-    /** The session {@code userId}'s history with this digest continues, if one was recorded. */
-    Optional<String> find(String userId, String digest);
+    /**
+     * Where a history ends in its session.
+     *
+     * @param seq the position of the session's message the history ends with (the answer); null when the turn paused
+     *     before answering
+     */
+    record Position(String sessionId, Long seq) {
+        public Position {
+            java.util.Objects.requireNonNull(sessionId, "sessionId");
+        }
+    }
 
-    /** Records that {@code userId}'s history with this digest continues in {@code sessionId}. */
-    void record(String userId, String digest, String sessionId, Instant at);
+    /** Where {@code userId}'s history with this digest ends, if it was recorded. */
+    Optional<Position> find(String userId, String digest);
+
+    /** Records that {@code userId}'s history with this digest ends at {@code position}. */
+    void record(String userId, String digest, Position position, Instant at);
 
     /** Forgets digests recorded before the cutoff. Returns how many. */
     int deleteOlderThan(Instant cutoff);

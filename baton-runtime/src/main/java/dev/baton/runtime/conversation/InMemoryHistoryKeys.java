@@ -10,20 +10,20 @@ import java.util.concurrent.ConcurrentHashMap;
 final class InMemoryHistoryKeys implements HistoryKeys {
     private record Key(String userId, String digest) {}
 
-    private record Entry(String sessionId, Instant at) {}
+    private record Entry(Position position, Instant at) {}
 
     private final Map<Key, Entry> entries = new ConcurrentHashMap<>();
 
     @Override
-    public Optional<String> find(String userId, String digest) {
-        return Optional.ofNullable(entries.get(new Key(userId, digest))).map(Entry::sessionId);
+    public Optional<Position> find(String userId, String digest) {
+        return Optional.ofNullable(entries.get(new Key(userId, digest))).map(Entry::position);
     }
 
     @Override
-    public void record(String userId, String digest, String sessionId, Instant at) {
+    public void record(String userId, String digest, Position position, Instant at) {
         entries.put(
                 new Key(Objects.requireNonNull(userId), Objects.requireNonNull(digest)),
-                new Entry(Objects.requireNonNull(sessionId), Objects.requireNonNull(at)));
+                new Entry(Objects.requireNonNull(position), Objects.requireNonNull(at)));
     }
 
     @Override

@@ -80,7 +80,7 @@ final class ChatCompletions {
         if (request.history().isEmpty()) return new Conversations.ChatTarget(null, agent.id());
         // a history Baton never answered (edited, or begun elsewhere) starts a new session with the new message
         return keys.find(caller.userId(), history.hex())
-                .map(session -> new Conversations.ChatTarget(session, null))
+                .map(position -> new Conversations.ChatTarget(position.sessionId(), null))
                 .orElseGet(() -> new Conversations.ChatTarget(null, agent.id()));
     }
 
@@ -112,7 +112,7 @@ final class ChatCompletions {
             }
             default -> throw new IllegalStateException("not a terminal event: " + outcome.terminal());
         }
-        remember(caller, asked.then("assistant", answer), sessionId);
+        remember(caller, asked.then("assistant", answer), position(ran));
         ctx.json(ChatCompletionWire.completion(
                 "chatcmpl-" + turnId[0],
                 clock.instant().getEpochSecond(),
@@ -142,22 +142,25 @@ final class ChatCompletions {
             SendResult.Ran ran = (SendResult.Ran) result;
             // recorded before the stream's end reaches the client, which may send its next message at once
             if (chunks.finish(ran.outcome())) {
-                remember(
-                        caller,
-                        asked.then("assistant", chunks.text()),
-                        ran.session().id());
+                remember(caller, asked.then("assistant", chunks.text()), position(ran));
                 chunks.done();
             }
         }
     }
 
-    private void remember(Principal caller, HistoryDigest digest, String sessionId) {
+    private void remember(Principal caller, HistoryDigest digest, HistoryKeys.Position position) {
         try {
-            keys.record(caller.userId(), digest.hex(), sessionId, clock.instant());
+            keys.record(caller.userId(), digest.hex(), position, clock.instant());
         } catch (StoreUnavailableException e) {
             // the answer stands; the client's next message then starts a new session
-            log.warn("session {}: history digest not recorded: {}", sessionId, e.getMessage());
+            log.warn("session {}: history digest not recorded: {}", position.sessionId(), e.getMessage());
         }
+    }
+
+    /** Where the turn left its session: at its answer, or nowhere yet when it paused. */
+    static HistoryKeys.Position position(SendResult.Ran ran) {
+        var answer = ran.outcome().assistantMessage();
+        return new HistoryKeys.Position(ran.session().id(), answer == null ? null : answer.seq());
     }
 
     private static SendOptions options(Context ctx) {

@@ -15,12 +15,15 @@ import java.time.Clock;
 
 /**
  * The OpenAI-compatible door (docs/openai-compat.md): {@code GET /v1/models} lists the agents the caller may use as
- * models, {@code POST /v1/chat/completions} runs a turn with one of them. Errors on these paths have OpenAI's shape
+ * models, {@code POST /v1/chat/completions} runs a turn with one of them, {@code POST /v1/responses} runs one as a
+ * Responses API response (approvals as {@code mcp_approval_request} items) and {@code GET /v1/responses/{id}} reads it
+ * back. Errors on these paths have OpenAI's shape
  * ({@code OpenAiErrorShape}); their statuses are {@link ErrorResponses}' as everywhere.
  */
 public final class OpenAiRoutes {
     private final Baton baton;
     private final ChatCompletions completions;
+    private final Responses responses;
     private final long created;
 
     /**
@@ -30,6 +33,16 @@ public final class OpenAiRoutes {
         this.baton = baton;
         this.completions = new ChatCompletions(
                 baton.conversations(), baton.agents(), keys, new OpenAiBodies(maxBodyBytes), streams, clock);
+        OpenAiBodies bodies = new OpenAiBodies(maxBodyBytes);
+        this.responses = new Responses(
+                baton.conversations(),
+                baton.approvals(),
+                baton.sessions(),
+                baton.agents(),
+                keys,
+                bodies,
+                streams,
+                clock);
         this.created = clock.instant().getEpochSecond();
     }
 
@@ -39,6 +52,8 @@ public final class OpenAiRoutes {
                 (e, ctx) -> ErrorResponses.write(ctx, e.status(), e.code(), e.getMessage(), e.param()));
         routes.get("/v1/models", this::models);
         routes.post("/v1/chat/completions", completions::handle);
+        routes.post("/v1/responses", responses::create);
+        routes.get("/v1/responses/{id}", responses::get);
     }
 
     private void models(Context ctx) {

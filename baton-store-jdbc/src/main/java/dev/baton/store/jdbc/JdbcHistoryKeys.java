@@ -1,8 +1,10 @@
 package dev.baton.store.jdbc;
 
 import dev.baton.runtime.conversation.HistoryKeys;
+import dev.baton.runtime.conversation.HistoryKeys.Position;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.Types;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
@@ -18,31 +20,35 @@ public final class JdbcHistoryKeys implements HistoryKeys {
     }
 
     @Override
-    public Optional<String> find(String userId, String digest) {
+    public Optional<Position> find(String userId, String digest) {
         return db.withConnection(c -> {
             try (PreparedStatement ps =
-                    c.prepareStatement("SELECT session_id FROM history_keys WHERE user_id = ? AND digest = ?")) {
+                    c.prepareStatement("SELECT session_id, seq FROM history_keys WHERE user_id = ? AND digest = ?")) {
                 ps.setString(1, userId);
                 ps.setString(2, digest);
                 try (ResultSet rs = ps.executeQuery()) {
-                    return rs.next() ? Optional.of(rs.getString(1)) : Optional.<String>empty();
+                    if (!rs.next()) return Optional.<Position>empty();
+                    long seq = rs.getLong(2);
+                    return Optional.of(new Position(rs.getString(1), rs.wasNull() ? null : seq));
                 }
             }
         });
     }
 
     @Override
-    public void record(String userId, String digest, String sessionId, Instant at) {
-        Objects.requireNonNull(sessionId, "sessionId");
+    public void record(String userId, String digest, Position position, Instant at) {
+        Objects.requireNonNull(position, "position");
         db.inOneStatement(c -> {
             try (PreparedStatement ps = c.prepareStatement(
-                    "INSERT INTO history_keys (user_id, digest, session_id, recorded_at) VALUES (?, ?, ?, ?)"
+                    "INSERT INTO history_keys (user_id, digest, session_id, seq, recorded_at) VALUES (?, ?, ?, ?, ?)"
                             + " ON CONFLICT (user_id, digest) DO UPDATE SET session_id = excluded.session_id,"
-                            + " recorded_at = excluded.recorded_at")) {
+                            + " seq = excluded.seq, recorded_at = excluded.recorded_at")) {
                 ps.setString(1, userId);
                 ps.setString(2, digest);
-                ps.setString(3, sessionId);
-                codec.setInstant(ps, 4, at);
+                ps.setString(3, position.sessionId());
+                if (position.seq() == null) ps.setNull(4, Types.BIGINT);
+                else ps.setLong(4, position.seq());
+                codec.setInstant(ps, 5, at);
                 return ps.executeUpdate();
             }
         });
