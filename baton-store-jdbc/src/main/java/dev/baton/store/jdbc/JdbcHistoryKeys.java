@@ -29,7 +29,9 @@ public final class JdbcHistoryKeys implements HistoryKeys {
                 try (ResultSet rs = ps.executeQuery()) {
                     if (!rs.next()) return Optional.<Position>empty();
                     long seq = rs.getLong(2);
-                    return Optional.of(new Position(rs.getString(1), rs.wasNull() ? null : seq));
+                    // wasNull speaks of the column read last
+                    Long position = rs.wasNull() ? null : seq;
+                    return Optional.of(new Position(rs.getString(1), position));
                 }
             }
         });
