@@ -64,24 +64,37 @@ final class ChatCompletions {
         ChatRequest request = ChatRequest.parse(bodies.read(ctx));
         AgentDefinition agent = agents.usableBy(request.model(), caller)
                 .orElseThrow(() -> InvalidRequest.unknownModel(request.model()));
+        String named = named(ctx, request);
+        if (named != null) {
+            // a client that names its conversation keeps naming it: nothing to hash, no digest to record
+            run(ctx, caller, request, new Conversations.ChatTarget(named, null), null);
+            return;
+        }
         HistoryDigest history = HistoryDigest.start(caller.tenantId(), caller.userId(), agent.id());
         for (ChatRequest.Entry e : request.history()) history = history.then(e.role(), e.text());
-        Conversations.ChatTarget target = target(ctx, caller, request, agent, history);
-        HistoryDigest asked = history.then("user", request.message());
+        run(ctx, caller, request, target(caller, request, agent, history), history.then("user", request.message()));
+    }
+
+    private void run(
+            Context ctx, Principal caller, ChatRequest request, Conversations.ChatTarget target, HistoryDigest asked) {
         if (request.stream()) stream(ctx, caller, request, target, asked);
         else json(ctx, caller, request, target, asked);
     }
 
+    /** The session the history continues, or a new one. */
     private Conversations.ChatTarget target(
-            Context ctx, Principal caller, ChatRequest request, AgentDefinition agent, HistoryDigest history) {
-        String named = ctx.header(CONVERSATION_HEADER);
-        if (named == null || named.isBlank()) named = request.conversationId();
-        if (named != null) return new Conversations.ChatTarget(named, null);
+            Principal caller, ChatRequest request, AgentDefinition agent, HistoryDigest history) {
         if (request.history().isEmpty()) return new Conversations.ChatTarget(null, agent.id());
         // a history Baton never answered (edited, or begun elsewhere) starts a new session with the new message
         return keys.find(caller.userId(), history.hex())
                 .map(position -> new Conversations.ChatTarget(position.sessionId(), null))
                 .orElseGet(() -> new Conversations.ChatTarget(null, agent.id()));
+    }
+
+    /** The session the client names, or null. */
+    private static String named(Context ctx, ChatRequest request) {
+        String header = ctx.header(CONVERSATION_HEADER);
+        return header != null && !header.isBlank() ? header : request.conversationId();
     }
 
     private void json(
@@ -112,7 +125,7 @@ final class ChatCompletions {
             }
             default -> throw new IllegalStateException("not a terminal event: " + outcome.terminal());
         }
-        remember(caller, asked.then("assistant", answer), position(ran));
+        remember(caller, asked == null ? null : asked.then("assistant", answer), position(ran));
         ctx.json(ChatCompletionWire.completion(
                 "chatcmpl-" + turnId[0],
                 clock.instant().getEpochSecond(),
@@ -142,13 +155,15 @@ final class ChatCompletions {
             SendResult.Ran ran = (SendResult.Ran) result;
             // recorded before the stream's end reaches the client, which may send its next message at once
             if (chunks.finish(ran.outcome())) {
-                remember(caller, asked.then("assistant", chunks.text()), position(ran));
+                remember(caller, asked == null ? null : asked.then("assistant", chunks.text()), position(ran));
                 chunks.done();
             }
         }
     }
 
+    /** @param digest null when there is nothing to record (the client names its conversation) */
     private void remember(Principal caller, HistoryDigest digest, HistoryKeys.Position position) {
+        if (digest == null) return;
         try {
             keys.record(caller.userId(), digest.hex(), position, clock.instant());
         } catch (StoreUnavailableException e) {
