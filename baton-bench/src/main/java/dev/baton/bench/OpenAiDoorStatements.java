@@ -1,13 +1,16 @@
 package dev.baton.bench;
 
+import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
  * Counts the SQL statements of one text turn through each door of {@link OpenAiDoorBench} (Baton's own
  * {@code POST /v1/sessions/{id}/messages}, {@code /v1/chat/completions} naming its session, and with the whole history
  * found by its digest) and prints what the OpenAI door adds: a deterministic measure beside the timings, which a
- * shared machine makes noisy.
+ * shared machine makes noisy; then times them turn by turn, interleaved, so that the machine's changing load weighs on
+ * each door alike.
  *
  * <p>Usage: {@code java -cp ... dev.baton.bench.OpenAiDoorStatements [turns]} (default 20), or
  * {@code baton-bench/run.sh openai-statements [turns]}.
@@ -19,6 +22,43 @@ public final class OpenAiDoorStatements {
     }
 
     private OpenAiDoorStatements() {}
+
+    /**
+     * Times the doors turn by turn in turns ({@code rounds} rounds of one turn each), so that a machine whose load
+     * changes over the run weighs on every door alike; prints each door's median and mean against the first's.
+     */
+    private static void interleaved(OpenAiDoorBench bench, Map<String, Turn> doors, int rounds) throws Exception {
+        List<Turn> list = List.copyOf(doors.values());
+        long[][] nanos = new long[list.size()][rounds];
+        for (int r = 0; r < rounds; r++) {
+            if (r % 50 == 0) bench.cutBack(); // the conversations stay at the same length
+            for (int d = 0; d < list.size(); d++) {
+                // rotate who goes first, so no door always follows the same one
+                int door = (d + r) % list.size();
+                long start = System.nanoTime();
+                list.get(door).run();
+                nanos[door][r] = System.nanoTime() - start;
+            }
+        }
+        System.out.printf("%ninterleaved, %d turns each:%n", rounds);
+        double baseMedian = median(nanos[0]);
+        double baseMean = Arrays.stream(nanos[0]).average().orElseThrow();
+        int d = 0;
+        for (String name : doors.keySet()) {
+            double median = median(nanos[d]);
+            double mean = Arrays.stream(nanos[d]).average().orElseThrow();
+            System.out.printf(
+                    "%-50s median %6.2f ms (%+5.1f %%)   mean %6.2f ms (%+5.1f %%)%n",
+                    name, median / 1e6, (median / baseMedian - 1) * 100, mean / 1e6, (mean / baseMean - 1) * 100);
+            d++;
+        }
+    }
+
+    private static double median(long[] values) {
+        long[] sorted = values.clone();
+        Arrays.sort(sorted);
+        return sorted[sorted.length / 2];
+    }
 
     public static void main(String[] args) throws Exception {
         int turns = args.length > 0 ? Integer.parseInt(args[0]) : 20;
@@ -50,6 +90,7 @@ public final class OpenAiDoorStatements {
                                 n / (double) turns, sql.length() > 100 ? sql.substring(0, 100) + "…" : sql);
                 });
             }
+            interleaved(bench, doors, turns * 25);
         } finally {
             bench.stop();
         }

@@ -36,7 +36,8 @@ record ChatRequest(
     static ChatRequest parse(JsonNode body) {
         for (String clientTools : List.of("tools", "functions", "tool_choice", "function_call")) {
             JsonNode v = body.get(clientTools);
-            if (v != null && !v.isNull())
+            // an empty list asks for no tools, which is what the client gets anyway
+            if (v != null && !v.isNull() && !(v.isArray() && v.isEmpty()))
                 throw InvalidRequest.of(
                         clientTools.startsWith("function") ? "functions" : "tools",
                         "client-side tools are not supported: the agent's tools run on the server (see"
