@@ -47,14 +47,21 @@ class ChatRequestTest {
 
     @Test
     void null_or_empty_tools_are_no_tools_but_any_tool_is_refused() throws Exception {
-        assertThat(ChatRequest.parse(json("{\"model\":\"tasks\",\"tools\":null,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}"))
+        assertThat(ChatRequest.parse(
+                                json(
+                                        "{\"model\":\"tasks\",\"tools\":null,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}"))
                         .message())
                 .isEqualTo("hi");
-        assertThat(ChatRequest.parse(json("{\"model\":\"tasks\",\"tools\":[],\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}"))
+        assertThat(ChatRequest.parse(
+                                json(
+                                        "{\"model\":\"tasks\",\"tools\":[],\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}"))
                         .message())
                 .isEqualTo("hi");
-        assertThatThrownBy(() -> ChatRequest.parse(json(
-                        "{\"model\":\"tasks\",\"tools\":[{\"type\":\"function\",\"function\":{\"name\":\"f\"}}],\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}")))
-                .isInstanceOfSatisfying(InvalidRequest.class, e -> assertThat(e.param()).isEqualTo("tools"));
+        assertThatThrownBy(
+                        () -> ChatRequest.parse(
+                                json(
+                                        "{\"model\":\"tasks\",\"tools\":[{\"type\":\"function\",\"function\":{\"name\":\"f\"}}],\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}")))
+                .isInstanceOfSatisfying(
+                        InvalidRequest.class, e -> assertThat(e.param()).isEqualTo("tools"));
     }
 }

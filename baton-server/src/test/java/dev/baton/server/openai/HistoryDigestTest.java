@@ -16,7 +16,9 @@ class HistoryDigestTest {
     void the_same_history_has_the_same_digest_and_extending_it_is_hashing_it_whole() {
         HistoryDigest recorded = of("ann", "tasks", "hi").then("assistant", "hello");
 
-        assertThat(of("ann", "tasks", "hi", "hello").hex()).isEqualTo(recorded.hex()).hasSize(64);
+        assertThat(of("ann", "tasks", "hi", "hello").hex())
+                .isEqualTo(recorded.hex())
+                .hasSize(64);
     }
 
     @Test
@@ -37,6 +39,7 @@ class HistoryDigestTest {
 
     @Test
     void texts_are_not_confused_by_where_one_ends_and_the_next_begins() {
-        assertThat(of("ann", "tasks", "ab", "c").hex()).isNotEqualTo(of("ann", "tasks", "a", "bc").hex());
+        assertThat(of("ann", "tasks", "ab", "c").hex())
+                .isNotEqualTo(of("ann", "tasks", "a", "bc").hex());
     }
 }
