@@ -50,6 +50,18 @@ async function run() {
                                { role: 'user', content: input.then }]);
       return { ...streamed, next };
     }
+    case 'stream-fails': {
+      // the model fails after the stream began: the client raises the error event
+      const stream = await client.chat.completions.create({
+        model: 'tasks', messages: [{ role: 'user', content: input.message }], stream: true });
+      const chunks = [];
+      try {
+        for await (const chunk of stream) chunks.push(chunk);
+      } catch (e) {
+        return { chunks, raised: { name: e.constructor?.name ?? null, message: e.message, error: e.error ?? null } };
+      }
+      return { chunks, raised: null };
+    }
     case 'chats': {
       // several one-message chats in a row, each answered or refused
       const results = [];

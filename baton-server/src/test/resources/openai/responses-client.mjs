@@ -25,11 +25,12 @@ async function run() {
       const asked = await client.responses.create({ model: 'tasks', input: input.message });
       const request = asked.output.find(item => item.type === 'mcp_approval_request');
       if (!request) return { asked };
+      const pausedRead = await client.responses.retrieve(asked.id);
       const answered = await client.responses.create({
         model: 'tasks', previous_response_id: asked.id,
         input: [{ type: 'mcp_approval_response', approval_request_id: request.id, approve: input.approve }],
       });
-      return { asked, request, answered, answeredText: answered.output_text };
+      return { asked, request, pausedRead, answered, answeredText: answered.output_text };
     }
     case 'retrieve':
       return { retrieved: await client.responses.retrieve(input.id) };

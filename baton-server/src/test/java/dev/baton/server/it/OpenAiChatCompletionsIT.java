@@ -3,6 +3,7 @@ package dev.baton.server.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.simulator.Fault;
 import dev.baton.simulator.LlmSimulator;
 import dev.baton.simulator.TaskAgentScript;
 import dev.baton.testkit.npm.NpmPackages;
@@ -156,6 +157,25 @@ class OpenAiChatCompletionsIT {
                 .isEqualTo(run.path("conversationId").asText());
         assertThat(run.at("/next/completion/choices/0/message/content").asText())
                 .contains("walk the dog");
+    }
+
+    @Test
+    void a_model_failure_is_an_error_status_or_an_error_event_the_client_raises() throws Exception {
+        String token = token("oa-fails");
+
+        t.simulator.enqueueFault(Fault.http500());
+        JsonNode json = runClient(token, "chat", "{\"message\":\"list my tasks\"}");
+        t.simulator.enqueueFault(Fault.http500());
+        JsonNode streamed = runClient(token, "stream-fails", "{\"message\":\"list my tasks\"}");
+
+        assertThat(json.path("status").asInt()).isEqualTo(502);
+        assertThat(json.at("/error/type").asText()).isEqualTo("server_error");
+        assertThat(json.at("/error/code").asText()).isEqualTo("model_unavailable");
+        assertThat(streamed.at("/raised/name").asText()).isEqualTo("APIError");
+        assertThat(streamed.at("/raised/error/code").asText()).isEqualTo("model_unavailable");
+        assertThat(streamed.path("chunks").size())
+                .as("the role chunk came before the failure, no finish_reason after it")
+                .isEqualTo(1);
     }
 
     @Test

@@ -14,6 +14,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -123,6 +125,9 @@ class OpenAiResponsesIT {
         assertThat(request.path("name").asText()).isEqualTo("delete_task");
         assertThat(request.path("server_label").asText()).isEqualTo("baton");
         assertThat(request.path("arguments").asText()).contains("taskId");
+        assertThat(run.at("/pausedRead/output/0/id").asText())
+                .as("the paused response read back lists the waiting call")
+                .isEqualTo(request.path("id").asText());
         assertThat(run.path("answeredText").asText()).isEqualTo("I've deleted “water the plants”.");
         assertThat(t.api.get("/v1/tasks", token).body().path("tasks")).isEmpty();
     }
@@ -138,6 +143,53 @@ class OpenAiResponsesIT {
         assertThat(run.at("/request/name").asText()).isEqualTo("delete_task");
         assertThat(run.at("/answered/status").asText()).isEqualTo("completed");
         assertThat(t.api.get("/v1/tasks", token).body().path("tasks")).hasSize(1);
+    }
+
+    @Test
+    void a_conversation_names_the_session_to_continue_for_its_owner_only() {
+        String token = token("or-conv");
+        var first = t.api.post("/v1/responses", token, "{\"model\":\"tasks\",\"input\":\"add a task to buy eggs\"}");
+        assertThat(first.status()).isEqualTo(200);
+        String session = first.body().at("/conversation/id").asText();
+
+        var second = t.api.post(
+                "/v1/responses", token, "{\"conversation\":{\"id\":\"" + session + "\"},\"input\":\"list my tasks\"}");
+        var foreign = t.api.post(
+                "/v1/responses",
+                token("or-conv-other"),
+                "{\"conversation\":\"" + session + "\",\"input\":\"list my tasks\"}");
+
+        assertThat(second.status()).isEqualTo(200);
+        assertThat(second.body().at("/conversation/id").asText()).isEqualTo(session);
+        assertThat(second.body().at("/output/0/content/0/text").asText()).contains("buy eggs");
+        assertThat(foreign.status()).isEqualTo(404);
+        assertThat(foreign.body().at("/error/type").asText()).isEqualTo("not_found_error");
+    }
+
+    @Test
+    void a_chat_completion_that_needs_approval_says_where_to_decide_and_the_decision_runs_the_call() {
+        String token = token("or-chat-approve");
+        assertThat(t.api.post("/v1/tasks", token, "{\"title\":\"mow the lawn\"}")
+                        .status())
+                .isEqualTo(201);
+
+        var paused = t.api.post(
+                "/v1/chat/completions",
+                token,
+                "{\"model\":\"tasks\",\"messages\":[{\"role\":\"user\",\"content\":\"delete mow the lawn\"}]}");
+
+        assertThat(paused.status()).isEqualTo(200);
+        String notice = paused.body().at("/choices/0/message/content").asText();
+        assertThat(notice).contains("'delete_task' and needs your approval");
+        assertThat(t.api.get("/v1/tasks", token).body().path("tasks"))
+                .as("not deleted yet")
+                .hasSize(1);
+        Matcher where =
+                Pattern.compile("POST (/v1/sessions/[^/ ]+/approvals/[^ ]+)").matcher(notice);
+        assertThat(where.find()).isTrue();
+        var decided = t.api.post(where.group(1), token, "{\"decision\":\"approve\"}");
+        assertThat(decided.status()).as(decided.raw()).isEqualTo(200);
+        assertThat(t.api.get("/v1/tasks", token).body().path("tasks")).isEmpty();
     }
 
     @Test
