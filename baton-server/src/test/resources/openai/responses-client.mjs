@@ -32,6 +32,24 @@ async function run() {
       });
       return { asked, request, pausedRead, answered, answeredText: answered.output_text };
     }
+    case 'stream-approval': {
+      // the same round trip, both requests streamed
+      const collect = async (params) => {
+        const events = [];
+        for await (const event of await client.responses.create({ ...params, stream: true })) events.push(event);
+        return events;
+      };
+      const asked = await collect({ model: 'tasks', input: input.message });
+      const created = asked.find(e => e.type === 'response.created').response;
+      const request = asked.filter(e => e.type === 'response.output_item.done').map(e => e.item)
+        .find(item => item.type === 'mcp_approval_request');
+      if (!request) return { asked };
+      const answered = await collect({
+        model: 'tasks', previous_response_id: created.id,
+        input: [{ type: 'mcp_approval_response', approval_request_id: request.id, approve: true }],
+      });
+      return { asked, request, answered, completed: answered.at(-1) };
+    }
     case 'retrieve':
       return { retrieved: await client.responses.retrieve(input.id) };
     default:

@@ -133,6 +133,25 @@ class OpenAiResponsesIT {
     }
 
     @Test
+    void the_approval_round_trip_works_streamed_too() throws Exception {
+        String token = token("or-stream-approve");
+        assertThat(t.api.post("/v1/tasks", token, "{\"title\":\"pay rent\"}").status())
+                .isEqualTo(201);
+
+        JsonNode run = runClient(token, "stream-approval", "{\"message\":\"delete pay rent\"}");
+
+        assertThat(run.at("/request/name").asText()).isEqualTo("delete_task");
+        JsonNode asked = run.path("asked");
+        assertThat(asked.get(asked.size() - 1).path("type").asText()).isEqualTo("response.completed");
+        assertThat(asked.get(asked.size() - 1).at("/response/output/0/type").asText())
+                .isEqualTo("mcp_approval_request");
+        assertThat(run.at("/completed/type").asText()).isEqualTo("response.completed");
+        assertThat(run.at("/completed/response/output/0/content/0/text").asText())
+                .isEqualTo("I've deleted “pay rent”.");
+        assertThat(t.api.get("/v1/tasks", token).body().path("tasks")).isEmpty();
+    }
+
+    @Test
     void a_denied_call_does_not_run() throws Exception {
         String token = token("or-deny");
         assertThat(t.api.post("/v1/tasks", token, "{\"title\":\"call mom\"}").status())
