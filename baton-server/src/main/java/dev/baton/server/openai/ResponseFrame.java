@@ -2,6 +2,7 @@ package dev.baton.server.openai;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.core.auth.Principal;
 import dev.baton.core.id.Ids;
 
 /**
@@ -20,9 +21,12 @@ record ResponseFrame(String id, long createdAt, String previousResponseId) {
         return "msg_" + id.substring(PREFIX.length());
     }
 
-    /** The key under which {@code HistoryKeys} keeps where this response left its session. */
-    static String key(String responseId) {
-        return "response:" + responseId;
+    /**
+     * The key under which {@code HistoryKeys} keeps where the caller's response left its session: keys are per user id,
+     * and the same user id in another tenant is another user.
+     */
+    static String key(Principal caller, String responseId) {
+        return "response:" + caller.tenantId() + ":" + responseId;
     }
 
     ObjectNode response(String status, String model, ArrayNode output, ObjectNode usage, String sessionId) {

@@ -110,7 +110,7 @@ final class Responses {
     private String session(Principal caller, ResponsesRequest request) {
         if (request.conversationId() != null) return request.conversationId();
         if (request.previousResponseId() == null) return null;
-        return keys.find(caller.userId(), ResponseFrame.key(request.previousResponseId()))
+        return keys.find(caller.userId(), ResponseFrame.key(caller, request.previousResponseId()))
                 .map(HistoryKeys.Position::sessionId)
                 .orElseThrow(() -> new InvalidRequest(
                         404,
@@ -231,7 +231,7 @@ final class Responses {
     void get(Context ctx) {
         Principal caller = Caller.with(ctx, Sessions.READ);
         String id = ctx.pathParam("id");
-        HistoryKeys.Position position = keys.find(caller.userId(), ResponseFrame.key(id))
+        HistoryKeys.Position position = keys.find(caller.userId(), ResponseFrame.key(caller, id))
                 .orElseThrow(
                         () -> new InvalidRequest(404, "not_found", null, "No response found with id '" + id + "'."));
         Session session;
@@ -264,7 +264,7 @@ final class Responses {
 
     private void remember(Principal caller, ResponseFrame frame, HistoryKeys.Position position) {
         try {
-            keys.record(caller.userId(), ResponseFrame.key(frame.id()), position, clock.instant());
+            keys.record(caller.userId(), ResponseFrame.key(caller, frame.id()), position, clock.instant());
         } catch (StoreUnavailableException e) {
             // the answer stands; continuing from this response then fails as unknown
             log.warn("response {} not recorded: {}", frame.id(), e.getMessage());
