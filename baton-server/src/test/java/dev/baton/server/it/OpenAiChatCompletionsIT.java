@@ -205,6 +205,19 @@ class OpenAiChatCompletionsIT {
         assertThat(refused.path("retryAfter").asLong()).isPositive();
     }
 
+    @Test
+    void a_caller_who_may_not_chat_is_403_permission_error() {
+        String observer = LimitsFixture.token("oa-observer", null, "observer", Instant.now());
+
+        var r = t.api.post(
+                "/v1/chat/completions",
+                observer,
+                "{\"model\":\"tasks\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
+
+        assertThat(r.status()).isEqualTo(403);
+        assertThat(r.body().at("/error/type").asText()).isEqualTo("permission_error");
+    }
+
     static String token(String user) {
         return LimitsFixture.token(user, null, "student", Instant.now());
     }
