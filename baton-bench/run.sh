@@ -10,6 +10,7 @@
 #                                           (1), over HTTP/1.1 (C 0, a socket per stream) or h2c on C connections
 #   baton-bench/run.sh connections [C [L [S]]]  C clients (200) of tool turns, the model waiting L ms (500) per answer, S s (20):
 #                                           database connections lent out vs turns open
+#   baton-bench/run.sh openai-statements [T] SQL statements per text turn through the OpenAI door vs /v1 (T turns, 20)
 #   baton-bench/run.sh <JMH args>           only JMH, e.g. "TurnLatencyBench -p history=10000" or "-h"
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -44,6 +45,10 @@ statements() {
 }
 
 case "${1:-}" in
+  openai-statements)
+    shift
+    "${java[@]}" dev.baton.bench.OpenAiDoorStatements "$@"
+    ;;
   burst)
     shift
     "${java[@]}" dev.baton.bench.ConnectBurst "$@"

@@ -5,6 +5,7 @@ import dev.baton.app.OpenedResources;
 import dev.baton.app.config.BatonConfig;
 import dev.baton.runtime.Baton;
 import dev.baton.runtime.config.ConfigException;
+import dev.baton.runtime.conversation.HistoryKeys;
 import dev.baton.server.auth.JwtAuthenticator;
 import dev.baton.server.auth.JwtSecret;
 import dev.baton.server.auth.JwtSettings;
@@ -16,11 +17,14 @@ import dev.baton.server.http.SseStreams;
 import dev.baton.server.metrics.BatonMetrics;
 import dev.baton.server.metrics.HttpMetrics;
 import dev.baton.server.metrics.MetricsRoutes;
+import dev.baton.server.openai.HistoryKeyExpiry;
+import dev.baton.server.openai.OpenAiRoutes;
 import dev.baton.server.trace.TraceContextRoutes;
 import dev.baton.server.trace.Tracing;
 import dev.baton.server.web.DevSignIn;
 import dev.baton.server.web.WebPageRoutes;
 import dev.baton.server.web.WebPageSettings;
+import dev.baton.store.jdbc.JdbcHistoryKeys;
 import io.javalin.Javalin;
 import io.javalin.config.RoutesConfig;
 import java.time.Clock;
@@ -106,6 +110,10 @@ public final class BatonServer implements AutoCloseable {
                         tracing.openTelemetry().getPropagators().getTextMapPropagator())::register);
             }
             routes.addAll(CompatRoutes.groups(compat, app, config.maxBodyBytes(), sse));
+            // the OpenAI-compatible door; the digests of its clients' histories live in the database (any instance)
+            HistoryKeys historyKeys = new JdbcHistoryKeys(app.database());
+            opened.add(HistoryKeyExpiry.start(historyKeys, options.clock()));
+            routes.add(new OpenAiRoutes(baton, historyKeys, config.maxBodyBytes(), sse, options.clock())::register);
             Javalin server = HttpApi.create(
                     options.host(), config.port(), http, auth, routes, new HttpMetrics(metrics.registry())::record);
             server.start();

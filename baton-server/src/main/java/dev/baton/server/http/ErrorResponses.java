@@ -138,11 +138,20 @@ public final class ErrorResponses {
     }
 
     public static void write(Context ctx, int status, String code, String message) {
+        write(ctx, status, code, message, null);
+    }
+
+    /**
+     * Writes the error; {@code param} names the request field at fault, for the bodies that have a place for it (the
+     * OpenAI-compatible door's, {@link OpenAiErrorShape}), or is null.
+     */
+    public static void write(Context ctx, int status, String code, String message, String param) {
         // a refusal may come before the body was read (a missing token, a wrong media type)
         discardUnreadBody(ctx);
-        ctx.status(status)
-                .contentType("application/json")
-                .result(body(code, message, ctx.attribute(RequestIds.ATTRIBUTE)));
+        String body = OpenAiErrorShape.covers(ctx.path())
+                ? OpenAiErrorShape.body(status, code, message, param).toString()
+                : body(code, message, ctx.attribute(RequestIds.ATTRIBUTE));
+        ctx.status(status).contentType("application/json").result(body);
         ctx.attribute("baton.errorBody", Boolean.TRUE);
     }
 

@@ -98,6 +98,21 @@ public final class SseWriter implements AutoCloseable {
         }
     }
 
+    /**
+     * Sends an event that is only {@code data} (no id, no name): OpenAI's streams are {@code data: {...}} lines ended by
+     * {@code data: [DONE]}. Waits while the buffer is full.
+     *
+     * @return false when the event was not taken: the client went away or the stream is closed
+     */
+    public boolean sendData(String data) {
+        lock.lock();
+        try {
+            return put(("data: " + data + "\n\n").getBytes(StandardCharsets.UTF_8));
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Queues {@code bytes}, in slices when they do not fit at once; the caller holds the lock. */
     private boolean put(byte[] bytes) {
         int offset = 0;

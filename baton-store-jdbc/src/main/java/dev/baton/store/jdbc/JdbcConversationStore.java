@@ -228,6 +228,8 @@ public final class JdbcConversationStore implements ConversationStore {
             // a paused turn's state holds the conversation; its approval records stay, as audit
             for (String sql : List.of(
                     "DELETE FROM paused_turns WHERE session_id = ?",
+                    // digests of the conversation's history (the OpenAI-compatible door's)
+                    "DELETE FROM history_keys WHERE session_id = ?",
                     "DELETE FROM extractions WHERE session_id = ?",
                     "DELETE FROM tool_calls WHERE session_id = ?",
                     "DELETE FROM messages WHERE session_id = ?",
