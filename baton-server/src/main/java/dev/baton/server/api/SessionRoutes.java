@@ -3,7 +3,6 @@ package dev.baton.server.api;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.core.auth.Principal;
-import dev.baton.core.conversation.Session;
 import dev.baton.core.conversation.SessionPage;
 import dev.baton.core.conversation.SessionQuery;
 import dev.baton.core.conversation.SessionState;
@@ -83,13 +82,7 @@ public final class SessionRoutes {
 
     private void list(Context ctx) {
         Principal p = Caller.with(ctx, Sessions.READ);
-        String state = ctx.queryParam("state");
-        SessionState st;
-        try {
-            st = state == null ? null : SessionState.fromWire(state);
-        } catch (IllegalArgumentException e) {
-            throw RefusalException.invalidInput("state must be 'active' or 'completed'");
-        }
+        SessionState st = stateParam(ctx);
         int limit = intParam(ctx, "limit", 20, 1, 100);
         SessionPage page =
                 sessions.list(p, new SessionQuery(ctx.queryParam("agentId"), st, limit, ctx.queryParam("cursor")));
@@ -110,20 +103,21 @@ public final class SessionRoutes {
         } catch (NumberFormatException e) {
             throw RefusalException.invalidInput("before must be a message seq number");
         }
-        Sessions.MessagePage page = sessions.messages(p, id(ctx), beforeSeq, limit);
-        ObjectNode out = Json.MAPPER.createObjectNode();
-        ArrayNode arr = out.putArray("messages");
-        page.messages().forEach(m -> arr.add(Views.message(m, page.toolCallsOf(m))));
-        ctx.json(out);
+        ctx.json(Views.messages(sessions.messages(p, id(ctx), beforeSeq, limit)));
     }
 
     private void complete(Context ctx) {
-        Session done = sessions.complete(Caller.of(ctx), id(ctx));
-        ctx.json(Json.MAPPER
-                .createObjectNode()
-                .put("id", done.id())
-                .put("state", done.state().wireName())
-                .put("endedAt", done.endedAt().toString()));
+        ctx.json(Views.completed(sessions.complete(Caller.of(ctx), id(ctx))));
+    }
+
+    /** The {@code state} query parameter: null when absent, 400 when it is neither active nor completed. */
+    public static SessionState stateParam(Context ctx) {
+        String state = ctx.queryParam("state");
+        try {
+            return state == null ? null : SessionState.fromWire(state);
+        } catch (IllegalArgumentException e) {
+            throw RefusalException.invalidInput("state must be 'active' or 'completed'");
+        }
     }
 
     private static String id(Context ctx) {

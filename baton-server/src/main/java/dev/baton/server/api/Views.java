@@ -8,6 +8,7 @@ import dev.baton.core.conversation.MessageStatus;
 import dev.baton.core.conversation.Session;
 import dev.baton.core.conversation.ToolCallRecord;
 import dev.baton.runtime.approval.ToolApproval;
+import dev.baton.runtime.session.Sessions;
 import dev.baton.server.http.Json;
 import java.io.IOException;
 import java.util.List;
@@ -29,6 +30,23 @@ public final class Views {
         n.put("messageCount", s.messageCount());
         if (s.endReason() != null) n.put("endReason", s.endReason());
         return n;
+    }
+
+    /** A page of a session's messages: {@code {messages: [...]}}, each with its tool calls. */
+    public static ObjectNode messages(Sessions.MessagePage page) {
+        ObjectNode out = Json.MAPPER.createObjectNode();
+        ArrayNode list = out.putArray("messages");
+        page.messages().forEach(m -> list.add(message(m, page.toolCallsOf(m))));
+        return out;
+    }
+
+    /** A session just completed: {@code {id, state, endedAt}}. */
+    public static ObjectNode completed(Session done) {
+        return Json.MAPPER
+                .createObjectNode()
+                .put("id", done.id())
+                .put("state", done.state().wireName())
+                .put("endedAt", done.endedAt().toString());
     }
 
     public static ObjectNode message(Message m, List<ToolCallRecord> toolCalls) {

@@ -12,6 +12,7 @@ import dev.baton.runtime.audit.AuditTrails;
 import dev.baton.runtime.conversation.Conversations;
 import dev.baton.runtime.session.Sessions;
 import dev.baton.server.api.AuditRoutes;
+import dev.baton.server.api.SessionRoutes;
 import dev.baton.server.api.Views;
 import dev.baton.server.http.ApiException;
 import dev.baton.server.http.Caller;
@@ -77,13 +78,7 @@ public final class ChatRuntimeRoutes {
 
     private void list(Context ctx) {
         Principal caller = Caller.with(ctx, Sessions.READ);
-        String state = ctx.queryParam("state");
-        SessionState st;
-        try {
-            st = state == null ? null : SessionState.fromWire(state);
-        } catch (IllegalArgumentException e) {
-            throw RefusalException.invalidInput("state must be 'active' or 'completed'");
-        }
+        SessionState st = SessionRoutes.stateParam(ctx);
         int limit = limit(ctx);
         SessionPage page =
                 sessions.list(caller, new SessionQuery(ctx.queryParam("toolId"), st, limit, ctx.queryParam("cursor")));
@@ -108,20 +103,11 @@ public final class ChatRuntimeRoutes {
 
     private void messages(Context ctx) {
         Principal caller = Caller.with(ctx, Sessions.READ);
-        Sessions.MessagePage page = sessions.messages(caller, id(ctx), null, 200);
-        ObjectNode out = Json.MAPPER.createObjectNode();
-        ArrayNode list = out.putArray("messages");
-        page.messages().forEach(m -> list.add(Views.message(m, page.toolCallsOf(m))));
-        ctx.json(out);
+        ctx.json(Views.messages(sessions.messages(caller, id(ctx), null, 200)));
     }
 
     private void complete(Context ctx) {
-        Session done = sessions.complete(Caller.of(ctx), id(ctx));
-        ctx.json(Json.MAPPER
-                .createObjectNode()
-                .put("id", done.id())
-                .put("state", done.state().wireName())
-                .put("endedAt", done.endedAt().toString()));
+        ctx.json(Views.completed(sessions.complete(Caller.of(ctx), id(ctx))));
     }
 
     /** The design's session: {@code {id, toolId, state, startedAt}}, with Baton's other fields beside them. */
