@@ -26,6 +26,14 @@ export function wireExport(current) {
       if (e.status !== 401) announce("Could not export the conversation: " + e.message);
     }
   };
+  // a menu closes when the reader clicks elsewhere or presses Esc
+  document.addEventListener("click", (ev) => { if (menu.open && !menu.contains(ev.target)) menu.open = false; });
+  menu.addEventListener("keydown", (ev) => {
+    if (ev.key === "Escape" && menu.open) {
+      menu.open = false;
+      menu.querySelector("summary").focus();
+    }
+  });
   $("export-markdown").addEventListener("click", () => run("markdown"));
   $("export-json").addEventListener("click", () => run("json"));
 }
