@@ -48,6 +48,7 @@ export class Sidebar {
   /** A session just started here: listed at the top with its first message as title. */
   add(session, firstMessage) {
     this.setTitle(session.id, firstMessage);
+    this.search.value = ""; // a search must not hide the conversation just started
     this.sessions = [session].concat(this.sessions.filter((s) => s.id !== session.id));
     this.activeId = session.id;
     this.draw();

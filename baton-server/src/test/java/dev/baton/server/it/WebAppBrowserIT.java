@@ -840,6 +840,10 @@ class WebAppBrowserIT {
                 .containsExactly(
                         "What is on my list?", "Add a task to call the dentist tomorrow", "What is due this week?");
 
+        // a search that hides every conversation must not hide the one about to start
+        browser.findElement(By.id("conversation-search")).sendKeys("giraffe");
+        wait.until(d -> titles().isEmpty());
+
         browser.findElement(By.cssSelector("#log .empty-state .starter")).click();
 
         WebElement answer = awaitAnswer();
@@ -847,7 +851,10 @@ class WebAppBrowserIT {
         assertThat(userMessages()).containsExactly("What is on my list?");
         assertThat(browser.findElements(By.cssSelector("#log .empty-state"))).isEmpty();
         wait.until(d -> d.getCurrentUrl().contains("#/c/"));
+        wait.until(d -> !titles().isEmpty());
         assertThat(titles().getFirst()).isEqualTo("What is on my list?");
+        assertThat(browser.findElement(By.id("conversation-search")).getAttribute("value"))
+                .isEmpty();
         assertThat(storedUserMessages(currentSession())).containsExactly("What is on my list?");
     }
 
