@@ -9,6 +9,8 @@ import { Chat } from "./chat.js";
 import { Sidebar } from "./sidebar.js";
 import { SignIn } from "./signin.js";
 import { Admin, adminPermissions } from "./admin.js";
+import { wireExport } from "./export.js";
+import { wireTheme } from "./theme.js";
 
 const AGENT_KEY = "baton.agent";
 
@@ -22,6 +24,9 @@ const agentName = (id) => {
 const sidebar = new Sidebar({
   agentName,
   deleted: (id) => { if (chat.session && chat.session.id === id) go("#/"); },
+  renamed: (id) => {
+    if (chat.session && chat.session.id === id) setTitle(sidebar.title(chat.session), chat.session.agentId);
+  },
 });
 const chat = new Chat({
   agentName,
@@ -36,6 +41,10 @@ const chat = new Chat({
 });
 const signIn = new SignIn(() => enter());
 const admin = new Admin();
+wireTheme();
+wireExport(() => chat.session && isChatRoute() ? {
+  session: chat.session, title: sidebar.title(chat.session), agentName: agentName(chat.session.agentId),
+} : null);
 
 // --- start-up and sign-in ---------------------------------------------------------------------------------
 
@@ -217,6 +226,7 @@ function setTitle(title, agentId) {
   const canAudit = state.permissions.audit && chat.session && isChatRoute();
   auditLink.hidden = !canAudit;
   if (canAudit) auditLink.href = "#/admin/audit/" + encodeURIComponent(chat.session.id);
+  $("export-menu").hidden = !(chat.session && isChatRoute());
 }
 
 // --- the sidebar as a drawer on narrow screens -------------------------------------------------------------

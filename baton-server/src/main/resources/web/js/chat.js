@@ -7,6 +7,7 @@ import { api, ApiError, streamMessage, streamDecision } from "./api.js";
 import { storedToolCard } from "./tool-card.js";
 import { Turn } from "./turn.js";
 import { userMessage, assistantMessage, markdownBlock, emptyState, errorNotice, endedNote } from "./messages.js";
+import { showLastActions, clearLastActions } from "./message-actions.js";
 
 export class Chat {
   /**
@@ -52,7 +53,7 @@ export class Chat {
     this.session = null;
     this.paused = null;
     this.agentId = agent ? agent.id : null;
-    this.log.replaceChildren(emptyState(agent));
+    this.log.replaceChildren(emptyState(agent, (text) => this.send(text)));
     this.setComposer(agent ? null : "You may use no agent: ask an administrator for a role that may.");
     this.input.focus();
   }
@@ -78,8 +79,12 @@ export class Chat {
       for (const a of pending) turn.approvalRequired(a);
       turn.done({ state: "awaiting_approval" });
     }
-    if (!messages.length) this.log.append(emptyState({ name: this.hooks.agentName(session.agentId) }));
+    if (!messages.length) {
+      this.log.append(emptyState({ id: session.agentId, name: this.hooks.agentName(session.agentId) },
+        (text) => this.send(text)));
+    }
     this.setComposer(session.state === "completed" ? endedNote(session) : null);
+    showLastActions(this);
     this.scrollToEnd(true);
     return messages;
   }
@@ -112,6 +117,7 @@ export class Chat {
 
   async send(text) {
     if (this.turn) return;
+    clearLastActions(this.log);
     // a conversation started for this message is listed once its turn has begun: one whose first message is
     // refused (too long, a limit) is deleted again, so no empty conversation stays behind
     let fresh = false;
@@ -128,6 +134,7 @@ export class Chat {
       fresh = true;
     }
     const session = this.session;
+    this.log.querySelector(".empty-state")?.remove(); // a stored conversation without messages showed one
     if (this.paused) { // the server denies what waits once the new message arrives
       this.paused.supersede();
       this.paused = null;
@@ -161,6 +168,7 @@ export class Chat {
       if (this.turn === turn) {
         this.turn = null;
         this.setStreaming(false);
+        showLastActions(this);
       }
     }
   }
@@ -172,6 +180,7 @@ export class Chat {
    */
   async decide(turn, approval, decision, comment) {
     if (this.turn) throw { code: "turn_in_progress", message: "an answer is being written" };
+    clearLastActions(this.log);
     const session = this.session;
     this.turn = turn;
     this.paused = null;
@@ -202,6 +211,7 @@ export class Chat {
       if (this.turn === turn) {
         this.turn = null;
         this.setStreaming(false);
+        showLastActions(this);
       }
     }
   }

@@ -4,11 +4,15 @@
 import { h } from "./dom.js";
 import { render } from "./markdown.js";
 import { describe } from "./errors.js";
+import { startersFor } from "./starters.js";
 
 export function userMessage(text, status) {
   const blocked = status === "blocked";
-  return h("article", { className: "message user" + (blocked ? " is-blocked" : ""), "aria-label": "You said" },
+  const article = h("article", { className: "message user" + (blocked ? " is-blocked" : ""), "aria-label": "You said" },
     h("div", { className: "bubble" }, blocked ? "Your message was blocked by a safety check." : text));
+  // what may be edited or asked again (message-actions.js); a blocked message's text is not shown, so not kept
+  if (!blocked) article.messageText = text;
+  return article;
 }
 
 export function assistantMessage(agentName) {
@@ -34,13 +38,18 @@ export function markdownBlock(text, final) {
   return el;
 }
 
-export function emptyState(agent) {
+/** @param start (text) => sends a starter prompt; the agent's starters are shown when given */
+export function emptyState(agent, start) {
   if (!agent) return h("div", { className: "empty-state" }, h("p", {}, "No agent is available to you."));
+  const starters = start ? startersFor(agent.id) : [];
   return h("div", { className: "empty-state" },
     h("div", { className: "empty-avatar", "aria-hidden": "true" }, (agent.name || agent.id).charAt(0).toUpperCase()),
     h("h2", {}, agent.name || agent.id),
     agent.description ? h("p", {}, agent.description) : null,
-    h("p", { className: "hint" }, "Write a message below to start."));
+    h("p", { className: "hint" }, "Write a message below to start" + (starters.length ? ", or pick one:" : ".")),
+    starters.length ? h("div", { className: "starters", role: "group", "aria-label": "Starter prompts" },
+      starters.map((text) => h("button", { type: "button", className: "starter", on: { click: () => start(text) } },
+        text))) : null);
 }
 
 /** A readable failure with what to do: retry (after the time the server named), start a new chat, or nothing. */

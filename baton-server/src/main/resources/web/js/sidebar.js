@@ -1,5 +1,7 @@
 // The conversation list: the user's sessions newest first, grouped by age, each with its first message as title
-// (cached in this browser), a link that reopens it and a delete button that asks first.
+// (cached in this browser; a rename replaces it there), a link that reopens it, a rename button and a delete button
+// that asks first. The search box filters the listed conversations by title, in the browser: the API keeps no
+// titles, so it searches the conversations loaded so far ("Show older conversations" loads more).
 
 import { h, $, ageGroup, shortTime, announce } from "./dom.js";
 import { api } from "./api.js";
@@ -9,18 +11,21 @@ const TITLES_KEPT = 500;
 const PAGE = 50;
 
 export class Sidebar {
-  /** @param hooks {deleted(sessionId), agentName(agentId)} */
+  /** @param hooks {deleted(sessionId), renamed(sessionId), agentName(agentId)} */
   constructor(hooks) {
     this.hooks = hooks;
     this.list = $("conversations");
     this.more = $("more-conversations");
     this.empty = $("conversations-empty");
+    this.noMatch = $("conversations-no-match");
+    this.search = $("conversation-search");
     this.dialog = $("confirm-delete");
     this.sessions = [];
     this.cursor = null;
     this.activeId = null;
     this.titles = loadTitles();
     this.more.addEventListener("click", () => this.loadMore());
+    this.search.addEventListener("input", () => this.draw());
   }
 
   async refresh() {
@@ -43,6 +48,7 @@ export class Sidebar {
   /** A session just started here: listed at the top with its first message as title. */
   add(session, firstMessage) {
     this.setTitle(session.id, firstMessage);
+    this.search.value = ""; // a search must not hide the conversation just started
     this.sessions = [session].concat(this.sessions.filter((s) => s.id !== session.id));
     this.activeId = session.id;
     this.draw();
@@ -72,15 +78,27 @@ export class Sidebar {
     for (const old of ids.slice(0, Math.max(0, ids.length - TITLES_KEPT))) delete this.titles[old];
     localStorage.setItem(TITLES_KEY, JSON.stringify(this.titles));
     const li = this.list.querySelector('li[data-session-id="' + CSS.escape(sessionId) + '"]');
-    if (li) {
+    if (li && li.querySelector(".conversation-title")) {
       li.querySelector(".conversation-title").textContent = title;
       li.querySelector(".conversation-delete").setAttribute("aria-label", "Delete conversation: " + title);
+      li.querySelector(".conversation-rename").setAttribute("aria-label", "Rename conversation: " + title);
     }
   }
 
+  /** The sessions whose title holds every word typed in the search box (any case). */
+  shown() {
+    const words = this.search.value.toLowerCase().split(/\s+/).filter(Boolean);
+    if (!words.length) return this.sessions;
+    return this.sessions.filter((s) => {
+      const title = this.title(s).toLowerCase();
+      return words.every((w) => title.includes(w));
+    });
+  }
+
   draw() {
+    const shown = this.shown();
     const groups = new Map();
-    for (const s of this.sessions) {
+    for (const s of shown) {
       const g = ageGroup(s.startedAt);
       if (!groups.has(g)) groups.set(g, []);
       groups.get(g).push(s);
@@ -94,6 +112,10 @@ export class Sidebar {
     this.list.replaceChildren(...sections);
     this.more.hidden = !this.cursor;
     this.empty.hidden = this.sessions.length > 0;
+    const query = this.search.value.trim();
+    this.noMatch.hidden = !this.sessions.length || shown.length > 0;
+    this.noMatch.textContent = this.noMatch.hidden ? "" : "No conversation title holds “" + query + "”"
+      + (this.cursor ? " among those loaded." : ".");
   }
 
   item(s) {
@@ -107,9 +129,40 @@ export class Sidebar {
     const remove = h("button", { type: "button", className: "icon-button conversation-delete",
       "aria-label": "Delete conversation: " + title, title: "Delete", on: { click: () => this.confirmDelete(s) } },
     h("span", { "aria-hidden": "true" }, "✕"));
-    const li = h("li", { className: "conversation" }, link, remove);
+    const rename = h("button", { type: "button", className: "icon-button conversation-rename",
+      "aria-label": "Rename conversation: " + title, title: "Rename", on: { click: () => this.startRename(s, li) } },
+    h("span", { "aria-hidden": "true" }, "✎"));
+    const li = h("li", { className: "conversation" }, link, rename, remove);
     li.dataset.sessionId = s.id;
     return li;
+  }
+
+  /** The title becomes a text box: Enter (or leaving it) keeps the new title, Esc keeps the old one. */
+  startRename(s, li) {
+    const input = h("input", { type: "text", className: "rename-input", value: this.title(s),
+      "aria-label": "New title for " + this.title(s), maxLength: 80 });
+    let finished = false;
+    const finish = (keep) => {
+      if (finished) return;
+      finished = true;
+      const title = input.value.replace(/\s+/g, " ").trim();
+      if (keep && title && title !== this.title(s)) {
+        this.setTitle(s.id, title);
+        announce("Renamed to " + title);
+        this.hooks.renamed(s.id);
+      }
+      this.draw();
+      const button = this.list.querySelector('li[data-session-id="' + CSS.escape(s.id) + '"] .conversation-rename');
+      if (button) button.focus();
+    };
+    input.addEventListener("keydown", (ev) => {
+      if (ev.key === "Enter") { ev.preventDefault(); finish(true); }
+      if (ev.key === "Escape") { ev.preventDefault(); ev.stopPropagation(); finish(false); }
+    });
+    input.addEventListener("blur", () => finish(true));
+    li.replaceChildren(input);
+    input.focus();
+    input.select();
   }
 
   confirmDelete(s) {

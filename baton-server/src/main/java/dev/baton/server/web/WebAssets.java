@@ -61,7 +61,11 @@ final class WebAssets {
             "sidebar",
             "signin",
             "admin",
-            "dom"
+            "dom",
+            "message-actions",
+            "starters",
+            "export",
+            "theme"
         }) {
             files.put("js/" + module + ".js", JS);
         }

@@ -3,6 +3,7 @@ package dev.baton.server.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
 import dev.baton.app.config.BatonConfig;
 import dev.baton.app.config.ConfigLoader;
@@ -25,6 +26,7 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,6 +35,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -635,6 +639,292 @@ class WebAppBrowserIT {
         wait.until(d ->
                 !d.findElements(By.cssSelector("#sidebar a.conversation-link")).isEmpty());
         assertThat(newestConversation()).isEqualTo(newest);
+    }
+
+    // --- everyday features: regenerate, edit, export, rename and search, theme, starter prompts ----------------
+
+    @Test
+    @Order(14)
+    void regenerate_asks_the_last_message_again_as_a_new_turn() {
+        openApp();
+        newChat("tasks");
+        send("Tell me something nice");
+        awaitAnswer();
+
+        WebElement regenerate = wait.until(ExpectedConditions.elementToBeClickable(
+                By.cssSelector("#log article.message.assistant .regenerate-button")));
+        regenerate.click();
+
+        awaitAnswerCount(2);
+        wait.until(d ->
+                lastAnswer().findElements(By.cssSelector(".regenerate-button")).size() == 1);
+        assertThat(browser.findElements(By.cssSelector("#log .regenerate-button")))
+                .as("only the newest answer can be regenerated")
+                .hasSize(1);
+        assertThat(userMessages()).containsExactly("Tell me something nice", "Tell me something nice");
+        assertThat(storedUserMessages(currentSession()))
+                .containsExactly("Tell me something nice", "Tell me something nice");
+        shot("13-regenerated");
+    }
+
+    @Test
+    @Order(15)
+    void edit_puts_the_last_message_back_in_the_box_to_be_changed_and_sent_again() {
+        openApp();
+        newChat("tasks");
+        send("Plan the picnic on Friday");
+        awaitAnswer();
+
+        wait.until(ExpectedConditions.elementToBeClickable(By.cssSelector("#log article.message.user .edit-button")))
+                .click();
+        WebElement box = browser.findElement(By.id("message"));
+        wait.until(d -> "Plan the picnic on Friday".equals(box.getAttribute("value")));
+        assertThat(browser.switchTo().activeElement()).isEqualTo(box);
+        box.sendKeys(Keys.BACK_SPACE.toString().repeat("Friday".length()) + "Saturday");
+        box.sendKeys(Keys.ENTER);
+
+        awaitAnswerCount(2);
+        wait.until(d -> !d.findElements(By.cssSelector("#log .edit-button")).isEmpty());
+        assertThat(userMessages()).containsExactly("Plan the picnic on Friday", "Plan the picnic on Saturday");
+        List<WebElement> users = browser.findElements(By.cssSelector("#log article.message.user"));
+        assertThat(users.getLast().findElements(By.cssSelector(".edit-button"))).hasSize(1);
+        assertThat(browser.findElements(By.cssSelector("#log .edit-button")))
+                .as("only the last message can be edited")
+                .hasSize(1);
+        assertThat(storedUserMessages(currentSession()))
+                .containsExactly("Plan the picnic on Friday", "Plan the picnic on Saturday");
+    }
+
+    @Test
+    @Order(16)
+    void a_conversation_exports_as_markdown_and_as_json_built_in_the_browser() throws IOException {
+        Path downloads = Files.createDirectories(dir.resolve("downloads"));
+        browser.executeCdpCommand(
+                "Browser.setDownloadBehavior", Map.of("behavior", "allow", "downloadPath", downloads.toString()));
+        openApp();
+        assertThat(browser.findElement(By.id("export-menu")).isDisplayed())
+                .as("nothing to export in a new chat")
+                .isFalse();
+        newChat("tasks");
+        send("Please add a task for me");
+        awaitAnswer();
+        String session = currentSession();
+        // what the page hands to the download: each Blob it makes a URL for, and the file name it suggests
+        browser.executeScript("window.exported = [];"
+                + "const url = URL.createObjectURL.bind(URL);"
+                + "URL.createObjectURL = (blob) => { window.exported.push({blob}); return url(blob); };"
+                + "const click = HTMLAnchorElement.prototype.click;"
+                + "HTMLAnchorElement.prototype.click = function () {"
+                + "  if (this.download) window.exported[window.exported.length - 1].name = this.download;"
+                + "  return click.call(this); };");
+
+        String markdown = export("export-markdown", 1);
+        assertThat(exportedName(0)).isEqualTo("please-add-a-task-for-me.md");
+        assertThat(exportedType(0)).startsWith("text/markdown");
+        assertThat(markdown)
+                .startsWith("# Please add a task for me\n")
+                .contains(
+                        "Session " + session,
+                        "## You\n\nPlease add a task for me\n",
+                        "## Task assistant\n",
+                        "Tool call `add_task` (succeeded)",
+                        "buy oat milk",
+                        "Added **buy oat milk** to your list.");
+        Path file = downloads.resolve("please-add-a-task-for-me.md");
+        wait.until(d -> Files.exists(file));
+        wait.until(d -> markdown.equals(read(file)));
+
+        JsonNode json = new ObjectMapper().readTree(export("export-json", 2));
+        assertThat(exportedName(1)).isEqualTo("please-add-a-task-for-me.json");
+        assertThat(json.path("title").asText()).isEqualTo("Please add a task for me");
+        assertThat(json.path("session").path("id").asText()).isEqualTo(session);
+        assertThat(json.path("agent").path("id").asText()).isEqualTo("tasks");
+        assertThat(json.path("messages").findValuesAsText("role")).containsExactly("user", "assistant");
+        assertThat(json.path("messages")
+                        .get(1)
+                        .path("toolCalls")
+                        .get(0)
+                        .path("name")
+                        .asText())
+                .isEqualTo("add_task");
+        assertThat(json.path("messages").get(1).path("content").asText())
+                .isEqualTo("Added **buy oat milk** to your list.");
+    }
+
+    @Test
+    @Order(17)
+    void conversations_are_renamed_in_place_and_found_by_words_of_their_title() {
+        openApp();
+        newChat("tasks");
+        send("Book the vet for the cat");
+        awaitAnswer();
+
+        rename("Book the vet for the cat").sendKeys("Vet visit for Tom" + Keys.ENTER);
+        wait.until(d -> titles().contains("Vet visit for Tom"));
+        assertThat(titles()).doesNotContain("Book the vet for the cat");
+        wait.until(ExpectedConditions.textToBe(By.id("chat-title"), "Vet visit for Tom"));
+        // Esc keeps the title it had
+        rename("Vet visit for Tom").sendKeys("Something else" + Keys.ESCAPE);
+        wait.until(d ->
+                d.findElements(By.cssSelector("#conversations .rename-input")).isEmpty());
+        assertThat(titles()).contains("Vet visit for Tom").doesNotContain("Something else");
+
+        openApp();
+        wait.until(d -> titles().contains("Vet visit for Tom"));
+        WebElement search = browser.findElement(By.id("conversation-search"));
+        search.sendKeys("tom VET");
+        wait.until(d -> titles().equals(List.of("Vet visit for Tom")));
+        assertThat(browser.findElement(By.id("conversations-no-match")).isDisplayed())
+                .isFalse();
+        shot("14-search");
+        search.sendKeys(" giraffe");
+        wait.until(d -> titles().isEmpty());
+        assertThat(text("#conversations-no-match")).isEqualTo("No conversation title holds “tom VET giraffe”.");
+        search.clear();
+        search.sendKeys(Keys.SPACE, Keys.BACK_SPACE); // clear() sends no input event
+        wait.until(d -> titles().size() > 1);
+        assertThat(browser.findElement(By.id("conversations-no-match")).isDisplayed())
+                .isFalse();
+    }
+
+    @Test
+    @Order(18)
+    void the_theme_follows_the_system_until_the_toggle_picks_one_which_is_remembered() {
+        try {
+            systemColourScheme("dark");
+            openApp();
+            browser.executeScript("localStorage.removeItem('baton.theme')");
+            openApp();
+            wait.until(d -> background().equals(DARK));
+            WebElement toggle = browser.findElement(By.id("theme-toggle"));
+            assertThat(toggle.getText()).isEqualTo("Light theme");
+            assertThat(toggle.getAttribute("aria-label")).isEqualTo("Switch to the light theme");
+
+            toggle.click();
+            wait.until(d -> background().equals(LIGHT));
+            assertThat(browser.executeScript("return localStorage.getItem('baton.theme')"))
+                    .isEqualTo("light");
+            assertThat(browser.findElement(By.id("highlight-dark")).getAttribute("media"))
+                    .isEqualTo("not all");
+            shot("15-light-theme-on-a-dark-system");
+
+            openApp();
+            wait.until(d -> background().equals(LIGHT));
+            assertThat(browser.findElement(By.id("theme-toggle")).getText()).isEqualTo("Dark theme");
+            browser.findElement(By.id("theme-toggle")).click();
+            wait.until(d -> background().equals(DARK));
+            systemColourScheme("light");
+            assertThat(background()).as("the choice outlasts the system's").isEqualTo(DARK);
+
+            browser.executeScript("localStorage.removeItem('baton.theme')");
+            openApp();
+            wait.until(d -> background().equals(LIGHT));
+        } finally {
+            browser.executeScript("localStorage.removeItem('baton.theme')");
+            browser.executeCdpCommand("Emulation.setEmulatedMedia", Map.of("features", List.of()));
+        }
+    }
+
+    @Test
+    @Order(19)
+    void a_new_chat_offers_its_agents_starter_prompts_and_clicking_one_sends_it() {
+        openApp();
+        newChat("study");
+        assertThat(texts("#log .empty-state .starter")).startsWith("Help me get started on my next assignment");
+        newChat("private");
+        assertThat(browser.findElements(By.cssSelector("#log .empty-state .starter")))
+                .as("an agent without starters")
+                .isEmpty();
+        newChat("tasks");
+        assertThat(texts("#log .empty-state .starter"))
+                .containsExactly(
+                        "What is on my list?", "Add a task to call the dentist tomorrow", "What is due this week?");
+
+        // a search that hides every conversation must not hide the one about to start
+        browser.findElement(By.id("conversation-search")).sendKeys("giraffe");
+        wait.until(d -> titles().isEmpty());
+
+        browser.findElement(By.cssSelector("#log .empty-state .starter")).click();
+
+        WebElement answer = awaitAnswer();
+        assertThat(answer.getText()).contains(HELLO);
+        assertThat(userMessages()).containsExactly("What is on my list?");
+        assertThat(browser.findElements(By.cssSelector("#log .empty-state"))).isEmpty();
+        wait.until(d -> d.getCurrentUrl().contains("#/c/"));
+        wait.until(d -> !titles().isEmpty());
+        assertThat(titles().getFirst()).isEqualTo("What is on my list?");
+        assertThat(browser.findElement(By.id("conversation-search")).getAttribute("value"))
+                .isEmpty();
+        assertThat(storedUserMessages(currentSession())).containsExactly("What is on my list?");
+    }
+
+    static final String DARK = "rgb(23, 24, 28)";
+    static final String LIGHT = "rgb(255, 255, 255)";
+
+    private static void systemColourScheme(String scheme) {
+        browser.executeCdpCommand(
+                "Emulation.setEmulatedMedia",
+                Map.of("features", List.of(Map.of("name", "prefers-color-scheme", "value", scheme))));
+    }
+
+    private static String background() {
+        return (String) browser.executeScript("return getComputedStyle(document.body).backgroundColor");
+    }
+
+    /** Clicks the rename button of the conversation titled {@code title}; returns the text box that replaces it. */
+    private static WebElement rename(String title) {
+        WebElement button = conversation(title).findElement(By.cssSelector(".conversation-rename"));
+        new Actions(browser).moveToElement(button).click().perform();
+        WebElement input = wait.until(
+                ExpectedConditions.visibilityOfElementLocated(By.cssSelector("#conversations .rename-input")));
+        assertThat(input.getAttribute("value")).isEqualTo(title);
+        assertThat(browser.switchTo().activeElement()).isEqualTo(input);
+        return input;
+    }
+
+    /** Opens the export menu, picks {@code button}, and returns the text of the {@code n}th file made. */
+    private static String export(String button, int n) {
+        browser.findElement(By.cssSelector("#export-menu > summary")).click();
+        wait.until(ExpectedConditions.elementToBeClickable(By.id(button))).click();
+        wait.until(d -> ((Number) browser.executeScript("return window.exported.length")).intValue() == n);
+        return (String)
+                browser.executeAsyncScript("window.exported[arguments[0]].blob.text().then(arguments[1])", n - 1);
+    }
+
+    private static String exportedName(int i) {
+        return (String) browser.executeScript("return window.exported[arguments[0]].name", i);
+    }
+
+    private static String exportedType(int i) {
+        return (String) browser.executeScript("return window.exported[arguments[0]].blob.type", i);
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            return null; // still being written
+        }
+    }
+
+    /** The session the page shows, from its address (#/c/<id>). */
+    private static String currentSession() {
+        wait.until(d -> d.getCurrentUrl().contains("#/c/"));
+        String url = browser.getCurrentUrl();
+        return URLDecoder.decode(url.substring(url.indexOf("#/c/") + 4), StandardCharsets.UTF_8);
+    }
+
+    /** What the server kept of the user's messages in {@code session}, oldest first. */
+    private static List<String> storedUserMessages(String session) {
+        ApiClient.Response r = api.get("/v1/sessions/" + session + "/messages", devToken());
+        assertThat(r.status()).as(r.raw()).isEqualTo(200);
+        List<JsonNode> messages = new ArrayList<>();
+        r.body().path("messages").forEach(messages::add);
+        return messages.stream()
+                .sorted(Comparator.comparingInt(m -> m.path("seq").asInt()))
+                .filter(m -> m.path("role").asText().equals("user"))
+                .map(m -> m.path("content").asText())
+                .toList();
     }
 
     /** The link of the sidebar's newest conversation (listed first). */

@@ -33,7 +33,11 @@ class WebPageIT {
             "sidebar",
             "signin",
             "admin",
-            "dom");
+            "dom",
+            "message-actions",
+            "starters",
+            "export",
+            "theme");
 
     @TempDir
     static Path dir;
