@@ -72,7 +72,9 @@ public final class ConfigLoader {
                     SharedTurnSettings.SECTION,
                     ModuleRegistry.SECTION,
                     // MCP servers, read by the assembly's wiring
-                    "mcp"),
+                    "mcp",
+                    // remote A2A agents as tools (the assembly's wiring) and the A2A door (baton-server)
+                    "a2a"),
             DOOR_SECTIONS,
             Domains.onClassPath().configSections());
 

@@ -32,7 +32,21 @@ public final class FollowedTurns {
         log.owner(turnId)
                 .filter(owner -> owner.sessionId().equals(sessionId) && mayFollow(caller, owner))
                 .orElseThrow(() -> RefusalException.notFound("turn"));
-        return new Followed(turnId);
+        return new Followed(turnId, sessionId);
+    }
+
+    /**
+     * The caller's way into turn {@code turnId}, whichever session it ran in (for a front door whose clients name a
+     * turn alone, as A2A's task ids do).
+     *
+     * @throws RefusalException {@link Refusal.NotFound} when the log does not know the turn or the caller may not
+     *     follow it
+     */
+    public Followed follow(Principal caller, String turnId) {
+        TurnEventLog.TurnOwner owner = log.owner(turnId)
+                .filter(o -> mayFollow(caller, o))
+                .orElseThrow(() -> RefusalException.notFound("turn"));
+        return new Followed(turnId, owner.sessionId());
     }
 
     private static boolean mayFollow(Principal caller, TurnEventLog.TurnOwner owner) {
@@ -44,9 +58,16 @@ public final class FollowedTurns {
     /** A turn the caller may follow. */
     public final class Followed {
         private final String turnId;
+        private final String sessionId;
 
-        private Followed(String turnId) {
+        private Followed(String turnId, String sessionId) {
             this.turnId = turnId;
+            this.sessionId = sessionId;
+        }
+
+        /** The session the turn runs in. */
+        public String sessionId() {
+            return sessionId;
         }
 
         /** Opens a reader of the turn's events (a blocking read may hold a connection of its own: close it). */

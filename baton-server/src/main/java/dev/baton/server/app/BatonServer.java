@@ -6,6 +6,8 @@ import dev.baton.app.config.BatonConfig;
 import dev.baton.runtime.Baton;
 import dev.baton.runtime.config.ConfigException;
 import dev.baton.runtime.conversation.HistoryKeys;
+import dev.baton.server.a2a.A2aRoutes;
+import dev.baton.server.a2a.A2aSettings;
 import dev.baton.server.auth.JwtAuthenticator;
 import dev.baton.server.auth.JwtSecret;
 import dev.baton.server.auth.JwtSettings;
@@ -114,6 +116,8 @@ public final class BatonServer implements AutoCloseable {
             HistoryKeys historyKeys = new JdbcHistoryKeys(app.database());
             opened.add(HistoryKeyExpiry.start(historyKeys, options.clock()));
             routes.add(new OpenAiRoutes(baton, historyKeys, config.maxBodyBytes(), sse, options.clock())::register);
+            routes.addAll(A2aRoutes.groups(
+                    A2aSettings.parse(config.section("a2a")), baton, config.maxBodyBytes(), sse, options.clock()));
             Javalin server = HttpApi.create(
                     options.host(), config.port(), http, auth, routes, new HttpMetrics(metrics.registry())::record);
             server.start();

@@ -1,0 +1,218 @@
+package dev.baton.server.a2a;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.core.auth.Principal;
+import dev.baton.core.conversation.Session;
+import dev.baton.core.turn.TurnEvent;
+import dev.baton.runtime.RefusalException;
+import dev.baton.runtime.approval.ApprovalDecision;
+import dev.baton.runtime.approval.Approvals;
+import dev.baton.runtime.approval.ToolApproval;
+import dev.baton.runtime.conversation.Conversations;
+import dev.baton.runtime.conversation.SendOptions;
+import dev.baton.runtime.conversation.TurnListener;
+import dev.baton.runtime.session.Sessions;
+import dev.baton.runtime.stream.FollowedTurns;
+import dev.baton.runtime.stream.TurnEventLog;
+import dev.baton.runtime.stream.TurnEventRecorder;
+import dev.baton.server.a2a.A2aWire.State;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * A2A's task operations over the runtime: a message runs one turn through {@link Conversations#chat} (a new context
+ * starts a session of the endpoint's agent, a known one continues it), the answer to a task that waits for approval
+ * decides its held calls through {@link Approvals#decide}, a task is read back from the turn's kept events
+ * ({@link FollowedTurns}) and cancelled through {@link Sessions#cancel}. Every rule is the runtime's: a session or turn
+ * that is not the caller's is "not found" exactly as one that does not exist.
+ */
+final class A2aTasks {
+    /** How long a cancel waits for the cancelled turn to say it ended. */
+    private static final Duration CANCEL_WAIT = Duration.ofSeconds(10);
+
+    private final Conversations conversations;
+    private final Sessions sessions;
+    private final Approvals approvals;
+    private final TurnEventLog events;
+    private final FollowedTurns following;
+    private final Clock clock;
+
+    A2aTasks(
+            Conversations conversations,
+            Sessions sessions,
+            Approvals approvals,
+            TurnEventLog events,
+            FollowedTurns following,
+            Clock clock) {
+        this.conversations = conversations;
+        this.sessions = sessions;
+        this.approvals = approvals;
+        this.events = events;
+        this.following = following;
+        this.clock = clock;
+    }
+
+    TaskProgress newProgress() {
+        return new TaskProgress(clock);
+    }
+
+    /**
+     * Runs the turn {@code message} asks for and feeds its events to {@code progress} (and {@code listener}, which
+     * also hears the turn being admitted): a new turn in the message's context (a new session of {@code agentId}
+     * without one), or, for a message naming a task that waits for approval, that task going on with the answer.
+     */
+    void send(
+            Principal caller,
+            String agentId,
+            IncomingMessage message,
+            SendOptions options,
+            TaskProgress progress,
+            TurnListener listener) {
+        TurnEventRecorder recorder = new TurnEventRecorder(events, caller);
+        TurnListener fed = new TurnListener() {
+            @Override
+            public void admitted(dev.baton.runtime.conversation.AdmittedTurn turn) {
+                listener.admitted(turn);
+            }
+
+            @Override
+            public void onEvent(TurnEvent event) {
+                recorder.record(event);
+                listener.onEvent(event);
+            }
+        };
+        if (message.taskId() != null) {
+            answer(caller, agentId, message, options, progress, fed);
+            return;
+        }
+        if (message.text().isBlank()) throw A2aError.invalidParams("the message has no text");
+        if (message.contextId() != null) ownContext(caller, agentId, message.contextId());
+        var target = new Conversations.ChatTarget(message.contextId(), message.contextId() == null ? agentId : null);
+        conversations.chat(caller, target, message.text(), options, fed);
+    }
+
+    /** The message answers the task's held calls: each is decided; the last decision goes on with the turn. */
+    private void answer(
+            Principal caller,
+            String agentId,
+            IncomingMessage message,
+            SendOptions options,
+            TaskProgress progress,
+            TurnListener listener) {
+        String sessionId = message.contextId();
+        FollowedTurns.Followed followed = null;
+        if (sessionId == null) {
+            followed = follow(caller, message.taskId());
+            sessionId = followed.sessionId();
+        }
+        ownContext(caller, agentId, sessionId);
+        String turnId = message.taskId();
+        List<ToolApproval> held = approvals == null
+                ? List.of()
+                : approvals.pending(caller, sessionId).stream()
+                        .filter(a -> a.turnId().equals(turnId))
+                        .toList();
+        if (held.isEmpty()) {
+            if (followed == null) followed = follow(caller, turnId);
+            if (!followed.sessionId().equals(sessionId)) throw A2aError.taskNotFound();
+            State state = replay(followed, newProgress()).state();
+            throw new A2aError(
+                    A2aError.UNSUPPORTED_OPERATION,
+                    state.terminal()
+                            ? "the task has ended; send a new message in its context (contextId, no taskId)"
+                            : "the task is still working; only a task that waits for approval takes an answer",
+                    "task_not_waiting");
+        }
+        boolean approve = message.approval()
+                .orElseThrow(() -> A2aError.invalidParams("the task waits for approval of "
+                        + held.stream().map(ToolApproval::toolName).toList()
+                        + ": answer yes or no, or send a data part {\"approve\": true|false}"));
+        // the answer so far and the held calls, from the turn's kept events, before the turn goes on
+        try {
+            replay(following.follow(caller, sessionId, turnId), progress);
+        } catch (RefusalException forgotten) {
+            // the log forgot the paused turn (its retention ran out): the task goes on from here
+        }
+        ApprovalDecision decision = approve
+                ? new ApprovalDecision(true, null, message.comment())
+                : ApprovalDecision.denial(message.comment());
+        for (ToolApproval call : held) {
+            approvals.decide(caller, sessionId, call.callId(), decision, options, listener);
+        }
+    }
+
+    /** The caller's session {@code contextId} of this endpoint's agent; any other is "not found". */
+    private void ownContext(Principal caller, String agentId, String contextId) {
+        Session session = sessions.find(caller, contextId).orElseThrow(() -> notFound("context"));
+        if (!session.agentId().equals(agentId)) throw notFound("context");
+    }
+
+    /** The task as its kept events tell it. */
+    ObjectNode get(Principal caller, String taskId) {
+        return replay(follow(caller, taskId), newProgress()).task();
+    }
+
+    /**
+     * Cancels a working task and answers it as it ended (normally {@code canceled}).
+     *
+     * @throws A2aError TaskNotCancelable for a task that ended, or waits for approval (answer "no" to deny its calls)
+     */
+    ObjectNode cancel(Principal caller, String taskId) {
+        FollowedTurns.Followed followed = follow(caller, taskId);
+        TaskProgress progress = newProgress();
+        long last = replay(followed, progress, 0);
+        if (progress.state() != State.WORKING)
+            throw new A2aError(
+                    A2aError.TASK_NOT_CANCELABLE,
+                    progress.state() == State.INPUT_REQUIRED
+                            ? "the task waits for approval: answer no to deny its calls"
+                            : "the task has already ended",
+                    "task_not_cancelable");
+        sessions.cancel(caller, followed.sessionId());
+        Instant until = clock.instant().plus(CANCEL_WAIT);
+        try (TurnEventLog.Reader reader = followed.reader()) {
+            while (progress.state() == State.WORKING && clock.instant().isBefore(until)) {
+                for (TurnEventLog.LoggedEvent e : reader.read(last, Duration.ofSeconds(1))) {
+                    last = e.id();
+                    progress.apply(e.event());
+                }
+            }
+        }
+        return progress.task();
+    }
+
+    /** The caller's task; any other is "not found". */
+    FollowedTurns.Followed follow(Principal caller, String taskId) {
+        try {
+            return following.follow(caller, taskId);
+        } catch (RefusalException e) {
+            throw A2aError.taskNotFound();
+        }
+    }
+
+    /** Applies every kept event of the turn to {@code progress}. */
+    TaskProgress replay(FollowedTurns.Followed followed, TaskProgress progress) {
+        replay(followed, progress, 0);
+        return progress;
+    }
+
+    /** Applies the kept events after {@code after}; returns the id of the last one applied. */
+    long replay(FollowedTurns.Followed followed, TaskProgress progress, long after) {
+        try (TurnEventLog.Reader reader = followed.reader()) {
+            while (true) {
+                List<TurnEventLog.LoggedEvent> read = reader.read(after, Duration.ZERO);
+                if (read.isEmpty()) return after;
+                for (TurnEventLog.LoggedEvent e : read) {
+                    after = e.id();
+                    progress.apply(e.event());
+                }
+            }
+        }
+    }
+
+    private static A2aError notFound(String what) {
+        return new A2aError(A2aError.TASK_NOT_FOUND, what + " not found", "not_found");
+    }
+}
