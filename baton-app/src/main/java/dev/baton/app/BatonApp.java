@@ -1,5 +1,7 @@
 package dev.baton.app;
 
+import dev.baton.app.a2a.RemoteAgentSettings;
+import dev.baton.app.a2a.RemoteAgentSource;
 import dev.baton.app.config.BatonConfig;
 import dev.baton.app.config.ConfigLoader;
 import dev.baton.core.hook.ModuleRegistry;
@@ -222,6 +224,8 @@ public final class BatonApp implements AutoCloseable {
                     // after the domains' tools: a name taken by an earlier source can never be shadowed
                     .tools(options.tools().toArray(ToolSource[]::new))
                     .tools(mcp.toolSources().toArray(ToolSource[]::new))
+                    .tools(RemoteAgentSource.of(RemoteAgentSettings.parse(config.section("a2a"), config.env()))
+                            .toArray(ToolSource[]::new))
                     .toolGuard(sources ->
                             BreakerToolSource.guard(sources, resilience.tools(), clock, instrumentation.breakers()))
                     .modules(modules, audit)
