@@ -28,6 +28,8 @@ public final class NpmPackages {
     public static final String OPENAI = "openai@7.59.0";
     /** The A2A JavaScript SDK, as a client of Baton's A2A door and as a remote agent Baton calls. */
     public static final String A2A_SDK = "@a2a-js/sdk@1.3.0";
+    /** Express, the A2A SDK's peer for its server side: a remote A2A agent in a test. */
+    public static final String EXPRESS = "express@5.1.0";
 
     /** The MCP peers: the reference servers and the TypeScript SDK, installed together under {@code target/npm}. */
     public static final List<String> MCP_PEERS = List.of(SERVER_EVERYTHING, SERVER_MEMORY, TYPESCRIPT_SDK);
