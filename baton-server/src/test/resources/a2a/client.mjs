@@ -69,13 +69,20 @@ const scenarios = {
     return { card, sent: task, events, got };
   },
 
-  // a streamed message whose model holds: cancel the task once it works, then the stream's end
+  // a streamed message whose model holds: a second stream subscribes to the task, the task is cancelled once it
+  // works, and both streams end with it
   async cancel() {
     const c = await client(input.token, input.cardPath);
     let canceled;
+    let resubscribed;
     const events = await stream(c, message(input.text), async (event) => {
       if (event.payload.$case === 'task' && canceled === undefined) {
-        canceled = Task.toJSON(await c.cancelTask({ id: event.payload.value.id }));
+        const taskId = event.payload.value.id;
+        const follower = c.resubscribeTask({ id: taskId });
+        const first = await follower.next();
+        resubscribed = [StreamResponse.toJSON(first.value)];
+        canceled = Task.toJSON(await c.cancelTask({ id: taskId }));
+        for await (const e of follower) resubscribed.push(StreamResponse.toJSON(e));
       }
     });
     let again;
@@ -84,7 +91,7 @@ const scenarios = {
     } catch (e) {
       again = failure(e);
     }
-    return { canceled, events, cancelAgain: again };
+    return { canceled, events, resubscribed, cancelAgain: again };
   },
 
   // a message that pauses for approval, answered on its task with a text or a data part

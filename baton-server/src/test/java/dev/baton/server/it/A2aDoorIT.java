@@ -143,9 +143,18 @@ class A2aDoorIT {
     }
 
     @Test
-    void a_working_task_is_cancelled_and_cannot_be_cancelled_again() throws Exception {
+    void a_working_task_is_followed_by_a_second_stream_cancelled_and_cannot_be_cancelled_again() throws Exception {
         JsonNode out = run("cancel", input().put("token", token("cal")).put("text", "take your time"));
         assertThat(out.has("error")).as(out.toString()).isFalse();
+
+        JsonNode followed = out.path("resubscribed");
+        assertThat(followed.get(0).at("/task/status/state").asText()).isEqualTo("TASK_STATE_WORKING");
+        assertThat(followed.get(0).at("/task/id").asText())
+                .isEqualTo(out.at("/canceled/id").asText());
+        assertThat(followed.get(followed.size() - 1)
+                        .at("/statusUpdate/status/state")
+                        .asText())
+                .isEqualTo("TASK_STATE_CANCELED");
 
         assertThat(out.at("/canceled/status/state").asText()).isEqualTo("TASK_STATE_CANCELED");
         JsonNode last = out.path("events").get(out.path("events").size() - 1);
@@ -262,6 +271,12 @@ class A2aDoorIT {
                 token,
                 "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"GetTask\",\"params\":{\"id\":\"no-such-task\"}}");
         assertThat(unknownTask.body().at("/error/code").asInt()).isEqualTo(-32001);
+        ApiClient.Response oldVersion = t.api.post(
+                "/v1/a2a/tasks",
+                token,
+                "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"GetTask\",\"params\":{\"id\":\"x\"}}".getBytes(),
+                Map.of("A2A-Version", "0.3"));
+        assertThat(oldVersion.body().at("/error/code").asInt()).isEqualTo(-32009);
         ApiClient.Response push = t.api.post(
                 "/v1/a2a/tasks",
                 token,
