@@ -221,6 +221,7 @@ public final class A2aRoutes {
         FollowedTurns.Followed followed = tasks.follow(caller, taskId);
         TaskProgress progress = tasks.newProgress();
         long after = tasks.replay(followed, progress, 0);
+        if (progress.state() == A2aWire.State.INPUT_REQUIRED) progress = tasks.snapshot(caller, followed);
         ctx.status(200);
         ctx.contentType("text/event-stream; charset=utf-8");
         ctx.header("Cache-Control", "no-cache");

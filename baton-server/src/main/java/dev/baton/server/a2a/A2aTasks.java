@@ -109,20 +109,16 @@ final class A2aTasks {
         }
         ownContext(caller, agentId, sessionId);
         String turnId = message.taskId();
-        List<ToolApproval> held = approvals == null
-                ? List.of()
-                : approvals.pending(caller, sessionId).stream()
-                        .filter(a -> a.turnId().equals(turnId))
-                        .toList();
+        List<ToolApproval> held = held(caller, sessionId, turnId);
         if (held.isEmpty()) {
             if (followed == null) followed = follow(caller, turnId);
             if (!followed.sessionId().equals(sessionId)) throw A2aError.taskNotFound();
-            State state = replay(followed, newProgress()).state();
+            State state = snapshot(caller, followed).state();
             throw new A2aError(
                     A2aError.UNSUPPORTED_OPERATION,
                     state.terminal()
                             ? "the task has ended; send a new message in its context (contextId, no taskId)"
-                            : "the task is still working; only a task that waits for approval takes an answer",
+                            : "the task does not wait for an answer; only a task that waits for approval takes one",
                     "task_not_waiting");
         }
         boolean approve = message.approval()
@@ -151,7 +147,23 @@ final class A2aTasks {
 
     /** The task as its kept events tell it. */
     ObjectNode get(Principal caller, String taskId) {
-        return replay(follow(caller, taskId), newProgress()).task();
+        return snapshot(caller, follow(caller, taskId)).task();
+    }
+
+    /** The task from its kept events, and a pause that ended without them saying so ended. */
+    TaskProgress snapshot(Principal caller, FollowedTurns.Followed followed) {
+        TaskProgress progress = replay(followed, newProgress());
+        if (progress.state() == State.INPUT_REQUIRED
+                && held(caller, followed.sessionId(), progress.taskId()).isEmpty()) progress.pauseEndedElsewhere();
+        return progress;
+    }
+
+    /** The calls the caller's turn {@code turnId} holds for approval. */
+    private List<ToolApproval> held(Principal caller, String sessionId, String turnId) {
+        if (approvals == null) return List.of();
+        return approvals.pending(caller, sessionId).stream()
+                .filter(a -> a.turnId().equals(turnId))
+                .toList();
     }
 
     /**
@@ -163,6 +175,8 @@ final class A2aTasks {
         FollowedTurns.Followed followed = follow(caller, taskId);
         TaskProgress progress = newProgress();
         long last = replay(followed, progress, 0);
+        if (progress.state() == State.INPUT_REQUIRED
+                && held(caller, followed.sessionId(), progress.taskId()).isEmpty()) progress.pauseEndedElsewhere();
         if (progress.state() != State.WORKING)
             throw new A2aError(
                     A2aError.TASK_NOT_CANCELABLE,

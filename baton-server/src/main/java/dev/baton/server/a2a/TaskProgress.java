@@ -106,6 +106,20 @@ final class TaskProgress {
         };
     }
 
+    /**
+     * Ends a task whose pause ended without its turn's events saying so: its held calls were denied by a new message
+     * in the session, or expired (the turn then ended without the model, and without a stream to record it).
+     */
+    void pauseEndedElsewhere() {
+        if (state != State.INPUT_REQUIRED) return;
+        state = State.CANCELED;
+        updatedAt = clock.instant();
+        ObjectNode data =
+                Json.MAPPER.createObjectNode().put("code", "approval_ended").put("retryable", false);
+        statusMessage = A2aWire.agentMessage(
+                taskId, contextId, "The calls waiting for approval were denied by a new message, or expired.", data);
+    }
+
     /** Whether the turn has started (a task exists). */
     boolean started() {
         return taskId != null;

@@ -237,6 +237,77 @@ class A2aDoorIT {
                 .isEqualTo("TASK_STATE_COMPLETED");
     }
 
+    /** One JSON-RPC call over plain HTTP. */
+    static ApiClient.Response rpc(TestServer server, String token, String method, String params) {
+        return server.api.post(
+                "/v1/a2a/tasks",
+                token,
+                "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"" + method + "\",\"params\":" + params + "}");
+    }
+
+    static String userMessage(String text, String contextId) {
+        return "{\"message\":{\"messageId\":\"" + java.util.UUID.randomUUID() + "\",\"role\":\"ROLE_USER\","
+                + (contextId == null ? "" : "\"contextId\":\"" + contextId + "\",")
+                + "\"parts\":[{\"text\":\"" + text + "\"}]}}";
+    }
+
+    @Test
+    void a_new_message_in_the_context_ends_the_paused_task_as_canceled() {
+        String token = token("sup");
+        assertThat(t.api.post("/v1/tasks", token, "{\"title\":\"walk the dog\"}")
+                        .status())
+                .isEqualTo(201);
+        JsonNode paused = rpc(t, token, "SendMessage", userMessage("delete walk the dog", null))
+                .body()
+                .at("/result/task");
+        assertThat(paused.at("/status/state").asText()).isEqualTo("TASK_STATE_INPUT_REQUIRED");
+        String context = paused.path("contextId").asText();
+
+        JsonNode next = rpc(t, token, "SendMessage", userMessage("list my tasks", context))
+                .body()
+                .at("/result/task");
+
+        assertThat(next.at("/status/state").asText()).isEqualTo("TASK_STATE_COMPLETED");
+        assertThat(next.path("id").asText()).isNotEqualTo(paused.path("id").asText());
+        JsonNode got = rpc(t, token, "GetTask", "{\"id\":\"" + paused.path("id").asText() + "\"}")
+                .body()
+                .at("/result");
+        assertThat(got.at("/status/state").asText()).isEqualTo("TASK_STATE_CANCELED");
+        JsonNode cancel = rpc(
+                        t, token, "CancelTask", "{\"id\":\"" + paused.path("id").asText() + "\"}")
+                .body();
+        assertThat(cancel.at("/error/code").asInt()).isEqualTo(-32002);
+        assertThat(t.api.get("/v1/tasks", token).body().path("tasks").toString())
+                .contains("walk the dog");
+    }
+
+    @Test
+    void a_caller_over_the_rate_limit_gets_429_with_retry_after_and_a_json_rpc_error(@TempDir Path other) {
+        try (TestServer limited = TestServer.start(
+                LimitsFixture.config(
+                        "jdbc:sqlite:" + other.resolve("limited.db"),
+                        "rateLimits: { perUser: { perMinute: 1 } }\n",
+                        Map.of()),
+                LlmSimulator.start(TaskAgentScript.create()),
+                true,
+                java.time.Clock.systemUTC())) {
+            String token = token("rat");
+            assertThat(rpc(limited, token, "SendMessage", userMessage("list my tasks", null))
+                            .body()
+                            .at("/result/task/status/state")
+                            .asText())
+                    .isEqualTo("TASK_STATE_COMPLETED");
+
+            ApiClient.Response refused = rpc(limited, token, "SendMessage", userMessage("list my tasks", null));
+
+            assertThat(refused.status()).isEqualTo(429);
+            assertThat(refused.headers().firstValue("Retry-After")).isPresent();
+            assertThat(refused.body().at("/error/code").asInt()).isEqualTo(-32603);
+            assertThat(refused.body().at("/error/data/code").asText()).isEqualTo("rate_limited");
+            assertThat(refused.body().path("id").asInt()).isEqualTo(7);
+        }
+    }
+
     @Test
     void cards_are_public_and_only_for_exposed_agents() {
         ApiClient.Response card = t.api.get("/a2a/tasks/.well-known/agent-card.json", null);
