@@ -73,10 +73,12 @@ public final class A2aRoutes {
     /**
      * The door's routes as {@code settings} has them: none when it is off.
      *
+     * @param oidcIssuer the identity provider's issuer when tokens are verified against its JWKS (the cards then name
+     *     its OpenID configuration); null otherwise
      * @throws ConfigException when {@code a2a.agents} or {@code a2a.defaultAgent} names an agent without a card
      */
     public static List<Consumer<RoutesConfig>> groups(
-            A2aSettings settings, Baton baton, int maxBodyBytes, SseStreams streams, Clock clock) {
+            A2aSettings settings, Baton baton, String oidcIssuer, int maxBodyBytes, SseStreams streams, Clock clock) {
         if (!settings.enabled()) return List.of();
         List<AgentDefinition> exposed = settings.exposed(baton.agents());
         String named = settings.defaultAgent();
@@ -96,7 +98,7 @@ public final class A2aRoutes {
                 exposed,
                 defaultAgent,
                 settings.publicUrl(),
-                new AgentCards(baton.tools()),
+                new AgentCards(baton.tools(), oidcIssuer),
                 tasks,
                 maxBodyBytes,
                 streams)::register);

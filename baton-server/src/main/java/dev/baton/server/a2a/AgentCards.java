@@ -20,10 +20,16 @@ final class AgentCards {
                     AgentCards.class.getPackage().getImplementationVersion())
             .orElse("dev");
 
-    private final ToolCatalog tools;
+    static final String OIDC_SCHEME = "oidc";
 
-    AgentCards(ToolCatalog tools) {
+    private final ToolCatalog tools;
+    /** The identity provider's issuer when tokens come from one (JWKS); null when Baton signs them itself. */
+    private final String oidcIssuer;
+
+    /** @param oidcIssuer the issuer whose OpenID configuration a client may sign in with; null for none */
+    AgentCards(ToolCatalog tools, String oidcIssuer) {
         this.tools = tools;
+        this.oidcIssuer = oidcIssuer == null ? null : oidcIssuer.replaceAll("/+$", "");
     }
 
     /** The path of an agent's JSON-RPC endpoint. */
@@ -51,11 +57,17 @@ final class AgentCards {
                 .put("scheme", "Bearer")
                 .put("bearerFormat", "JWT")
                 .put("description", "A JWT whose subject is the user the agent acts for");
-        card.putArray("securityRequirements")
-                .addObject()
-                .putObject("schemes")
-                .putObject(SCHEME)
-                .putArray("list");
+        ArrayNode requirements = card.putArray("securityRequirements");
+        requirements.addObject().putObject("schemes").putObject(SCHEME).putArray("list");
+        if (oidcIssuer != null) {
+            // the same bearer token, and where a client gets one: either requirement admits the caller
+            ((ObjectNode) card.path("securitySchemes"))
+                    .putObject(OIDC_SCHEME)
+                    .putObject("openIdConnectSecurityScheme")
+                    .put("openIdConnectUrl", oidcIssuer + "/.well-known/openid-configuration")
+                    .put("description", "Sign in with the identity provider whose tokens Baton accepts");
+            requirements.addObject().putObject("schemes").putObject(OIDC_SCHEME).putArray("list");
+        }
         card.putArray("defaultInputModes").add("text/plain").add("application/json");
         card.putArray("defaultOutputModes").add("text/plain").add("application/json");
         ArrayNode skills = card.putArray("skills");

@@ -117,7 +117,12 @@ public final class BatonServer implements AutoCloseable {
             opened.add(HistoryKeyExpiry.start(historyKeys, options.clock()));
             routes.add(new OpenAiRoutes(baton, historyKeys, config.maxBodyBytes(), sse, options.clock())::register);
             routes.addAll(A2aRoutes.groups(
-                    A2aSettings.parse(config.section("a2a")), baton, config.maxBodyBytes(), sse, options.clock()));
+                    A2aSettings.parse(config.section("a2a")),
+                    baton,
+                    settings.jwt().jwksUrl() != null ? settings.jwt().issuer() : null,
+                    config.maxBodyBytes(),
+                    sse,
+                    options.clock()));
             Javalin server = HttpApi.create(
                     options.host(), config.port(), http, auth, routes, new HttpMetrics(metrics.registry())::record);
             server.start();
