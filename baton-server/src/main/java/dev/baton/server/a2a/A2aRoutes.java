@@ -113,7 +113,8 @@ public final class A2aRoutes {
     private void card(Context ctx, String agentId) {
         AgentDefinition agent = agentId == null ? null : exposed.get(agentId);
         if (agent == null) throw new ApiException(404, "not_found", "no agent card here");
-        ctx.header("Cache-Control", "public, max-age=300");
+        // a card built from the request's Host must not be cached for anyone else
+        ctx.header("Cache-Control", publicUrl != null ? "public, max-age=300" : "no-cache");
         ctx.json(cards.card(agent, baseUrl(ctx)));
     }
 
@@ -139,9 +140,9 @@ public final class A2aRoutes {
             switch (request.path("method").asText()) {
                 case "SendMessage" -> sendMessage(ctx, caller, agent, id, params);
                 case "SendStreamingMessage" -> sendStreamingMessage(ctx, caller, agent, id, params);
-                case "GetTask" -> ctx.json(A2aWire.result(id, tasks.get(caller, taskId(params))));
-                case "CancelTask" -> ctx.json(A2aWire.result(id, tasks.cancel(caller, taskId(params))));
-                case "SubscribeToTask" -> subscribe(ctx, caller, id, taskId(params));
+                case "GetTask" -> ctx.json(A2aWire.result(id, tasks.get(caller, agent.id(), taskId(params))));
+                case "CancelTask" -> ctx.json(A2aWire.result(id, tasks.cancel(caller, agent.id(), taskId(params))));
+                case "SubscribeToTask" -> subscribe(ctx, caller, agent.id(), id, taskId(params));
                 case "CreateTaskPushNotificationConfig",
                         "GetTaskPushNotificationConfig",
                         "ListTaskPushNotificationConfigs",
@@ -219,8 +220,9 @@ public final class A2aRoutes {
     }
 
     /** The task as it stands, then its events live until it stops working; a task that stopped is only answered. */
-    private void subscribe(Context ctx, Principal caller, JsonNode id, String taskId) throws IOException {
-        FollowedTurns.Followed followed = tasks.follow(caller, taskId);
+    private void subscribe(Context ctx, Principal caller, String agentId, JsonNode id, String taskId)
+            throws IOException {
+        FollowedTurns.Followed followed = tasks.follow(caller, agentId, taskId);
         TaskProgress progress = tasks.newProgress();
         long after = tasks.replay(followed, progress, 0);
         if (progress.state() == A2aWire.State.INPUT_REQUIRED) progress = tasks.snapshot(caller, followed);

@@ -104,14 +104,14 @@ final class A2aTasks {
         String sessionId = message.contextId();
         FollowedTurns.Followed followed = null;
         if (sessionId == null) {
-            followed = follow(caller, message.taskId());
+            followed = follow(caller, agentId, message.taskId());
             sessionId = followed.sessionId();
         }
         ownContext(caller, agentId, sessionId);
         String turnId = message.taskId();
         List<ToolApproval> held = held(caller, sessionId, turnId);
         if (held.isEmpty()) {
-            if (followed == null) followed = follow(caller, turnId);
+            if (followed == null) followed = follow(caller, agentId, turnId);
             if (!followed.sessionId().equals(sessionId)) throw A2aError.taskNotFound();
             State state = snapshot(caller, followed).state();
             throw new A2aError(
@@ -146,8 +146,8 @@ final class A2aTasks {
     }
 
     /** The task as its kept events tell it. */
-    ObjectNode get(Principal caller, String taskId) {
-        return snapshot(caller, follow(caller, taskId)).task();
+    ObjectNode get(Principal caller, String agentId, String taskId) {
+        return snapshot(caller, follow(caller, agentId, taskId)).task();
     }
 
     /** The task from its kept events, and a pause that ended without them saying so ended. */
@@ -171,8 +171,8 @@ final class A2aTasks {
      *
      * @throws A2aError TaskNotCancelable for a task that ended, or waits for approval (answer "no" to deny its calls)
      */
-    ObjectNode cancel(Principal caller, String taskId) {
-        FollowedTurns.Followed followed = follow(caller, taskId);
+    ObjectNode cancel(Principal caller, String agentId, String taskId) {
+        FollowedTurns.Followed followed = follow(caller, agentId, taskId);
         TaskProgress progress = newProgress();
         long last = replay(followed, progress, 0);
         if (progress.state() == State.INPUT_REQUIRED
@@ -197,13 +197,17 @@ final class A2aTasks {
         return progress.task();
     }
 
-    /** The caller's task; any other is "not found". */
-    FollowedTurns.Followed follow(Principal caller, String taskId) {
+    /** The caller's own task in a session of the endpoint's agent; any other is "not found". */
+    FollowedTurns.Followed follow(Principal caller, String agentId, String taskId) {
+        FollowedTurns.Followed followed;
         try {
-            return following.follow(caller, taskId);
+            followed = following.follow(caller, taskId);
         } catch (RefusalException e) {
             throw A2aError.taskNotFound();
         }
+        Session session = sessions.find(caller, followed.sessionId()).orElseThrow(A2aError::taskNotFound);
+        if (!session.agentId().equals(agentId)) throw A2aError.taskNotFound();
+        return followed;
     }
 
     /** Applies every kept event of the turn to {@code progress}. */

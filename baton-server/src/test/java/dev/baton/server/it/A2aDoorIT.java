@@ -309,6 +309,36 @@ class A2aDoorIT {
     }
 
     @Test
+    void a_task_is_found_only_at_the_endpoint_of_its_own_agent() {
+        String token = token("two");
+        String other = null;
+        for (JsonNode agent : t.api.get("/v1/agents", token).body().path("agents")) {
+            String id = agent.path("id").asText();
+            if (!id.equals("tasks")
+                    && t.api.get("/a2a/" + id + "/.well-known/agent-card.json", null)
+                                    .status()
+                            == 200) other = id;
+        }
+        assertThat(other).as("a second agent with a card").isNotNull();
+        String task = rpc(t, token, "SendMessage", userMessage("list my tasks", null))
+                .body()
+                .at("/result/task/id")
+                .asText();
+
+        ApiClient.Response elsewhere = t.api.post(
+                "/v1/a2a/" + other,
+                token,
+                "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"GetTask\",\"params\":{\"id\":\"" + task + "\"}}");
+
+        assertThat(elsewhere.body().at("/error/code").asInt()).isEqualTo(-32001);
+        assertThat(rpc(t, token, "GetTask", "{\"id\":\"" + task + "\"}")
+                        .body()
+                        .at("/result/id")
+                        .asText())
+                .isEqualTo(task);
+    }
+
+    @Test
     void cards_are_public_and_only_for_exposed_agents() {
         ApiClient.Response card = t.api.get("/a2a/tasks/.well-known/agent-card.json", null);
         assertThat(card.status()).isEqualTo(200);
