@@ -2,7 +2,7 @@
 // It answers every message with a completed task whose artifact says what it got: the text, the X-Remote-Key header
 // and whether an Authorization header came along. Prints {"port": N} once listening, then one JSON line per request.
 import express from 'express';
-import { AgentCard, Task } from '@a2a-js/sdk';
+import { AgentCard, Message, Task } from '@a2a-js/sdk';
 import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
 import { UserBuilder, jsonRpcHandler } from '@a2a-js/sdk/server/express';
 
@@ -24,6 +24,33 @@ const executor = {
     const text = ctx.userMessage.parts
       .map((p) => (p.content?.$case === 'text' ? p.content.value : ''))
       .join(' ');
+    if (text.includes('somewhere')) {
+      // not enough to go on: the task waits for the user's input
+      bus.publish(
+        AgentEvent.task(
+          Task.fromJSON({
+            id: ctx.taskId,
+            contextId: ctx.contextId,
+            status: {
+              state: 'TASK_STATE_INPUT_REQUIRED',
+              message: { messageId: 'q1', role: 'ROLE_AGENT', parts: [{ text: 'Which city do you mean?' }] },
+            },
+          }),
+        ),
+      );
+      bus.finished();
+      return;
+    }
+    if (text.includes('hello')) {
+      // a plain reply, no task
+      bus.publish(
+        AgentEvent.message(
+          Message.fromJSON({ messageId: 'r1', role: 'ROLE_AGENT', contextId: ctx.contextId, parts: [{ text: 'Hello from the weather agent' }] }),
+        ),
+      );
+      bus.finished();
+      return;
+    }
     const city = (text.match(/in (\w+)/) ?? [])[1] ?? 'nowhere';
     const answer = `Sunny in ${city} (key=${lastHeaders['x-remote-key'] ?? 'none'}, auth=${lastHeaders.authorization ? 'present' : 'none'})`;
     bus.publish(

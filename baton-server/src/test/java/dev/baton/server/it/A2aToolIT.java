@@ -79,6 +79,11 @@ class A2aToolIT {
                 """);
         SimulatorScript script2 = SimulatorScript.builder()
                 .whenUserMatches("weather in (\\w+)", Reply.toolCall("a2a__weather", "{\"message\":\"weather in $1\"}"))
+                .whenUserMatches(
+                        "(say hello|weather somewhere)", Reply.toolCall("a2a__weather", "{\"message\":\"$1\"}"))
+                .when(
+                        Condition.ToolResult.of("a2a__weather", "\"state\":\"input-required\",\"text\":\"([^\"]*)\""),
+                        Reply.text("The weather agent asks: $1"))
                 .when(
                         Condition.ToolResult.of("a2a__weather", "\"text\":\"([^\"]*)\""),
                         Reply.text("The weather agent says: $1"))
@@ -148,6 +153,19 @@ class A2aToolIT {
 
         JsonNode tools = t.api.get("/v1/tools", token).body().path("tools");
         assertThat(tools.toString()).contains("\"name\":\"a2a__weather\"").contains("\"source\":\"a2a\"");
+    }
+
+    @Test
+    void a_remote_task_waiting_for_input_and_a_plain_message_reply_reach_the_model() {
+        String token = token("ina", "forecaster");
+
+        var asks = t.api.post("/v1/chat", token, "{\"message\":\"weather somewhere\",\"agentId\":\"forecaster\"}");
+        var hello = t.api.post("/v1/chat", token, "{\"message\":\"say hello\",\"agentId\":\"forecaster\"}");
+
+        assertThat(asks.body().path("answer").asText()).isEqualTo("The weather agent asks: Which city do you mean?");
+        assertThat(asks.body().at("/toolCalls/0/result/state").asText()).isEqualTo("input-required");
+        assertThat(hello.body().path("answer").asText())
+                .isEqualTo("The weather agent says: Hello from the weather agent");
     }
 
     @Test
