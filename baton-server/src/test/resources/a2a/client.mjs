@@ -107,6 +107,11 @@ const scenarios = {
     const answer = input.answerData !== undefined
       ? message(undefined, { contextId: paused.contextId, taskId: paused.id, data: input.answerData })
       : message(input.answerText, { contextId: paused.contextId, taskId: paused.id });
+    if (input.streamAnswer) {
+      const events = await stream(c, answer);
+      const got = Task.toJSON(await c.getTask({ id: paused.id }));
+      return { paused, unclear, events, got };
+    }
     const answered = Task.toJSON(await c.sendMessage({ message: answer }));
     const got = Task.toJSON(await c.getTask({ id: paused.id }));
     return { paused, unclear, answered, got };

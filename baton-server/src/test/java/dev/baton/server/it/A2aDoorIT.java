@@ -195,6 +195,32 @@ class A2aDoorIT {
     }
 
     @Test
+    void an_answer_sent_as_a_stream_goes_on_with_the_same_task_to_its_end() throws Exception {
+        String token = token("str");
+        assertThat(t.api.post("/v1/tasks", token, "{\"title\":\"clean the garage\"}")
+                        .status())
+                .isEqualTo(201);
+
+        JsonNode out = run(
+                "approval",
+                input().put("token", token)
+                        .put("text", "delete clean the garage")
+                        .put("answerText", "ok")
+                        .put("streamAnswer", true));
+        assertThat(out.has("error")).as(out.toString()).isFalse();
+
+        String id = out.at("/paused/id").asText();
+        JsonNode events = out.path("events");
+        assertThat(events.get(0).at("/task/id").asText()).isEqualTo(id);
+        assertThat(events.get(0).at("/task/status/state").asText()).isEqualTo("TASK_STATE_WORKING");
+        assertThat(events.get(events.size() - 1)
+                        .at("/statusUpdate/status/state")
+                        .asText())
+                .isEqualTo("TASK_STATE_COMPLETED");
+        assertThat(out.at("/got/artifacts/0/parts/0/text").asText()).contains("deleted");
+    }
+
+    @Test
     void a_data_part_denying_the_call_completes_the_task_without_running_it() throws Exception {
         String token = token("den");
         assertThat(t.api.post("/v1/tasks", token, "{\"title\":\"file taxes\"}").status())
