@@ -11,9 +11,12 @@ import dev.baton.core.tool.ToolException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Locale;
 import java.util.UUID;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 
@@ -99,7 +102,7 @@ final class RemoteAgentTool implements Tool {
                 answer("input-required", statusText, id, contextId);
             case "TASK_STATE_FAILED", "TASK_STATE_REJECTED", "TASK_STATE_CANCELED" ->
                 throw new ToolException(
-                        "a2a_task_" + state.substring("TASK_STATE_".length()).toLowerCase(java.util.Locale.ROOT),
+                        "a2a_task_" + state.substring("TASK_STATE_".length()).toLowerCase(Locale.ROOT),
                         "the remote agent '" + settings.name() + "' did not finish: "
                                 + (statusText.isEmpty() ? state : statusText));
             default -> answer("working", artifacts.isEmpty() ? statusText : artifacts.toString(), id, contextId);
@@ -128,13 +131,13 @@ final class RemoteAgentTool implements Tool {
             sent.cancel(true);
             Thread.currentThread().interrupt();
             throw new ToolException("cancelled", "the call to the remote agent was cancelled");
-        } catch (java.util.concurrent.CancellationException e) {
+        } catch (CancellationException e) {
             throw new ToolException("cancelled", "the call to the remote agent was cancelled");
         } catch (ExecutionException e) {
             throw new ToolException(
                     "a2a_unavailable",
                     "the remote agent '" + settings.name() + "' did not answer"
-                            + (e.getCause() instanceof java.net.http.HttpTimeoutException ? " in time" : ""));
+                            + (e.getCause() instanceof HttpTimeoutException ? " in time" : ""));
         }
         try {
             JsonNode json = JSON.readTree(response.body());

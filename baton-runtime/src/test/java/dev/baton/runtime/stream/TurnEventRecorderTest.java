@@ -61,4 +61,19 @@ class TurnEventRecorderTest {
                             RefusalException.class, e -> assertThat(e.refusal()).isInstanceOf(Refusal.NotFound.class));
         }
     }
+
+    @Test
+    void a_turn_named_alone_is_found_with_its_session_by_whoever_may_follow_it() {
+        new TurnEventRecorder(log, ALICE).record(new TurnEvent.Started("turn-2", "s-7", "req-1"));
+        FollowedTurns following = new FollowedTurns(log);
+
+        assertThat(following.follow(ALICE, "turn-2").sessionId()).isEqualTo("s-7");
+        for (Principal refused :
+                List.of(Principal.of("acme", "bob", Set.of(Sessions.READ)), Principal.of("acme", "alice", Set.of()))) {
+            assertThatThrownBy(() -> following.follow(refused, "turn-2"))
+                    .isInstanceOfSatisfying(
+                            RefusalException.class, e -> assertThat(e.refusal()).isInstanceOf(Refusal.NotFound.class));
+        }
+        assertThatThrownBy(() -> following.follow(ALICE, "turn-404")).isInstanceOf(RefusalException.class);
+    }
 }

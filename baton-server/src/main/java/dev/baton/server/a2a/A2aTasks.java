@@ -8,6 +8,7 @@ import dev.baton.runtime.RefusalException;
 import dev.baton.runtime.approval.ApprovalDecision;
 import dev.baton.runtime.approval.Approvals;
 import dev.baton.runtime.approval.ToolApproval;
+import dev.baton.runtime.conversation.AdmittedTurn;
 import dev.baton.runtime.conversation.Conversations;
 import dev.baton.runtime.conversation.SendOptions;
 import dev.baton.runtime.conversation.TurnListener;
@@ -73,7 +74,7 @@ final class A2aTasks {
         TurnEventRecorder recorder = new TurnEventRecorder(events, caller);
         TurnListener fed = new TurnListener() {
             @Override
-            public void admitted(dev.baton.runtime.conversation.AdmittedTurn turn) {
+            public void admitted(AdmittedTurn turn) {
                 listener.admitted(turn);
             }
 
