@@ -1,6 +1,5 @@
 package dev.baton.app.a2a;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -8,6 +7,8 @@ import dev.baton.core.tool.Tool;
 import dev.baton.core.tool.ToolContext;
 import dev.baton.core.tool.ToolDefinition;
 import dev.baton.core.tool.ToolException;
+import java.io.IOException;
+import java.io.InputStream;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -19,6 +20,7 @@ import java.util.UUID;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A remote A2A agent as one tool with one input, {@code message}: a blocking {@code SendMessage} (A2A 1.0, JSON-RPC)
@@ -30,6 +32,8 @@ final class RemoteAgentTool implements Tool {
     private static final ObjectMapper JSON = new ObjectMapper();
     /** The most of a remote answer the model reads. */
     static final int MAX_TEXT = 100_000;
+    /** The largest JSON-RPC response read from a remote agent; a larger one is refused rather than held in memory. */
+    static final int MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 
     private final RemoteAgentSettings settings;
     private final HttpClient http;
@@ -122,31 +126,59 @@ final class RemoteAgentTool implements Tool {
                 .header("A2A-Version", "1.0")
                 .POST(HttpRequest.BodyPublishers.ofString(body.toString()));
         settings.headers().forEach(request::header);
-        CompletableFuture<HttpResponse<String>> sent =
-                http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofString());
-        HttpResponse<String> response;
-        try (Registration ignored = new Registration(context.cancellation().onCancel(() -> sent.cancel(true)))) {
-            response = sent.get();
-        } catch (InterruptedException e) {
+        CompletableFuture<HttpResponse<InputStream>> sent =
+                http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofInputStream());
+        int status;
+        byte[] answer;
+        AtomicReference<InputStream> reading = new AtomicReference<>();
+        Runnable stop = () -> {
             sent.cancel(true);
+            // a body that is still arriving: closing its stream ends the read at once
+            InputStream in = reading.get();
+            if (in != null) closeQuietly(in);
+        };
+        try (Registration ignored = new Registration(context.cancellation().onCancel(stop))) {
+            HttpResponse<InputStream> response = sent.get();
+            status = response.statusCode();
+            try (InputStream in = response.body()) {
+                reading.set(in);
+                answer = in.readNBytes(MAX_ANSWER_BYTES + 1);
+            }
+        } catch (InterruptedException e) {
+            stop.run();
             Thread.currentThread().interrupt();
             throw new ToolException("cancelled", "the call to the remote agent was cancelled");
         } catch (CancellationException e) {
             throw new ToolException("cancelled", "the call to the remote agent was cancelled");
-        } catch (ExecutionException e) {
+        } catch (ExecutionException | IOException e) {
+            if (context.cancellation().isCancelled())
+                throw new ToolException("cancelled", "the call to the remote agent was cancelled");
+            Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
             throw new ToolException(
                     "a2a_unavailable",
                     "the remote agent '" + settings.name() + "' did not answer"
-                            + (e.getCause() instanceof HttpTimeoutException ? " in time" : ""));
+                            + (cause instanceof HttpTimeoutException ? " in time" : ""));
         }
+        if (answer.length > MAX_ANSWER_BYTES)
+            throw new ToolException(
+                    "a2a_unavailable",
+                    "the remote agent '" + settings.name() + "' answered more than " + MAX_ANSWER_BYTES + " bytes");
         try {
-            JsonNode json = JSON.readTree(response.body());
+            JsonNode json = JSON.readTree(answer);
             if (json != null && json.isObject() && (json.has("result") || json.has("error"))) return json;
-        } catch (JsonProcessingException e) {
+        } catch (IOException e) {
             // not JSON-RPC: reported by its status below
         }
         throw new ToolException(
-                "a2a_unavailable", "the remote agent '" + settings.name() + "' answered HTTP " + response.statusCode());
+                "a2a_unavailable", "the remote agent '" + settings.name() + "' answered HTTP " + status);
+    }
+
+    private static void closeQuietly(InputStream in) {
+        try {
+            in.close();
+        } catch (IOException e) {
+            // the read fails either way
+        }
     }
 
     /** Stops listening for the call's cancellation once the answer is in. */

@@ -75,10 +75,12 @@ class A2aToolIT {
                 name: Forecaster
                 description: Asks the weather agent
                 systemPrompt: You pass weather questions on to the weather agent.
-                tools: ["a2a:weather"]
+                tools: ["a2a:weather", "a2a:offline"]
                 """);
         SimulatorScript script2 = SimulatorScript.builder()
                 .whenUserMatches("weather in (\\w+)", Reply.toolCall("a2a__weather", "{\"message\":\"weather in $1\"}"))
+                .whenUserMatches("check the offline agent", Reply.toolCall("a2a__offline", "{\"message\":\"hi\"}"))
+                .whenToolResult("a2a__offline", Reply.text("The offline agent could not be asked."))
                 .whenUserMatches(
                         "(say hello|weather somewhere)", Reply.toolCall("a2a__weather", "{\"message\":\"$1\"}"))
                 .when(
@@ -99,14 +101,16 @@ class A2aToolIT {
                       description: Answers questions about the weather
                       headers: { X-Remote-Key: "${REMOTE_KEY}" }
                       timeout: 20s
-                """.formatted(remotePort));
+                    offline:
+                      url: "http://127.0.0.1:%d/"
+                """.formatted(remotePort, closedPort()));
         BatonConfig config = new BatonConfig(
                 0,
                 "jdbc:sqlite:" + dir.resolve("a2a-tool.db"),
                 TestServer.SECRET,
                 new ModelSettings("simulator:default", null, null, Map.of()),
                 TurnLimits.DEFAULTS,
-                Map.of("forecaster", union(CHAT, Set.of("a2a:weather")), "student", CHAT),
+                Map.of("forecaster", union(CHAT, Set.of("a2a:weather", "a2a:offline")), "student", CHAT),
                 List.of(agents),
                 BatonConfig.DEFAULT_MAX_BODY_BYTES,
                 raw,
@@ -120,6 +124,13 @@ class A2aToolIT {
         if (remote != null) {
             remote.destroy();
             remote.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    /** A port nothing listens on. */
+    static int closedPort() throws java.io.IOException {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            return socket.getLocalPort();
         }
     }
 
@@ -166,6 +177,21 @@ class A2aToolIT {
         assertThat(asks.body().at("/toolCalls/0/result/state").asText()).isEqualTo("input-required");
         assertThat(hello.body().path("answer").asText())
                 .isEqualTo("The weather agent says: Hello from the weather agent");
+    }
+
+    @Test
+    void a_remote_that_does_not_answer_is_a_tool_error_the_model_reads() {
+        var chat = t.api.post(
+                "/v1/chat",
+                token("off", "forecaster"),
+                "{\"message\":\"check the offline agent\",\"agentId\":\"forecaster\"}");
+
+        assertThat(chat.status()).as(chat.raw()).isEqualTo(200);
+        assertThat(chat.body().path("answer").asText()).isEqualTo("The offline agent could not be asked.");
+        JsonNode call = chat.body().path("toolCalls").get(0);
+        assertThat(call.path("name").asText()).isEqualTo("a2a__offline");
+        assertThat(call.path("state").asText()).isNotEqualTo("succeeded");
+        assertThat(call.path("error").asText()).contains("did not answer");
     }
 
     @Test
