@@ -1,9 +1,8 @@
 package dev.baton.server.a2a;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.util.Locale;
+import dev.baton.runtime.approval.ConfirmationReply;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * The user's message of a {@code SendMessage}/{@code SendStreamingMessage} call: its text (every text part, joined by
@@ -11,11 +10,6 @@ import java.util.Set;
  * data part {@code {"approve": true|false, "comment"?: "…"}}, or else a text that is a clear yes or no.
  */
 record IncomingMessage(String text, String contextId, String taskId, Boolean approve, String comment) {
-
-    private static final Set<String> YES = Set.of(
-            "yes", "y", "approve", "approved", "ok", "okay", "sure", "go ahead", "confirm", "confirmed", "do it");
-    private static final Set<String> NO =
-            Set.of("no", "n", "deny", "denied", "reject", "rejected", "don't", "do not", "stop", "cancel");
 
     /** @throws A2aError invalid params when there is no message, no user role, or nothing in it */
     static IncomingMessage from(JsonNode params) {
@@ -58,13 +52,16 @@ record IncomingMessage(String text, String contextId, String taskId, Boolean app
         return v.asText();
     }
 
-    /** The answer to a held tool call: the data part's, else a text that says yes or no; empty when unclear. */
+    /**
+     * The answer to a held tool call: the data part's, else a text that is a clear yes or no by the runtime's fixed
+     * rules ({@link ConfirmationReply}, the same as every door's approval in words); empty when it is neither.
+     */
     Optional<Boolean> approval() {
         if (approve != null) return Optional.of(approve);
-        String said =
-                text.strip().toLowerCase(Locale.ROOT).replaceAll("[.!]+$", "").strip();
-        if (YES.contains(said)) return Optional.of(true);
-        if (NO.contains(said)) return Optional.of(false);
-        return Optional.empty();
+        return switch (ConfirmationReply.of(text)) {
+            case YES -> Optional.of(true);
+            case NO -> Optional.of(false);
+            case OTHER -> Optional.empty();
+        };
     }
 }

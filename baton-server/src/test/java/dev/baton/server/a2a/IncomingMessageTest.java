@@ -34,6 +34,7 @@ class IncomingMessageTest {
         assertThat(text("go ahead!").approval()).contains(true);
         assertThat(text("no.").approval()).contains(false);
         assertThat(text("Deny").approval()).contains(false);
+        assertThat(text("OK, go ahead").approval()).isEmpty();
         assertThat(text("yes but not that one").approval()).isEmpty();
         assertThat(text("maybe").approval()).isEmpty();
     }
