@@ -22,11 +22,12 @@ function authedFetch(token) {
   };
 }
 
-async function client(token, cardPath) {
+async function client(token, cardPath, clientConfig) {
   const factory = new ClientFactory(
     ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
       transports: [new JsonRpcTransportFactory({ fetchImpl: authedFetch(token) })],
       cardResolver: new DefaultAgentCardResolver(),
+      clientConfig,
     }),
   );
   return factory.createFromUrl(input.baseUrl, cardPath);
@@ -92,6 +93,15 @@ const scenarios = {
       again = failure(e);
     }
     return { canceled, events, resubscribed, cancelAgain: again };
+  },
+
+  // a polling client (returnImmediately): the task comes back working while the model holds, then is cancelled
+  async polling() {
+    const c = await client(input.token, input.cardPath, { polling: true });
+    const started = Task.toJSON(await c.sendMessage({ message: message(input.text) }));
+    const got = Task.toJSON(await c.getTask({ id: started.id }));
+    const canceled = Task.toJSON(await c.cancelTask({ id: started.id }));
+    return { started, got, canceled };
   },
 
   // a message that pauses for approval, answered on its task with a text or a data part

@@ -199,6 +199,11 @@ public final class A2aRoutes {
 
     private void sendMessage(Context ctx, Principal caller, AgentDefinition agent, JsonNode id, JsonNode params) {
         IncomingMessage message = IncomingMessage.from(params);
+        if (params.at("/configuration/returnImmediately").asBoolean(false)) {
+            ObjectNode task = tasks.start(caller, agent.id(), message, options(ctx));
+            ctx.json(A2aWire.result(id, Json.MAPPER.createObjectNode().set("task", task)));
+            return;
+        }
         TaskProgress progress = tasks.newProgress();
         tasks.send(caller, agent.id(), message, options(ctx), progress, new QuotaHeaders(ctx, progress::apply));
         ctx.json(A2aWire.result(id, Json.MAPPER.createObjectNode().set("task", progress.task())));

@@ -21,6 +21,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A2A's task operations over the runtime: a message runs one turn through {@link Conversations#chat} (a new context
@@ -30,6 +34,7 @@ import java.util.List;
  * that is not the caller's is "not found" exactly as one that does not exist.
  */
 final class A2aTasks {
+    private static final Logger log = LoggerFactory.getLogger(A2aTasks.class);
     /** How long a cancel waits for the cancelled turn to say it ended. */
     private static final Duration CANCEL_WAIT = Duration.ofSeconds(10);
 
@@ -92,6 +97,41 @@ final class A2aTasks {
         if (message.contextId() != null) ownContext(caller, agentId, message.contextId());
         var target = new Conversations.ChatTarget(message.contextId(), message.contextId() == null ? agentId : null);
         conversations.chat(caller, target, message.text(), options, fed);
+    }
+
+    /**
+     * Starts the turn {@code message} asks for and answers as soon as it runs, with the task as it started (working):
+     * the turn goes on without the request, its events kept like any turn's, for {@code GetTask},
+     * {@code SubscribeToTask} and {@code CancelTask}. A refusal before the turn runs is thrown here as by {@link #send}.
+     */
+    ObjectNode start(Principal caller, String agentId, IncomingMessage message, SendOptions options) {
+        CompletableFuture<ObjectNode> started = new CompletableFuture<>();
+        TaskProgress progress = newProgress();
+        TurnListener listener = event -> {
+            progress.apply(event);
+            if (event instanceof TurnEvent.Started) started.complete(progress.task());
+        };
+        Thread.ofVirtual().name("a2a-task").start(() -> {
+            try {
+                send(caller, agentId, message, options, progress, listener);
+            } catch (RuntimeException | Error e) {
+                if (!started.completeExceptionally(e))
+                    log.warn(
+                            "request {}: a task that was answered at its start failed: {}",
+                            options.requestId(),
+                            e.toString());
+            }
+        });
+        try {
+            return started.get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) throw r;
+            if (e.getCause() instanceof Error err) throw err;
+            throw new IllegalStateException(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new A2aError(A2aError.INTERNAL_ERROR, "interrupted while the task started", "interrupted");
+        }
     }
 
     /** The message answers the task's held calls: each is decided; the last decision goes on with the turn. */

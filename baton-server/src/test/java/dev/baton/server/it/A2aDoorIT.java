@@ -163,6 +163,17 @@ class A2aDoorIT {
     }
 
     @Test
+    void a_polling_client_gets_the_task_working_at_once_and_the_turn_goes_on_without_the_request() throws Exception {
+        JsonNode out = run("polling", input().put("token", token("pol")).put("text", "take your time, please"));
+        assertThat(out.has("error")).as(out.toString()).isFalse();
+
+        assertThat(out.at("/started/status/state").asText()).isEqualTo("TASK_STATE_WORKING");
+        assertThat(out.at("/got/id").asText()).isEqualTo(out.at("/started/id").asText());
+        assertThat(out.at("/got/status/state").asText()).isEqualTo("TASK_STATE_WORKING");
+        assertThat(out.at("/canceled/status/state").asText()).isEqualTo("TASK_STATE_CANCELED");
+    }
+
+    @Test
     void an_approval_pause_is_input_required_and_a_yes_on_the_task_completes_it() throws Exception {
         String token = token("pat");
         assertThat(t.api.post("/v1/tasks", token, "{\"title\":\"water the plants\"}")
