@@ -393,6 +393,13 @@ class A2aDoorIT {
     @Test
     void malformed_json_rpc_gets_json_rpc_errors() {
         String token = token("bad");
+        ApiClient.Response tooLarge = t.api.post(
+                "/v1/a2a/tasks",
+                token,
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"pad\":\""
+                        + "x".repeat(dev.baton.app.config.BatonConfig.DEFAULT_MAX_BODY_BYTES) + "\"}");
+        assertThat(tooLarge.status()).isEqualTo(413);
+        assertThat(tooLarge.body().at("/error/code").asText()).isEqualTo("payload_too_large");
         ApiClient.Response notJson = t.api.post("/v1/a2a/tasks", token, "{");
         assertThat(notJson.body().at("/error/code").asInt()).isEqualTo(-32700);
         ApiClient.Response noMethod = t.api.post("/v1/a2a/tasks", token, "{\"jsonrpc\":\"2.0\",\"id\":1}");
