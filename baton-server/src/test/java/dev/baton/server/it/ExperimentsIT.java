@@ -182,7 +182,8 @@ class ExperimentsIT {
         assertThat(report.path("audit").get(0).path("detail").path("triggers").path("treatment"))
                 .anySatisfy(f -> assertThat(f.path("trigger").asText()).isEqualTo("p95_latency"));
         // the evidence the decision rested on: the slow turns of at least two users
-        JsonNode evidence = report.path("audit").get(0).path("detail").path("evidence").path("treatment");
+        JsonNode evidence =
+                report.path("audit").get(0).path("detail").path("evidence").path("treatment");
         assertThat(evidence.path("turns").asLong()).isGreaterThanOrEqualTo(4);
         assertThat(evidence.path("users").asLong()).isGreaterThanOrEqualTo(2);
         assertThat(evidence.path("p95LatencyMs").asLong()).isGreaterThanOrEqualTo(400);
