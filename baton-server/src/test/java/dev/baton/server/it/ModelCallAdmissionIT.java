@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.app.config.ConfigLoader;
 import dev.baton.simulator.Condition;
+import dev.baton.simulator.Fault;
 import dev.baton.simulator.Reply;
 import dev.baton.simulator.Rule;
 import dev.baton.simulator.SimulatorScript;
@@ -22,6 +23,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -124,6 +126,42 @@ class ModelCallAdmissionIT {
 
         assertThat(jobsOf(token)).isZero();
         assertThat(spentBy("bea")).isEqualByComparingTo(spent);
+    }
+
+    @Test
+    void a_job_whose_owner_spent_their_budget_after_starting_it_fails_without_a_model_call() throws Exception {
+        // the one worker of this instance is busy with another learner's job, held at the model
+        CountDownLatch release = new CountDownLatch(1);
+        t.simulator.enqueueFault(Fault.holdAfter(0, release));
+        String zed = TestServer.token("zed");
+        String held = startJob(zed, "cheap held topic").body().path("jobId").asText();
+        await().atMost(Duration.ofSeconds(30)).until(() -> status(zed, held).equals("running"));
+        String token = TestServer.token("ula");
+        ApiClient.Response job = startJob(token, "dear topic");
+        assertThat(job.status()).as(job.raw()).isEqualTo(202);
+        String jobId = job.body().path("jobId").asText();
+        // admitted at the door with nothing spent; then two dear messages spend the daily budget
+        assertThat(chat(token, "dear question 1").status()).isEqualTo(200);
+        assertThat(chat(token, "dear question 2").status()).isEqualTo(200);
+        BigDecimal spent = spentBy("ula");
+
+        release.countDown();
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> status(token, jobId).equals("failed"));
+        assertThat(t.api.get("/v1/learning/content-jobs/" + jobId, token)
+                        .body()
+                        .path("error")
+                        .asText())
+                .contains("daily budget");
+        assertThat(spentBy("ula")).isEqualByComparingTo(spent);
+        assertThat(status(zed, held)).isEqualTo("completed");
+    }
+
+    private static String status(String token, String jobId) {
+        return t.api.get("/v1/learning/content-jobs/" + jobId, token)
+                .body()
+                .path("status")
+                .asText();
     }
 
     @Test
