@@ -23,6 +23,7 @@ import dev.baton.redis.SharedRedis;
 import dev.baton.redis.SharedTurns;
 import dev.baton.runtime.Baton;
 import dev.baton.runtime.BatonBuilder;
+import dev.baton.runtime.admission.PendingModelCalls;
 import dev.baton.runtime.agent.AgentRegistry;
 import dev.baton.runtime.config.ConfigException;
 import dev.baton.runtime.config.ConfigFile;
@@ -199,9 +200,17 @@ public final class BatonApp implements AutoCloseable {
             JdbcConversationStore conversations = stores.conversations();
 
             List<RunningDomain> running = new ArrayList<>();
+            // domains call models only through the runtime's admission, which exists once the runtime is built
+            PendingModelCalls modelCalls = new PendingModelCalls();
             for (Domain domain : settings.domains().all()) {
                 DomainContext context = new DomainContext(
-                        db, clock, settings.domainSettings().get(domain.name()), models, agents, conversations, prices);
+                        db,
+                        clock,
+                        settings.domainSettings().get(domain.name()),
+                        modelCalls,
+                        agents,
+                        conversations,
+                        prices);
                 running.add(opened.add(domain.start(context)));
             }
             ModuleRegistry modules = AppSettings.modules(
@@ -237,6 +246,7 @@ public final class BatonApp implements AutoCloseable {
             }
             instrumentation.configure(builder);
             Baton baton = opened.add(builder.build());
+            modelCalls.bind(baton.modelCalls());
             BatonApp app = new BatonApp(settings, baton, db, resilient, mcp, audit, running, simulated, opened);
             instrumentation.started(app);
             baton.startBackgroundJobs();

@@ -2,7 +2,7 @@ package dev.baton.domain;
 
 import dev.baton.core.conversation.ConversationStore;
 import dev.baton.core.model.CostCalculator;
-import dev.baton.core.model.ModelResolver;
+import dev.baton.runtime.admission.AdmittedModelCalls;
 import dev.baton.runtime.agent.AgentRegistry;
 import dev.baton.store.jdbc.Database;
 import java.time.Clock;
@@ -14,8 +14,9 @@ import java.util.Optional;
  *
  * @param database the opened database, migrated with the domain's migrations
  * @param settings what the domain's {@link Domain#readSettings} returned (null for none)
- * @param models the models every turn uses (retries, breakers, metrics included); null when the domain runs without a
- *     runtime ({@code baton mcp-server})
+ * @param modelCalls the only way a domain calls a model: under the turns' admission (rate limits, budgets, the cost
+ *     ceiling), through the models every turn uses (retries, breakers, metrics included), with usage recorded; null
+ *     when the domain runs without a runtime ({@code baton mcp-server})
  * @param agents the configured agents; null without a runtime
  * @param conversations the runtime's conversation store; null without a runtime
  * @param costs what a model call costs (usage a domain records itself); null without a runtime
@@ -24,7 +25,7 @@ public record DomainContext(
         Database database,
         Clock clock,
         Object settings,
-        ModelResolver models,
+        AdmittedModelCalls modelCalls,
         AgentRegistry agents,
         ConversationStore conversations,
         CostCalculator costs) {
@@ -51,9 +52,9 @@ public record DomainContext(
         return type.cast(settings);
     }
 
-    /** True when a runtime runs beside the domain: models, agents and the conversation store are there. */
+    /** True when a runtime runs beside the domain: model calls, agents and the conversation store are there. */
     public boolean withRuntime() {
-        return models != null && agents != null && conversations != null && costs != null;
+        return modelCalls != null && agents != null && conversations != null && costs != null;
     }
 
     /** The runtime's conversation store, when there is one. */

@@ -89,13 +89,7 @@ public final class LearningDomain implements Domain {
                 LearningModule.Options.DEFAULTS.withWorker(settings.jobs()).withRetention(settings.retention());
         if (context.withRuntime()) {
             options = options.withConversations(context.conversations())
-                    .withGenerator(new ModelContentGenerator(
-                            context.models(),
-                            context.agents(),
-                            CONTENT_AGENT,
-                            context.conversations(),
-                            context.costs(),
-                            context.clock()));
+                    .withGenerator(new ModelContentGenerator(context.modelCalls(), context.agents(), CONTENT_AGENT));
         }
         LearningModule learning = LearningModule.create(context.database(), context.clock(), options);
         learning.seedCatalogue(settings.catalogue());

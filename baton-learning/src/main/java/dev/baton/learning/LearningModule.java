@@ -151,7 +151,9 @@ public final class LearningModule {
         this.worker = options.generator() == null
                 ? null
                 : new ContentWorker(jobRows, options.generator(), clock, options.worker());
-        this.content = new ContentJobs(jobRows, clock, worker == null ? () -> {} : worker::wake);
+        this.content = worker == null
+                ? new ContentJobs(jobRows, clock, () -> {})
+                : new ContentJobs(jobRows, clock, worker::wake, options.generator());
         this.progress = new ProgressService(learning, memory, content);
         this.platformTools =
                 new PlatformToolSource(catalogue, learning, assessment, commerce, labs, engagement, navigation);

@@ -8,6 +8,7 @@ import dev.baton.core.model.ModelResolver;
 import dev.baton.core.tool.ToolCatalog;
 import dev.baton.core.tool.ToolSource;
 import dev.baton.core.turn.TokenCounter;
+import dev.baton.runtime.admission.AdmittedModelCalls;
 import dev.baton.runtime.admission.TurnAdmission;
 import dev.baton.runtime.agent.AgentRegistry;
 import dev.baton.runtime.approval.Approvals;
@@ -80,6 +81,7 @@ public final class Baton implements AutoCloseable {
     private final List<Supplier<AutoCloseable>> backgroundJobs;
 
     private final java.util.function.IntSupplier pendingUsageRows;
+    private final AdmittedModelCalls modelCalls;
     /** What this opened, closed newest first. */
     private final Deque<AutoCloseable> opened;
 
@@ -106,6 +108,7 @@ public final class Baton implements AutoCloseable {
             FeatureFlags flags,
             List<Supplier<AutoCloseable>> backgroundJobs,
             java.util.function.IntSupplier pendingUsageRows,
+            AdmittedModelCalls modelCalls,
             Deque<AutoCloseable> opened) {
         this.sessions = sessions;
         this.conversations = conversations;
@@ -127,6 +130,7 @@ public final class Baton implements AutoCloseable {
         this.flags = flags;
         this.backgroundJobs = List.copyOf(backgroundJobs);
         this.pendingUsageRows = pendingUsageRows;
+        this.modelCalls = modelCalls;
         this.opened = new ArrayDeque<>(opened);
     }
 
@@ -248,6 +252,11 @@ public final class Baton implements AutoCloseable {
     /** The tools a caller may use, and a call of one outside any turn (Baton's MCP endpoint). */
     public ToolAccess toolAccess() {
         return toolAccess;
+    }
+
+    /** Model calls outside a turn (content jobs, tools that call a model), under the turns' admission. */
+    public AdmittedModelCalls modelCalls() {
+        return modelCalls;
     }
 
     /** Tokens and cost reports for administrators. */

@@ -16,6 +16,7 @@ import dev.baton.core.trace.TurnTracing;
 import dev.baton.core.turn.CachingTokenCounter;
 import dev.baton.core.turn.TokenCounter;
 import dev.baton.core.turn.TurnRunner;
+import dev.baton.runtime.admission.AdmittedModelCalls;
 import dev.baton.runtime.admission.BucketStore;
 import dev.baton.runtime.admission.BudgetSettings;
 import dev.baton.runtime.admission.IdempotencyKeyExpiry;
@@ -531,6 +532,7 @@ public final class BatonBuilder {
                 setup.flags(),
                 jobs,
                 runner::pendingUsageRows,
+                AdmittedModelCalls.over(limits, models, agents, conversationStore, prices, clock),
                 opened);
     }
 

@@ -48,7 +48,7 @@ public final class ConfigLoader {
 
     /** The keys of {@code server:}. */
     private static final List<String> SERVER_KEYS =
-            List.of("host", "port", "maxBodyBytes", "dataDir", "acceptQueue", "sseBufferBytes");
+            List.of("host", "port", "maxBodyBytes", "dataDir", "acceptQueue", "sseBufferBytes", "mcpAllowedOrigins");
 
     /**
      * The sections a front door reads (baton-server: token verification, metrics, tracing, the designs' APIs, the web

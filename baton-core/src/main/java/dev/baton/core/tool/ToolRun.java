@@ -143,6 +143,9 @@ final class ToolRun {
     }
 
     private ToolCallOutcome finished(ToolCallState state, JsonNode result, ToolError error) {
+        // every shape of result, and every error, is bounded here: before it is stored, streamed or sent anywhere
+        if (result != null) result = ToolResultBound.apply(result);
+        if (error != null) error = new ToolError(error.code(), ToolResultBound.apply(error.message()));
         long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startedNanos);
         return new ToolCallOutcome(call, state, result, error, startedAt, clock.instant(), millis);
     }

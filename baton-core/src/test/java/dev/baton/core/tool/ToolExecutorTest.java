@@ -72,6 +72,56 @@ class ToolExecutorTest {
     }
 
     @Test
+    void a_structured_result_of_megabytes_is_cut_to_the_bound_and_says_so_to_the_model() {
+        com.fasterxml.jackson.databind.node.ObjectNode big =
+                com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+        com.fasterxml.jackson.databind.node.ArrayNode rows = big.putArray("rows");
+        for (int i = 0; i < 100_000; i++) rows.addObject().put("id", i).put("name", "row number " + i);
+        Tool dump = tool("dump", objectSchema("{}"), Set.of(), null, (args, ctx) -> big);
+
+        ToolCallOutcome outcome =
+                run(dump, new ToolCallRequest("c1", "dump", "{}")).getFirst();
+
+        assertThat(outcome.state()).isEqualTo(ToolCallState.SUCCEEDED);
+        JsonNode result = outcome.result();
+        assertThat(result.path("truncated").asBoolean()).isTrue();
+        assertThat(result.path("originalChars").asLong())
+                .isEqualTo(big.toString().length());
+        String partial = result.path("partial").asText();
+        assertThat(big.toString()).startsWith(partial);
+        assertThat(partial.length()).isGreaterThan(ToolResultBound.MAX_CHARS / 2);
+        String sentToTheModel = outcome.toMessage().content();
+        assertThat(sentToTheModel.length()).isLessThanOrEqualTo(ToolResultBound.MAX_CHARS);
+        assertThat(sentToTheModel).contains("only its first " + partial.length() + " characters are shown");
+    }
+
+    @Test
+    void a_result_within_the_bound_is_left_as_it_is() {
+        JsonNode exact = json("{\"text\":\"" + "y".repeat(ToolResultBound.MAX_CHARS - 11) + "\"}");
+        assertThat(exact.toString()).hasSize(ToolResultBound.MAX_CHARS);
+        Tool fits = tool("fits", objectSchema("{}"), Set.of(), null, (args, ctx) -> exact);
+
+        ToolCallOutcome outcome =
+                run(fits, new ToolCallRequest("c1", "fits", "{}")).getFirst();
+
+        assertThat(outcome.result()).isEqualTo(exact);
+    }
+
+    @Test
+    void an_error_message_of_megabytes_is_cut_to_the_bound() {
+        Tool failing = tool("failing", objectSchema("{}"), Set.of(), null, (args, ctx) -> {
+            throw new ToolException("too_much", "z".repeat(5_000_000));
+        });
+
+        ToolCallOutcome outcome =
+                run(failing, new ToolCallRequest("c1", "failing", "{}")).getFirst();
+
+        assertThat(outcome.error().code()).isEqualTo("too_much");
+        assertThat(outcome.error().message()).startsWith("zzz").contains("(cut: the message was 5000000 characters)");
+        assertThat(outcome.error().message().length()).isLessThan(ToolResultBound.MAX_CHARS + 100);
+    }
+
+    @Test
     void schema_rejects_unknown_fields_without_running_the_tool() {
         ToolCallOutcome outcome = run(
                         addTask, new ToolCallRequest("c1", "add_task", "{\"title\":\"x\",\"colour\":\"red\"}"))

@@ -1,5 +1,7 @@
 package dev.baton.learning.content;
 
+import dev.baton.core.auth.Principal;
+
 /**
  * Writes learning material on a topic: in the server, the configured model through the normal model gateway.
  * Called on a worker thread, never during a turn.
@@ -12,6 +14,16 @@ public interface ContentGenerator {
      * @throws ContentGenerationException when it cannot be written now ({@code retryable}) or at all
      */
     String generate(ContentRequest request);
+
+    /**
+     * Whether {@code caller} may start a job now, asked before it is queued: a generator that calls a model takes
+     * from the caller's rate limits and checks their budgets here, so a caller the runtime refuses a message is
+     * refused a job with the same answer. Does nothing by default.
+     *
+     * @param agentId the agent of the conversation starting the job; null when none (REST)
+     * @throws dev.baton.runtime.RefusalException when the caller is refused
+     */
+    default void admit(Principal caller, String agentId) {}
 
     /**
      * What to write about, and for whom.

@@ -23,12 +23,22 @@ public final class ContentJobs {
     private final ContentJobRepository repository;
     private final Clock clock;
     private final Runnable wake;
+    private final ContentGenerator admission;
 
     /** @param wake nudges the local worker to look for work at once (it also polls) */
     public ContentJobs(ContentJobRepository repository, Clock clock, Runnable wake) {
+        this(repository, clock, wake, null);
+    }
+
+    /**
+     * @param admission asked before a job is queued whether its owner may start one now (see
+     *     {@link ContentGenerator#admit}); null when no generator of this instance writes jobs
+     */
+    public ContentJobs(ContentJobRepository repository, Clock clock, Runnable wake, ContentGenerator admission) {
         this.repository = Objects.requireNonNull(repository, "repository");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.wake = Objects.requireNonNull(wake, "wake");
+        this.admission = admission;
     }
 
     /**
@@ -43,6 +53,9 @@ public final class ContentJobs {
     /**
      * Like {@link #start(Principal, String)}, for a job started in a conversation: its model usage is recorded under
      * {@code origin}'s session and agent.
+     *
+     * @throws dev.baton.runtime.RefusalException when the caller's rate limits or budgets refuse a new job (an
+     *     unfinished job on the same topic is returned whatever they say: it calls no model again)
      */
     public ContentJob start(Principal principal, String topic, ContentJob.Origin origin) {
         LearningPermissions.require(principal, LearningPermissions.WRITE);
@@ -50,6 +63,7 @@ public final class ContentJobs {
         Learner learner = Learner.of(principal);
         var running = repository.unfinished(learner, text);
         if (running.isPresent()) return running.get();
+        if (admission != null) admission.admit(principal, origin.agentId());
         ContentJob job = ContentJob.queued(
                 Ids.newId(), learner, text, origin, clock.instant().truncatedTo(ChronoUnit.MICROS));
         repository.insert(job);

@@ -1,29 +1,25 @@
 package dev.baton.learning.content;
 
-import dev.baton.core.agent.AgentDefinition;
-import dev.baton.core.conversation.ConversationStore;
-import dev.baton.core.conversation.UsageRecord;
+import dev.baton.core.auth.Principal;
 import dev.baton.core.model.ChatMessage;
-import dev.baton.core.model.CostCalculator;
-import dev.baton.core.model.ModelBinding;
 import dev.baton.core.model.ModelFailure;
 import dev.baton.core.model.ModelReply;
-import dev.baton.core.model.ModelRequest;
-import dev.baton.core.model.ModelResolver;
-import dev.baton.core.turn.CallPricing;
-import dev.baton.core.turn.Cancellation;
+import dev.baton.runtime.Refusal;
+import dev.baton.runtime.RefusalException;
+import dev.baton.runtime.admission.AdmittedModelCalls;
 import dev.baton.runtime.agent.AgentRegistry;
-import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes the material of a content job with the learning agent's configured model (and its fallbacks), through the
- * same resolver every turn uses: retries, circuit breakers and metrics included. The call's usage is priced and
- * written to {@code ai_usage} like a turn's model call — under the job's conversation, so usage reports and budgets
- * count it — with no message (the material is not one).
+ * Writes the material of a content job with the learning agent's configured model (and its fallbacks) through the
+ * runtime's {@link AdmittedModelCalls}: the caller's rate limits are taken when the job is started ({@link #admit}),
+ * the call reserves against their budgets when it runs, goes through the same models every turn uses (retries,
+ * circuit breakers, metrics), and its usage is written to {@code ai_usage} under the job's conversation with no
+ * message (the material is not one).
  */
 public final class ModelContentGenerator implements ContentGenerator {
     /** The system prompt of a content job; the bundled simulator recognises it by its first words. */
@@ -34,50 +30,35 @@ public final class ModelContentGenerator implements ContentGenerator {
 
     private static final Logger log = LoggerFactory.getLogger(ModelContentGenerator.class);
 
-    private final ModelResolver models;
+    private final AdmittedModelCalls models;
     private final AgentRegistry agents;
     private final String agentId;
-    private final ConversationStore usage;
-    private final CallPricing pricing;
 
     /**
      * @param agentId whose model, fallbacks and LLM timeout a job uses when the agent that started it is gone or none
      *     did (REST)
-     * @param usage where the usage of each generation is written
      */
-    public ModelContentGenerator(
-            ModelResolver models,
-            AgentRegistry agents,
-            String agentId,
-            ConversationStore usage,
-            CostCalculator costs,
-            Clock clock) {
+    public ModelContentGenerator(AdmittedModelCalls models, AgentRegistry agents, String agentId) {
         this.models = Objects.requireNonNull(models, "models");
         this.agents = Objects.requireNonNull(agents, "agents");
         this.agentId = Objects.requireNonNull(agentId, "agentId");
-        this.usage = Objects.requireNonNull(usage, "usage");
-        this.pricing = new CallPricing(Objects.requireNonNull(costs, "costs"), Objects.requireNonNull(clock, "clock"));
+    }
+
+    @Override
+    public void admit(Principal caller, String requestedAgentId) {
+        models.admit(caller, agentFor(requestedAgentId));
     }
 
     @Override
     public String generate(ContentRequest request) {
-        // the agent whose tool call started the job chooses the model; a job started over REST uses the configured one
-        AgentDefinition agent = agents.find(request.agentId() == null ? agentId : request.agentId())
-                .or(() -> agents.find(agentId))
-                .orElseThrow(() ->
-                        new ContentGenerationException("the " + agentId + " agent is not configured", false, null));
-        ModelBinding binding = models.resolve(agent.model(), agent.fallbackModels());
-        ModelRequest call = new ModelRequest(
-                binding.model(),
-                List.of(new ChatMessage.System(SYSTEM_PROMPT), new ChatMessage.User("Topic: " + request.topic())),
-                List.of(),
-                agent.limits().llmTimeout(),
-                new Cancellation(),
-                agent.temperature());
+        Principal owner = Principal.of(request.tenantId(), request.userId(), Set.of());
+        AdmittedModelCalls.ModelCall call = new AdmittedModelCalls.ModelCall(
+                owner,
+                agentFor(request.agentId()),
+                request.sessionId(),
+                List.of(new ChatMessage.System(SYSTEM_PROMPT), new ChatMessage.User("Topic: " + request.topic())));
         try {
-            long started = System.nanoTime();
-            ModelReply reply = binding.gateway().stream(call, delta -> {});
-            record(request, binding, reply, (System.nanoTime() - started) / 1_000_000);
+            ModelReply reply = models.call(call);
             log.info(
                     "content job {} generated by {} ({} input, {} output tokens)",
                     request.jobId(),
@@ -85,26 +66,21 @@ public final class ModelContentGenerator implements ContentGenerator {
                     reply.usage().inputTokens(),
                     reply.usage().outputTokens());
             return reply.text();
+        } catch (RefusalException e) {
+            // a budget used up since the job was started: no model call was made, and none is retried
+            Refusal refused = e.refusal();
+            throw new ContentGenerationException(refused.message(), false, e);
         } catch (ModelFailure e) {
             boolean retryable = e.kind().retryable() || e.kind() == ModelFailure.Kind.RATE_LIMITED;
             throw new ContentGenerationException("the model failed: " + e.getMessage(), retryable, e);
         }
     }
 
-    /** Writes the call's usage row; a failure is logged (the material is kept: generating it again would cost more). */
-    private void record(ContentRequest request, ModelBinding binding, ModelReply reply, long latencyMs) {
-        UsageRecord row =
-                pricing.usageOf(request.tenantId(), request.userId(), request.sessionId(), binding, reply, latencyMs);
-        try {
-            usage.recordUsage(List.of(row));
-        } catch (RuntimeException e) {
-            log.error(
-                    "content job {}: could not record its usage ({} input, {} output tokens, {} USD): {}",
-                    request.jobId(),
-                    row.inputTokens(),
-                    row.outputTokens(),
-                    row.costUsd(),
-                    e.toString());
-        }
+    /** The agent whose tool call started the job chooses the model; a job started over REST uses the configured one. */
+    private String agentFor(String requested) {
+        if (requested != null && agents.find(requested).isPresent()) return requested;
+        if (agents.find(agentId).isEmpty())
+            throw new ContentGenerationException("the " + agentId + " agent is not configured", false, null);
+        return agentId;
     }
 }

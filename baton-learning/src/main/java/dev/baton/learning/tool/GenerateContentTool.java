@@ -3,9 +3,11 @@ package dev.baton.learning.tool;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.core.auth.Principal;
 import dev.baton.core.tool.ToolContext;
+import dev.baton.core.tool.ToolException;
 import dev.baton.learning.LearningPermissions;
 import dev.baton.learning.content.ContentJob;
 import dev.baton.learning.content.ContentJobs;
+import dev.baton.runtime.RefusalException;
 import java.util.Set;
 
 /**
@@ -44,6 +46,11 @@ final class GenerateContentTool extends LearningTool {
         Principal principal = context.principal();
         String topic = LearningJson.fields(arguments, Set.of("topic")).text("topic");
         var origin = new ContentJob.Origin(context.sessionId(), context.agentId());
-        return AgentJson.job(content.start(principal, topic, origin), false);
+        try {
+            return AgentJson.job(content.start(principal, topic, origin), false);
+        } catch (RefusalException e) {
+            // the caller's rate limits or budgets: the same code and sentence a message of theirs would get
+            throw new ToolException(e.refusal().code(), e.refusal().message());
+        }
     }
 }

@@ -23,10 +23,10 @@ import java.util.List;
  *       than passed on as base64 the model cannot use.
  * </ul>
  *
- * Text is bounded ({@value #MAX_TEXT_CHARS} characters, with {@code "truncated": true} when cut).
+ * Nothing is cut here: every shape of result (text, structured content, both) is bounded in one place for every tool,
+ * where the call finishes ({@link dev.baton.core.tool.ToolResultBound}).
  */
 final class CallResults {
-    static final int MAX_TEXT_CHARS = 100_000;
     static final int PREVIEW_CHARS = 2_000;
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
@@ -55,11 +55,7 @@ final class CallResults {
             return structured;
         }
         ObjectNode out = NODES.objectNode();
-        if (!text.isEmpty() || structured == null) {
-            boolean cut = text.length() > MAX_TEXT_CHARS;
-            out.put("text", cut ? text.substring(0, MAX_TEXT_CHARS) : text);
-            if (cut) out.put("truncated", true);
-        }
+        if (!text.isEmpty() || structured == null) out.put("text", text);
         if (structured != null) out.set("structuredContent", structured);
         if (!attachments.isEmpty()) out.set("attachments", attachments);
         return out;

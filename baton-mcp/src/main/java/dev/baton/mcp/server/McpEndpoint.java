@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import reactor.core.publisher.Mono;
 
 /**
@@ -82,6 +83,9 @@ public final class McpEndpoint {
         McpSchema.JSONRPCMessage message = parse(body);
         if (message instanceof McpSchema.JSONRPCRequest request
                 && McpSchema.METHOD_INITIALIZE.equals(request.method())) {
+            // checked before the session starts: a malformed initialize leaves nothing behind
+            Optional<String> invalid = RequestParams.problem(request);
+            if (invalid.isPresent()) return new Reply.Json(invalidParams(request, invalid.get()), null);
             Session session =
                     agentId == null ? sessions.startWithDefaultAgent(caller) : sessions.start(caller, agentId, null);
             return new Reply.Json(answer(caller, agentId, session.id(), request), session.id());
@@ -89,7 +93,11 @@ public final class McpEndpoint {
         Session session = activeSession(caller, sessionId);
         return switch (message) {
             case McpSchema.JSONRPCRequest request ->
-                new Reply.Json(answer(caller, agentId, session.id(), request), null);
+                new Reply.Json(
+                        RequestParams.problem(request)
+                                .map(invalid -> invalidParams(request, invalid))
+                                .orElseGet(() -> answer(caller, agentId, session.id(), request)),
+                        null);
             case McpSchema.JSONRPCNotification notification -> {
                 handler(caller, agentId)
                         .handleNotification(context(caller, agentId, session.id()), notification)
@@ -116,6 +124,17 @@ public final class McpEndpoint {
         McpSchema.JSONRPCResponse response = handler(caller, agentId)
                 .handleRequest(context(caller, agentId, sessionId), request)
                 .block(REQUEST_LIMIT);
+        return write(response);
+    }
+
+    /** A JSON-RPC "invalid params" error (-32602) answering {@code request}. */
+    private String invalidParams(McpSchema.JSONRPCRequest request, String message) {
+        return write(McpSchema.JSONRPCResponse.error(
+                request.id(),
+                new McpSchema.JSONRPCResponse.JSONRPCError(McpSchema.ErrorCodes.INVALID_PARAMS, message)));
+    }
+
+    private String write(McpSchema.JSONRPCResponse response) {
         try {
             return json.writeValueAsString(response);
         } catch (IOException e) {

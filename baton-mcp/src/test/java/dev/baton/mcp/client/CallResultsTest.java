@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.core.tool.ToolException;
+import dev.baton.core.tool.ToolResultBound;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.List;
 import java.util.Map;
@@ -58,13 +59,13 @@ class CallResultsTest {
     }
 
     @Test
-    void text_beyond_the_bound_is_cut_and_says_so() {
-        String longText = "x".repeat(CallResults.MAX_TEXT_CHARS + 10);
+    void long_text_is_left_whole_for_the_one_bound_every_tool_result_passes() {
+        String longText = "x".repeat(ToolResultBound.MAX_CHARS + 10);
 
         JsonNode json = CallResults.toJson(result(List.of(new McpSchema.TextContent(longText)), false, null));
 
-        assertThat(json.path("text").asText()).hasSize(CallResults.MAX_TEXT_CHARS);
-        assertThat(json.path("truncated").asBoolean()).isTrue();
+        assertThat(json.path("text").asText()).isEqualTo(longText);
+        assertThat(ToolResultBound.apply(json).path("truncated").asBoolean()).isTrue();
     }
 
     @Test

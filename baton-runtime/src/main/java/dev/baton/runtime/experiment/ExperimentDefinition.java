@@ -31,7 +31,13 @@ public final class ExperimentDefinition {
     static final List<String> KEYS = List.of("baseAgent", "control", "flag", "arms", "rollback", "fallback");
     private static final List<String> ARM_KEYS = List.of("name", "agent", "weight");
     private static final List<String> ROLLBACK_KEYS = List.of(
-            "window", "minSample", "maxP95Latency", "maxCostPerConversation", "minEvalPassRate", "maxErrorRate");
+            "window",
+            "minSample",
+            "minUsers",
+            "maxP95Latency",
+            "maxCostPerConversation",
+            "minEvalPassRate",
+            "maxErrorRate");
     private static final List<String> FALLBACK_KEYS = List.of("agent", "afterFailures");
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -88,7 +94,8 @@ public final class ExperimentDefinition {
                     r.duration("maxP95Latency", d.maxP95Latency()),
                     cost == null ? d.maxCostPerConversation() : cost,
                     r.number("minEvalPassRate", d.minEvalPassRate()),
-                    r.number("maxErrorRate", d.maxErrorRate()));
+                    r.number("maxErrorRate", d.maxErrorRate()),
+                    r.integer("minUsers", d.minUsers(), 1));
         } catch (IllegalArgumentException e) {
             if (e instanceof ConfigProblem) throw e;
             throw ConfigProblem.of(r.node(), r.path() + ": " + e.getMessage());
@@ -108,6 +115,7 @@ public final class ExperimentDefinition {
         n.putObject("rollback")
                 .put("window", t.window().toString())
                 .put("minSample", t.minSample())
+                .put("minUsers", t.minUsers())
                 .put("maxP95Latency", t.maxP95Latency().toString())
                 .put("maxCostPerConversation", t.maxCostPerConversation())
                 .put("minEvalPassRate", t.minEvalPassRate())

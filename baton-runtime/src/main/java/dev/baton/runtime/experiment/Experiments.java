@@ -20,7 +20,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,7 +38,6 @@ public final class Experiments {
     static final int TRAIL = 50;
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Set<String> SUCCESS = Set.of("ok", "awaiting_approval");
 
     private final ExperimentStore store;
     private final AgentRegistry agents;
@@ -131,7 +129,7 @@ public final class Experiments {
                     caller.userId(),
                     clock.instant().minus(e.triggers().window()),
                     n);
-            return latest.size() == n && latest.stream().noneMatch(SUCCESS::contains);
+            return latest.size() == n && latest.stream().noneMatch(ArmMetrics.NOT_ERRORS::contains);
         } catch (RuntimeException ex) {
             log.warn("experiment {}: fallback not checked: {}", e.id(), ex.toString());
             return false;
@@ -301,13 +299,17 @@ public final class Experiments {
             Instant lastChange = store.changedAt(e.id()).orElse(since);
             List<ArmMetrics> metrics = store.metrics(e, lastChange.isAfter(since) ? lastChange : since);
             Map<String, List<TriggerFired>> fired = new LinkedHashMap<>();
+            Map<String, ArmMetrics> evidence = new LinkedHashMap<>();
             for (ArmMetrics m : metrics) {
                 var arm = e.arm(m.arm());
                 if (arm.isEmpty()
                         || arm.get().name().equals(e.controlArm())
                         || arm.get().weight() == 0) continue;
                 List<TriggerFired> breaks = e.triggers().firing(m);
-                if (!breaks.isEmpty()) fired.put(m.arm(), breaks);
+                if (!breaks.isEmpty()) {
+                    fired.put(m.arm(), breaks);
+                    evidence.put(m.arm(), m);
+                }
             }
             if (fired.isEmpty()) continue;
             Experiment changed = e.withWeights(fired.keySet().stream().collect(Collectors.toMap(a -> a, a -> 0)));
@@ -315,6 +317,7 @@ public final class Experiments {
             detail.set("from", JSON.valueToTree(e.weights()));
             detail.set("to", JSON.valueToTree(changed.weights()));
             detail.set("triggers", JSON.valueToTree(fired));
+            detail.set("evidence", evidence(evidence, lastChange.isAfter(since) ? lastChange : since));
             if (!store.replace(changed, e.version(), audit(e.id(), "rolled_back", OperatorAuditRecord.SYSTEM, detail)))
                 continue; // another instance (or an operator) changed it first; judged again next time
             cached.invalidate();
@@ -330,6 +333,23 @@ public final class Experiments {
             });
         }
         return done;
+    }
+
+    /** What each rolled-back arm showed, for the audit record: who can check the decision sees what it rested on. */
+    private static ObjectNode evidence(Map<String, ArmMetrics> arms, Instant since) {
+        ObjectNode out = JSON.createObjectNode();
+        arms.forEach((arm, m) -> out.putObject(arm)
+                .put("since", since.toString())
+                .put("turns", m.turns())
+                .put("failedTurns", m.failedTurns())
+                .put("users", m.users())
+                .put("p95LatencyMs", m.p95LatencyMs())
+                .put("conversations", m.conversations())
+                .put("costUsd", m.costUsd())
+                .put(
+                        "evalPassRate",
+                        m.latestEval() == null ? null : m.latestEval().passRate()));
+        return out;
     }
 
     /** Stores the configured experiments that the store does not have yet. */

@@ -22,7 +22,6 @@ import java.util.Set;
  */
 final class InMemoryExperimentStore implements ExperimentStore {
     /** Turn statuses that are not errors. */
-    private static final Set<String> TURN_OK = Set.of("ok", "awaiting_approval");
     /** Tool call states that count as a tool error (cancelled and deduplicated calls do not). */
     private static final Set<ToolCallState> TOOL_ERRORS = Set.of(
             ToolCallState.FAILED, ToolCallState.INVALID_ARGUMENTS, ToolCallState.TIMED_OUT, ToolCallState.DENIED);
@@ -138,13 +137,17 @@ final class InMemoryExperimentStore implements ExperimentStore {
         if (e.fallback() != null) arms.add(Routing.FALLBACK_ARM);
         Map<String, List<Long>> latencies = new HashMap<>();
         Map<String, Long> failed = new HashMap<>();
+        Map<String, Set<String>> users = new HashMap<>();
         Map<String, List<String>> started = new HashMap<>();
         Map<String, EvalRun> latestEval = new HashMap<>();
         synchronized (lock) {
             for (Turn t : turns.values()) {
                 if (!t.arm().experimentId().equals(e.id()) || t.at().isBefore(since)) continue;
                 latencies.computeIfAbsent(t.arm().arm(), a -> new ArrayList<>()).add(t.latencyMs());
-                if (!TURN_OK.contains(t.status())) failed.merge(t.arm().arm(), 1L, Long::sum);
+                if (!ArmMetrics.NOT_ERRORS.contains(t.status()))
+                    failed.merge(t.arm().arm(), 1L, Long::sum);
+                users.computeIfAbsent(t.arm().arm(), a -> new java.util.HashSet<>())
+                        .add(t.arm().tenantId() + " " + t.arm().userId());
             }
             for (SessionArm s : sessions.values())
                 if (s.experimentId().equals(e.id()) && !s.startedAt().isBefore(since))
@@ -175,6 +178,7 @@ final class InMemoryExperimentStore implements ExperimentStore {
                     arm,
                     sorted.size(),
                     failed.getOrDefault(arm, 0L),
+                    users.getOrDefault(arm, Set.of()).size(),
                     percentile(sorted, 0.50),
                     percentile(sorted, 0.95),
                     sessionIds.size(),

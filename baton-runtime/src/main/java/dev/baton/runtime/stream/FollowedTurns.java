@@ -4,6 +4,8 @@ import dev.baton.core.auth.Principal;
 import dev.baton.runtime.Refusal;
 import dev.baton.runtime.RefusalException;
 import dev.baton.runtime.session.Sessions;
+import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -73,6 +75,25 @@ public final class FollowedTurns {
         /** Opens a reader of the turn's events (a blocking read may hold a connection of its own: close it). */
         public TurnEventLog.Reader reader() {
             return log.reader(turnId);
+        }
+
+        /**
+         * Whether a client that has seen the turn's events up to {@code lastSeenId} has seen it end: nothing is kept
+         * after that id, and the turn's last kept event, at or before it, is its {@code done} or {@code error}. Such a
+         * client will get nothing more (a browser's EventSource reconnecting after {@code done} sends that id).
+         */
+        public boolean seenToItsEnd(long lastSeenId) {
+            if (lastSeenId <= 0) return false;
+            try (TurnEventLog.Reader reader = log.reader(turnId)) {
+                if (!reader.read(lastSeenId, Duration.ZERO).isEmpty()) return false;
+                List<TurnEventLog.LoggedEvent> kept = reader.read(0, Duration.ZERO);
+                if (kept.isEmpty()) return false;
+                TurnEventLog.LoggedEvent last = kept.getLast();
+                return last.id() <= lastSeenId && last.event().isTerminal();
+            } catch (IllegalArgumentException unreadable) {
+                // an earlier version's encoding: follow as before
+                return false;
+            }
         }
 
         /** Whether the log has forgotten the turn (a turn whose instance died never ends: stop following then). */

@@ -10,7 +10,8 @@ class RollbackTriggersTest {
     static final RollbackTriggers DESIGN = RollbackTriggers.DEFAULTS;
 
     static ArmMetrics arm(long turns, long failed, long p95, long conversations, String cost) {
-        return new ArmMetrics("agent", turns, failed, p95 / 2, p95, conversations, new BigDecimal(cost), 0, 0, null);
+        return new ArmMetrics(
+                "agent", turns, failed, 10, p95 / 2, p95, conversations, new BigDecimal(cost), 0, 0, null);
     }
 
     @Test
@@ -54,6 +55,25 @@ class RollbackTriggersTest {
         assertThat(DESIGN.firing(enough))
                 .extracting(TriggerFired::trigger)
                 .containsExactly("p95_latency", "cost_per_conversation", "error_rate");
+    }
+
+    @Test
+    void below_the_minimum_of_distinct_users_only_the_eval_is_judged() {
+        ArmMetrics oneUser = new ArmMetrics(
+                "agent", 100, 100, DESIGN.minUsers() - 1, 4_000, 9_000, 1, new BigDecimal("5"), 0, 0, null);
+        assertThat(DESIGN.minUsers()).isEqualTo(5);
+        assertThat(DESIGN.firing(oneUser)).isEmpty();
+        ArmMetrics enoughUsers =
+                new ArmMetrics("agent", 100, 100, DESIGN.minUsers(), 4_000, 9_000, 1, new BigDecimal("5"), 0, 0, null);
+        assertThat(DESIGN.firing(enoughUsers))
+                .extracting(TriggerFired::trigger)
+                .containsExactly("p95_latency", "cost_per_conversation", "error_rate");
+    }
+
+    @Test
+    void a_cancelled_turn_is_not_an_error() {
+        assertThat(ArmMetrics.NOT_ERRORS).contains("ok", "awaiting_approval", "cancelled");
+        assertThat(ArmMetrics.NOT_ERRORS).doesNotContain("provider_error", "request_timeout");
     }
 
     @Test

@@ -24,9 +24,12 @@ import java.util.Locale;
  *   <li>{@code GET /mcp}: 405 — this endpoint sends nothing unasked, so it offers no event stream.
  * </ul>
  *
- * HTTP-level refusals (no token 401, a body that is not JSON-RPC 400, too large 413, wrong media types 415 and 406, a
+ * A request whose {@code Origin} is not allowed ({@link McpOrigins}) is refused with 403 whatever it is.
+ *
+ * <p>HTTP-level refusals (no token 401, a body that is not JSON-RPC 400, too large 413, wrong media types 415 and 406, a
  * session that is unknown or not the caller's 404) are the API's {@code {"error": …}} bodies; errors of the protocol
- * itself (an unknown method, a tool the caller may not use) are JSON-RPC errors, as MCP clients expect.
+ * itself (an unknown method, a tool the caller may not use, params of the wrong shape: -32602) are JSON-RPC errors, as
+ * MCP clients expect.
  */
 public final class McpRoutes {
     static final String SESSION_HEADER = "Mcp-Session-Id";
@@ -34,13 +37,28 @@ public final class McpRoutes {
 
     private final McpEndpoint endpoint;
     private final int maxBodyBytes;
+    private final McpOrigins origins;
 
     public McpRoutes(McpEndpoint endpoint, int maxBodyBytes) {
+        this(endpoint, maxBodyBytes, McpOrigins.LOOPBACK_ONLY);
+    }
+
+    /** @param origins the browser origins that may call the endpoint (requests without {@code Origin} always may) */
+    public McpRoutes(McpEndpoint endpoint, int maxBodyBytes, McpOrigins origins) {
         this.endpoint = endpoint;
         this.maxBodyBytes = maxBodyBytes;
+        this.origins = origins;
     }
 
     public void register(RoutesConfig routes) {
+        // before anything is read or answered: a page a DNS-rebinding attack loaded gets nothing but this refusal
+        routes.before("/mcp", ctx -> {
+            if (!origins.allows(ctx.header("Origin")))
+                throw new ApiException(
+                        403,
+                        "origin_not_allowed",
+                        "requests from this origin may not use /mcp (server.mcpAllowedOrigins)");
+        });
         routes.post("/mcp", this::post);
         routes.delete("/mcp", this::delete);
         routes.get("/mcp", ctx -> {

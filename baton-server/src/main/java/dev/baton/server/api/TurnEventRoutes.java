@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * {@value #OBSERVE} in the same tenant) follows a turn; on any instance when the log is in Redis. The stream gets the
  * same heartbeats as a turn's own. Who may follow which turn is the runtime's rule ({@link FollowedTurns}): an unknown
  * turn, one of another session, or one the caller may not see is 404. The log holds the turn's events as the runtime
- * encodes them; each is rendered as SSE here, as the turn's own stream renders it.
+ * encodes them; each is rendered as SSE here, as the turn's own stream renders it. A client that has seen the turn's
+ * end already ({@code Last-Event-ID} at or past its {@code done} or {@code error}) gets 204 at once.
  */
 public final class TurnEventRoutes {
     /** Follow any turn of the caller's tenant. */
@@ -52,6 +53,11 @@ public final class TurnEventRoutes {
         Principal caller = Caller.of(ctx);
         FollowedTurns.Followed turn = following.follow(caller, ctx.pathParam("id"), ctx.pathParam("turnId"));
         long after = lastEventId(ctx);
+        if (turn.seenToItsEnd(after)) {
+            // nothing will follow, ever: 204 also tells a browser's EventSource to stop reconnecting
+            ctx.status(204);
+            return;
+        }
         ctx.status(200);
         ctx.contentType("text/event-stream; charset=utf-8");
         ctx.header("Cache-Control", "no-cache");

@@ -4,10 +4,12 @@ import dev.baton.app.BatonApp;
 import dev.baton.app.config.BatonConfig;
 import dev.baton.mcp.server.McpEndpoint;
 import dev.baton.runtime.Baton;
+import dev.baton.runtime.config.ConfigException;
 import dev.baton.server.api.AuditRoutes;
 import dev.baton.server.api.CatalogRoutes;
 import dev.baton.server.api.HealthRoutes;
 import dev.baton.server.api.McpAdminRoutes;
+import dev.baton.server.api.McpOrigins;
 import dev.baton.server.api.McpRoutes;
 import dev.baton.server.api.MessageRoutes;
 import dev.baton.server.api.SessionRoutes;
@@ -39,7 +41,10 @@ final class ServerRoutes {
                         ::register,
                 new CatalogRoutes(baton.agents(), baton.toolAccess())::register,
                 new McpAdminRoutes(mcp, config.maxBodyBytes())::register,
-                new McpRoutes(new McpEndpoint(baton.toolAccess(), baton.sessions()), config.maxBodyBytes())::register,
+                new McpRoutes(
+                        new McpEndpoint(baton.toolAccess(), baton.sessions()),
+                        config.maxBodyBytes(),
+                        mcpOrigins(config))::register,
                 new SessionRoutes(baton.sessions(), baton.approvals(), baton.turnEvents(), config.maxBodyBytes())
                         ::register,
                 new MessageRoutes(
@@ -53,6 +58,14 @@ final class ServerRoutes {
                 new AuditRoutes(baton.auditTrails())::register,
                 new ExperimentRoutes(baton.experiments(), config.maxBodyBytes())::register,
                 new FlagRoutes(baton.flags(), config.maxBodyBytes())::register);
+    }
+
+    private static McpOrigins mcpOrigins(BatonConfig config) {
+        try {
+            return McpOrigins.from(config.section("server"));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(e.getMessage());
+        }
     }
 
     /** The domains' REST APIs, in the domains' order: the same services their tools call. */

@@ -78,6 +78,8 @@ public final class HttpApi {
                 ctx.attribute(RequestIds.ATTRIBUTE, requestId);
                 ctx.attribute("baton.startNanos", System.nanoTime());
                 ctx.header(RequestIds.HEADER, requestId);
+                // every answer, refusals included: a browser never guesses a JSON (or event-stream) body to be HTML
+                ctx.header("X-Content-Type-Options", "nosniff");
                 MDC.put("requestId", requestId);
             });
             // the v1 API and the designs' own APIs (/api/..., /chat/..., /sessions/..., /admin/...) are all for

@@ -84,7 +84,7 @@ class ExperimentsIT {
                       arms:
                         - { name: control, agent: helper, weight: 50 }
                         - { name: treatment, agent: helper-v2, weight: 50 }
-                      rollback: { window: 1h, minSample: 4, maxP95Latency: 300ms }
+                      rollback: { window: 1h, minSample: 4, minUsers: 2, maxP95Latency: 300ms }
                 flags:
                   agent_orchestrator_v1: true
                 """);
@@ -181,6 +181,12 @@ class ExperimentsIT {
         assertThat(report.path("audit").get(0).path("actor").asText()).isEqualTo("system");
         assertThat(report.path("audit").get(0).path("detail").path("triggers").path("treatment"))
                 .anySatisfy(f -> assertThat(f.path("trigger").asText()).isEqualTo("p95_latency"));
+        // the evidence the decision rested on: the slow turns of at least two users
+        JsonNode evidence =
+                report.path("audit").get(0).path("detail").path("evidence").path("treatment");
+        assertThat(evidence.path("turns").asLong()).isGreaterThanOrEqualTo(4);
+        assertThat(evidence.path("users").asLong()).isGreaterThanOrEqualTo(2);
+        assertThat(evidence.path("p95LatencyMs").asLong()).isGreaterThanOrEqualTo(400);
         PrometheusScrape scrape =
                 PrometheusScrape.parse(t.api.get("/metrics", null).raw());
         assertThat(scrape.value(

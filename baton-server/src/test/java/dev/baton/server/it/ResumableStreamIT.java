@@ -185,6 +185,50 @@ class ResumableStreamIT {
     }
 
     @Test
+    void resuming_a_finished_turn_at_or_past_its_done_answers_204_at_once() throws Exception {
+        String token = token("fay", "student");
+        String session = t.api.startSession(token, "tasks");
+        assertThat(t.api.post("/v1/sessions/" + session + "/messages", token, "{\"content\":\"hello\"}")
+                        .status())
+                .isEqualTo(200);
+        String turnId = t.api.get("/v1/sessions/" + session, token)
+                .body()
+                .path("lastTurnId")
+                .asText();
+        List<SseEvent> all;
+        try (ApiClient.SseStream s = t.api.openGet(eventsPath(session, turnId), token, Map.of())) {
+            all = s.all();
+        }
+        long done = all.getLast().id();
+        assertThat(all.getLast().event()).isEqualTo("done");
+
+        // what a browser's EventSource sends when it reconnects after the done event, and ids beyond it
+        for (long lastSeen : new long[] {done, done + 1, 1_000_000}) {
+            // the answer is taken as soon as its head arrives: a stream held open fails here at once, not in 10 min
+            java.net.http.HttpResponse<java.io.InputStream> answer = java.net.http.HttpClient.newHttpClient()
+                    .send(
+                            java.net.http.HttpRequest.newBuilder(java.net.URI.create(
+                                            "http://127.0.0.1:" + t.server.port() + eventsPath(session, turnId)))
+                                    .header("Authorization", "Bearer " + token)
+                                    .header("Accept", "text/event-stream")
+                                    .header("Last-Event-ID", Long.toString(lastSeen))
+                                    .timeout(Duration.ofSeconds(30))
+                                    .build(),
+                            java.net.http.HttpResponse.BodyHandlers.ofInputStream());
+            try (java.io.InputStream body = answer.body()) {
+                assertThat(answer.statusCode()).as("Last-Event-ID " + lastSeen).isEqualTo(204);
+                assertThat(body.readAllBytes()).isEmpty();
+            }
+        }
+        // one before the end still gets the end
+        try (ApiClient.SseStream s =
+                t.api.openGet(eventsPath(session, turnId), token, Map.of("Last-Event-ID", Long.toString(done - 1)))) {
+            assertThat(s.status).isEqualTo(200);
+            assertThat(s.all()).extracting(SseEvent::id).containsExactly(done);
+        }
+    }
+
+    @Test
     void an_unknown_or_foreign_turn_is_404() {
         String token = token("dan", "student");
         String session = t.api.startSession(token, "tasks");

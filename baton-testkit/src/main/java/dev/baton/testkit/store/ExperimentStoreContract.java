@@ -64,7 +64,7 @@ public abstract class ExperimentStoreContract {
     protected static final Principal ADMIN = Principal.of("acme", "ops", Set.of(Experiments.ADMIN, FeatureFlags.ADMIN));
     /** Base agents: one per test, since an agent has one experiment over it. */
     static final List<String> BASES =
-            List.of("tutor-a", "tutor-b", "tutor-c", "tutor-d", "tutor-e", "tutor-f", "tutor-g", "tutor-h");
+            List.of("tutor-a", "tutor-b", "tutor-c", "tutor-d", "tutor-e", "tutor-f", "tutor-g", "tutor-h", "tutor-i");
 
     static final AgentRegistry AGENTS = AgentRegistry.of(BASES.stream()
             .flatMap(b -> Stream.of(
@@ -158,6 +158,8 @@ public abstract class ExperimentStoreContract {
         assertThat(treatment.costPerConversation()).isEqualByComparingTo("0.05");
         assertThat(treatment.toolCalls()).isEqualTo(4);
         assertThat(treatment.failedToolCalls()).isEqualTo(2);
+        assertThat(treatment.users()).isEqualTo(1);
+        assertThat(control.users()).isEqualTo(2);
         assertThat(treatment.latestEval().passed()).isEqualTo(32);
 
         // a window that starts after the turns holds none of them
@@ -209,6 +211,59 @@ public abstract class ExperimentStoreContract {
                 .singleElement()
                 .extracting(Experiments.Rollback::arm)
                 .isEqualTo("treatment");
+    }
+
+    @Test
+    void one_user_cancelling_their_own_turns_rolls_nothing_back_and_a_rollback_is_audited_with_its_evidence() {
+        SettableClock clock = new SettableClock(T0);
+        RollbackTriggers triggers = new RollbackTriggers(
+                Duration.ofMinutes(10), 5, Duration.ofSeconds(1), new BigDecimal("0.02"), 0.9, 0.05, 3);
+        Experiment e = experiment("one-user-" + suffix(), "tutor-i", 50, 50, triggers);
+        Experiments experiments = experiments(clock);
+        experiments.create(ADMIN, e.id(), ExperimentDefinition.write(e));
+        // 21 turns one treated user cancelled: not errors
+        SessionArm mallory = session(e, "treatment", "mallory", T0);
+        for (int i = 0; i < 21; i++) store().recordTurn(mallory, Ids.newId(), "cancelled", 50, T0.plusSeconds(i));
+        assertThat(store().metrics(e, T0.minusSeconds(1)))
+                .filteredOn(m -> m.arm().equals("treatment"))
+                .singleElement()
+                .satisfies(m -> {
+                    assertThat(m.turns()).isEqualTo(21);
+                    assertThat(m.failedTurns()).isZero();
+                    assertThat(m.users()).isEqualTo(1);
+                });
+        assertThat(rollbacksOf(experiments, e)).isEmpty();
+        // failing turns of that one user: still one user, below the minimum of three
+        for (int i = 0; i < 21; i++)
+            store().recordTurn(mallory, Ids.newId(), "provider_error", 50, T0.plusSeconds(30 + i));
+        assertThat(rollbacksOf(experiments, e)).isEmpty();
+        assertThat(store().experiment(e.id()).orElseThrow().weights()).containsEntry("treatment", 50);
+
+        // two more users whose turns fail too: now the arm is judged, rolled back, and the audit says why
+        store().recordTurn(session(e, "treatment", "ann", T0), Ids.newId(), "provider_error", 50, T0.plusSeconds(60));
+        store().recordTurn(session(e, "treatment", "bob", T0), Ids.newId(), "provider_error", 50, T0.plusSeconds(61));
+        clock.advance(Duration.ofSeconds(62));
+
+        assertThat(rollbacksOf(experiments, e))
+                .singleElement()
+                .satisfies(
+                        r -> assertThat(r.fired()).extracting(f -> f.trigger()).containsExactly("error_rate"));
+        OperatorAuditRecord rolledBack =
+                store().auditTrail(OperatorAuditRecord.experiment(e.id()), 10).getFirst();
+        assertThat(rolledBack.action()).isEqualTo("rolled_back");
+        com.fasterxml.jackson.databind.JsonNode evidence;
+        try {
+            evidence = new com.fasterxml.jackson.databind.ObjectMapper()
+                    .readTree(rolledBack.detail())
+                    .path("evidence")
+                    .path("treatment");
+        } catch (com.fasterxml.jackson.core.JsonProcessingException ex) {
+            throw new AssertionError(ex);
+        }
+        assertThat(evidence.path("turns").asLong()).isEqualTo(44);
+        assertThat(evidence.path("failedTurns").asLong()).isEqualTo(23);
+        assertThat(evidence.path("users").asLong()).isEqualTo(3);
+        assertThat(evidence.path("since").asText()).isNotBlank();
     }
 
     @Test

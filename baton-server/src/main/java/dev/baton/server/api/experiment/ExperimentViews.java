@@ -42,6 +42,7 @@ final class ExperimentViews {
                     .ifPresent(arm -> a.put("agent", arm.agentId()).put("weight", arm.weight()));
             a.put("turns", m.turns());
             a.put("failedTurns", m.failedTurns());
+            a.put("users", m.users());
             a.put("errorRate", m.errorRate());
             a.put("p50LatencyMs", m.p50LatencyMs());
             a.put("p95LatencyMs", m.p95LatencyMs());

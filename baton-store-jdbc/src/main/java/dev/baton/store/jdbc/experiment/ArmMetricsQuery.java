@@ -30,8 +30,11 @@ import java.util.Map;
 final class ArmMetricsQuery {
     /** Tool call states that count as a tool error (cancelled and deduplicated calls do not). */
     private static final String TOOL_ERRORS = "'failed', 'invalid_arguments', 'timed_out', 'denied'";
-    /** Turn statuses that are not errors. */
-    private static final String TURN_OK = "'ok', 'awaiting_approval'";
+    /** Turn statuses that are not errors (the runtime's list). */
+    private static final String TURN_OK = ArmMetrics.NOT_ERRORS.stream()
+            .sorted()
+            .map(s -> "'" + s + "'")
+            .collect(java.util.stream.Collectors.joining(", "));
 
     private final Database db;
     private final ColumnCodec columns;
@@ -53,29 +56,30 @@ final class ArmMetricsQuery {
             if (e.fallback() != null) arms.add(Routing.FALLBACK_ARM);
             List<ArmMetrics> out = new ArrayList<>();
             for (String arm : arms) {
-                long[] t = turns.getOrDefault(arm, new long[2]);
+                long[] t = turns.getOrDefault(arm, new long[3]);
                 long p50 = t[0] == 0 ? 0 : percentile(c, e.id(), arm, since, t[0], 0.50);
                 long p95 = t[0] == 0 ? 0 : percentile(c, e.id(), arm, since, t[0], 0.95);
                 Conversations conv = conversations.getOrDefault(arm, new Conversations(0, BigDecimal.ZERO));
                 long[] tc = tools.getOrDefault(arm, new long[2]);
                 out.add(new ArmMetrics(
-                        arm, t[0], t[1], p50, p95, conv.count(), conv.cost(), tc[0], tc[1], evals.get(arm)));
+                        arm, t[0], t[1], t[2], p50, p95, conv.count(), conv.cost(), tc[0], tc[1], evals.get(arm)));
             }
             return out;
         });
     }
 
-    /** One arm's turns and failed turns: a range of the covering (experiment, arm, created_at, status) index. */
+    /** One arm's turns, failed turns and distinct users, over the (experiment, arm, created_at, status) index range. */
     private long[] turns(Connection c, String id, String arm, Instant since) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) AS turns,"
-                + " COALESCE(SUM(CASE WHEN status IN (" + TURN_OK + ") THEN 0 ELSE 1 END), 0) AS failed"
+                + " COALESCE(SUM(CASE WHEN status IN (" + TURN_OK + ") THEN 0 ELSE 1 END), 0) AS failed,"
+                + " COUNT(DISTINCT tenant_id || ' ' || user_id) AS users"
                 + " FROM experiment_turns WHERE experiment_id = ? AND arm = ? AND created_at >= ?")) {
             ps.setString(1, id);
             ps.setString(2, arm);
             columns.setInstant(ps, 3, since);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
-                return new long[] {rs.getLong("turns"), rs.getLong("failed")};
+                return new long[] {rs.getLong("turns"), rs.getLong("failed"), rs.getLong("users")};
             }
         }
     }
