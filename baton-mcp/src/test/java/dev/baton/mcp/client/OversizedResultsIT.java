@@ -36,7 +36,7 @@ class OversizedResultsIT {
         Path script = NpmPackages.copyScript(NpmPackages.require(), "/oversized/oversized-server.mjs");
         McpSettings settings = McpSettings.parse(Yaml.parse("""
                         servers:
-                          oversized: { command: "%s", args: ["%s"], timeout: 30s }
+                          oversized: { command: "%s", args: ["%s"], timeout: 30s, state: shared, sharedWith: [tester] }
                         """.formatted(NpmPackages.node(), script)), Map.of());
         clients = McpClients.start(settings, new InMemoryToolPins(), Clock.systemUTC());
         assertThat(clients.awaitFirstAttempts(Duration.ofSeconds(30))).isTrue();
