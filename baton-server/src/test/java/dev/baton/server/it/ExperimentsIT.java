@@ -405,7 +405,7 @@ class ExperimentsIT {
                 ID + "/nope",
                 "--url",
                 url);
-        assertThat(unknownArm.exitCode()).isEqualTo(1);
+        assertThat(unknownArm.exitCode()).isEqualTo(8);
         assertThat(unknownArm.output()).contains("HTTP 404");
         assertThat(unknownArm.hasStackTrace()).isFalse();
 
