@@ -11,8 +11,7 @@ import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
 import dev.baton.server.api.OpenApiRoutes;
 import dev.baton.server.http.HttpRoute;
-import dev.baton.simulator.Reply;
-import dev.baton.simulator.SimulatorScript;
+import dev.baton.simulator.BundledScript;
 import io.swagger.v3.parser.OpenAPIV3Parser;
 import io.swagger.v3.parser.core.models.ParseOptions;
 import io.swagger.v3.parser.core.models.SwaggerParseResult;
@@ -23,10 +22,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.AfterAll;
@@ -61,9 +58,8 @@ class OpenApiDocumentIT {
 
     @BeforeAll
     static void start() {
-        t = TestServer.start(
-                dir,
-                SimulatorScript.builder().always(Reply.text("plain answer")).build());
+        // learners with the task and learning permissions, and the bundled script: real tool calls and approvals
+        t = LearningFixture.start(dir, BundledScript.create());
         var served = t.api.get("/openapi.json", null);
         assertThat(served.status()).isEqualTo(200);
         document = served.body();
@@ -195,8 +191,110 @@ class OpenApiDocumentIT {
                 200);
         validateLive(
                 response("/api/{user_id}/chat", "post", "200"),
-                t.api.post("/api/olga/chat", token, "{\"message\":\"hi\"}"),
+                t.api.post("/api/olga/chat", token, "{\"message\":\"list my tasks\"}"),
                 200);
+    }
+
+    @Test
+    void the_designs_answers_match_their_documented_schemas() {
+        String token = TestServer.token("pia");
+        validateLive(
+                "/components/responses/AiLayerAnswer/content/application~1json/schema",
+                t.api.post("/v1/ai/chat", token, "{\"prompt\":\"list courses\"}"),
+                200);
+        validateLive(
+                response("/api/agent/chat", "post", "200"),
+                t.api.post("/api/agent/chat", token, "{\"message\":\"hello\"}"),
+                200);
+        validateLive(
+                response("/api/agent/memory/{userId}", "get", "200"), t.api.get("/api/agent/memory/pia", token), 200);
+        var started = t.api.post("/sessions", token, "{\"toolId\":\"tasks\"}");
+        validateLive(response("/sessions", "post", "201"), started, 201);
+        String id = started.body().path("id").asText();
+        validateLive(response("/sessions", "get", "200"), t.api.get("/sessions?toolId=tasks", token), 200);
+        validateLive(response("/sessions/{id}", "get", "200"), t.api.get("/sessions/" + id, token), 200);
+        validateLive(
+                "/components/responses/Audit/content/application~1json/schema",
+                t.api.get("/admin/sessions/" + id + "/audit", TestServer.token("root", "admin")),
+                200);
+        validateLive(
+                response("/sessions/{id}/cancel", "post", "200"),
+                t.api.post("/sessions/" + id + "/cancel", token, ""),
+                200);
+        validateLive(
+                response("/v1/learning/courses/{id}", "get", "200"),
+                t.api.get("/v1/learning/courses/calculus-1", token),
+                200);
+        validateLive(
+                response("/v1/learning/content-jobs", "post", "202"),
+                t.api.post("/v1/learning/content-jobs", token, "{\"topic\":\"derivatives\"}"),
+                202);
+    }
+
+    @Test
+    void every_event_the_streams_send_is_documented_with_its_data() {
+        String token = TestServer.token("ivo");
+        List<String> seen = new ArrayList<>();
+        String session = t.api.startSession(token, "tasks");
+        String messages = "/v1/sessions/{id}/messages";
+        seen.addAll(checkStream(messages, "post", t.api.stream(session, token, "add a task to buy milk tomorrow")));
+        // a destructive call is held: approval_required, then done awaiting_approval
+        seen.addAll(checkStream(messages, "post", t.api.stream(session, token, "delete buy milk")));
+        var paused = t.api.get("/v1/sessions/" + session, token);
+        validateLive(response("/v1/sessions/{id}", "get", "200"), paused, 200);
+        String callId =
+                paused.body().path("pendingApprovals").path(0).path("callId").asText();
+        validateLive(
+                "/components/responses/TurnAnswer/content/application~1json/schema",
+                t.api.post("/v1/sessions/" + session + "/approvals/" + callId, token, "{\"decision\":\"approve\"}"),
+                200);
+        validateLive(
+                "/components/responses/Audit/content/application~1json/schema",
+                t.api.get("/v1/admin/sessions/" + session + "/audit", TestServer.token("root", "admin")),
+                200);
+
+        seen.addAll(checkStream(
+                "/chat/stream",
+                "post",
+                t.api.openStream("/chat/stream", token, "{\"input\":\"add a task to buy eggs tomorrow\"}")));
+        String runtime = t.api.post("/sessions", token, "{\"toolId\":\"tasks\"}")
+                .body()
+                .path("id")
+                .asText();
+        String runtimeMessages = "/sessions/" + runtime + "/messages";
+        seen.addAll(checkStream(
+                "/sessions/{id}/messages",
+                "post",
+                t.api.openStream(runtimeMessages, token, "{\"content\":\"add a task to buy bread\"}")));
+
+        assertThat(seen)
+                .contains(
+                        messages + " turn.started",
+                        messages + " tool_call",
+                        messages + " tool_result",
+                        messages + " approval_required",
+                        messages + " done",
+                        "/chat/stream tool_call",
+                        "/chat/stream response_delta",
+                        "/chat/stream done",
+                        "/sessions/{id}/messages tool_call",
+                        "/sessions/{id}/messages tool_result",
+                        "/sessions/{id}/messages done");
+    }
+
+    @Test
+    void every_event_stream_in_the_document_names_its_events() {
+        List<String> streams = new ArrayList<>();
+        forEachOperation((path, method, operation) -> {
+            JsonNode eventStream = resolve(operation.at("/responses/200")).at("/content/text~1event-stream/schema");
+            if (!eventStream.isMissingNode()) {
+                streams.add(method + " " + path);
+                assertThat(resolve(eventStream).path("x-baton-events").size())
+                        .as(method + " " + path)
+                        .isGreaterThanOrEqualTo(5);
+            }
+        });
+        assertThat(streams).hasSizeGreaterThanOrEqualTo(6);
     }
 
     @Test
@@ -273,10 +371,7 @@ class OpenApiDocumentIT {
                 int i = 0;
                 for (JsonNode example : node.get("examples")) visitor.visit(where + "/examples/" + i++, node, example);
             }
-            for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-                var field = it.next();
-                forEachExample(field.getValue(), where + "/" + field.getKey(), visitor);
-            }
+            node.properties().forEach(field -> forEachExample(field.getValue(), where + "/" + field.getKey(), visitor));
         } else if (node.isArray()) {
             for (int i = 0; i < node.size(); i++) forEachExample(node.get(i), where + "/" + i, visitor);
         }
@@ -307,6 +402,44 @@ class OpenApiDocumentIT {
         var errors = schemaOf(SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12), schema)
                 .validate(response.raw(), InputFormat.JSON);
         assertThat(errors).as(schemaPointer + " against " + response.raw()).isEmpty();
+    }
+
+    /**
+     * Reads the stream to its end and checks each event against the {@code x-baton-events} of the route's documented
+     * {@code text/event-stream}: the event's name is listed, and its data matches the schema listed for it.
+     *
+     * @return "path event" of each event read
+     */
+    private static List<String> checkStream(String path, String method, ApiClient.SseStream stream) {
+        List<String> seen = new ArrayList<>();
+        try (stream) {
+            assertThat(stream.status).isEqualTo(200);
+            JsonNode schema =
+                    resolve(resolve(document.get("paths").get(path).get(method).at("/responses/200"))
+                            .at("/content/text~1event-stream/schema"));
+            JsonNode events = schema.get("x-baton-events");
+            assertThat(events).as("events of " + method + " " + path).isNotNull();
+            SchemaRegistry registry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
+            for (SseEvent event : stream.all()) {
+                seen.add(path + " " + event.event());
+                assertThat(events.has(event.event()))
+                        .as(path + " sends " + event.event() + ", which its document does not name")
+                        .isTrue();
+                var errors = schemaOf(registry, events.get(event.event()))
+                        .validate(event.data().toString(), InputFormat.JSON);
+                assertThat(errors)
+                        .as(path + " " + event.event() + " " + event.data())
+                        .isEmpty();
+            }
+        }
+        assertThat(seen).isNotEmpty();
+        return seen;
+    }
+
+    /** The node, or what its {@code $ref} (a local JSON pointer) points at. */
+    private static JsonNode resolve(JsonNode node) {
+        JsonNode ref = node.get("$ref");
+        return ref == null ? node : resolve(document.at(ref.asText().substring(1)));
     }
 
     // --- the server's routes -------------------------------------------------------------------------------------
