@@ -232,6 +232,62 @@ class OpenApiDocumentIT {
     }
 
     @Test
+    void the_learning_domain_s_answers_match_their_documented_schemas() {
+        String token = TestServer.token("lea");
+        String learning = "/v1/learning";
+        validateLive(response(learning + "/courses", "get", "200"), t.api.get(learning + "/courses", token), 200);
+        validateLive(
+                response(learning + "/enrollments", "post", "201"),
+                t.api.post(learning + "/enrollments", token, "{\"courseId\":\"calculus-1\"}"),
+                201);
+        validateLive(
+                response(learning + "/enrollments", "get", "200"), t.api.get(learning + "/enrollments", token), 200);
+        validateLive(
+                response(learning + "/enrollments/{courseId}", "patch", "200"),
+                t.api.patch(learning + "/enrollments/calculus-1", token, "{\"progressPercent\":40}"),
+                200);
+        validateLive(response(learning + "/grades", "get", "200"), t.api.get(learning + "/grades", token), 200);
+        validateLive(
+                response(learning + "/courses/{id}/questions", "post", "201"),
+                t.api.post(
+                        learning + "/courses/calculus-1/questions",
+                        token,
+                        "{\"title\":\"Chain rule\",\"body\":\"Why?\"}"),
+                201);
+        validateLive(
+                response(learning + "/courses/{id}/questions", "get", "200"),
+                t.api.get(learning + "/courses/calculus-1/questions", token),
+                200);
+        validateLive(response(learning + "/routes", "get", "200"), t.api.get(learning + "/routes", token), 200);
+        validateLive(response(learning + "/cart", "get", "200"), t.api.get(learning + "/cart", token), 200);
+        var labs = t.api.get(learning + "/labs", token);
+        validateLive(response(learning + "/labs", "get", "200"), labs, 200);
+        String lab = labs.body().path("labs").path(0).path("id").asText();
+        var slots = t.api.get(learning + "/labs/" + lab + "/slots", token);
+        validateLive(response(learning + "/labs/{id}/slots", "get", "200"), slots, 200);
+        validateLive(
+                response(learning + "/bookings", "post", "201"),
+                t.api.post(
+                        learning + "/bookings",
+                        token,
+                        ApiClient.JSON
+                                .createObjectNode()
+                                .put("labId", lab)
+                                .put(
+                                        "slotStart",
+                                        slots.body()
+                                                .path("slots")
+                                                .path(0)
+                                                .path("slotStart")
+                                                .asText())
+                                .toString()),
+                201);
+        validateLive(response(learning + "/bookings", "get", "200"), t.api.get(learning + "/bookings", token), 200);
+        validateLive(
+                response(learning + "/content-jobs", "get", "200"), t.api.get(learning + "/content-jobs", token), 200);
+    }
+
+    @Test
     void every_event_the_streams_send_is_documented_with_its_data() {
         String token = TestServer.token("ivo");
         List<String> seen = new ArrayList<>();
