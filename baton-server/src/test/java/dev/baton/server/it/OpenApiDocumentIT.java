@@ -3,12 +3,7 @@ package dev.baton.server.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-import com.networknt.schema.InputFormat;
-import com.networknt.schema.Schema;
-import com.networknt.schema.SchemaRegistry;
-import com.networknt.schema.SpecificationVersion;
 import dev.baton.server.api.OpenApiRoutes;
 import dev.baton.server.http.HttpRoute;
 import dev.baton.simulator.BundledScript;
@@ -45,16 +40,11 @@ class OpenApiDocumentIT {
     static final List<String> NOT_YET_DOCUMENTED =
             List.of("/v1/models", "/v1/chat/completions", "/v1/responses", "/a2a/", "/.well-known/");
 
-    /** An operation the server registers only in some configurations says so with this extension. */
-    static final String CONDITIONAL = "x-baton-registered-when";
-
-    private static final Set<String> METHODS = Set.of("get", "put", "post", "delete", "patch", "head", "options");
-
     @TempDir
     static Path dir;
 
     static TestServer t;
-    static JsonNode document;
+    static OpenApiDocument document;
 
     @BeforeAll
     static void start() {
@@ -62,7 +52,7 @@ class OpenApiDocumentIT {
         t = LearningFixture.start(dir, BundledScript.create());
         var served = t.api.get("/openapi.json", null);
         assertThat(served.status()).isEqualTo(200);
-        document = served.body();
+        document = new OpenApiDocument(served.body());
     }
 
     @AfterAll
@@ -72,7 +62,7 @@ class OpenApiDocumentIT {
 
     @Test
     void every_route_the_server_answers_is_documented() {
-        Set<String> documented = documentedRoutes(false);
+        Set<String> documented = document.routes(false);
         List<String> missing = t.server.routes().stream()
                 .filter(r -> !notYetDocumented(r) && !webAppFile(r))
                 .map(HttpRoute::toString)
@@ -89,7 +79,7 @@ class OpenApiDocumentIT {
     void every_documented_operation_is_a_route_of_the_server() {
         Set<String> served = new TreeSet<>();
         t.server.routes().forEach(r -> served.add(r.toString()));
-        Set<String> documented = documentedRoutes(true);
+        Set<String> documented = document.routes(true);
         assertThat(documented).hasSizeGreaterThan(80);
         assertThat(documented.stream().filter(r -> !served.contains(r)).toList())
                 .as("documented operations the server does not answer")
@@ -98,14 +88,11 @@ class OpenApiDocumentIT {
 
     @Test
     void every_example_matches_its_schema() {
-        SchemaRegistry registry = SchemaRegistry.withDefaultDialect(
-                SpecificationVersion.DRAFT_2020_12,
-                builder -> builder.schemaLoader(loader -> loader.fetchRemoteResources(false)));
         List<String> failures = new ArrayList<>();
         List<String> checked = new ArrayList<>();
-        forEachExample(document, "", (where, schema, example) -> {
+        document.forEachExample((where, schema, example) -> {
             checked.add(where);
-            var errors = schemaOf(registry, schema).validate(example.toString(), InputFormat.JSON);
+            var errors = document.validate(schema, example.toString());
             if (!errors.isEmpty()) failures.add(where + ": " + errors);
         });
         assertThat(checked).as("examples found").hasSizeGreaterThan(40);
@@ -115,9 +102,8 @@ class OpenApiDocumentIT {
     @Test
     void an_example_that_breaks_its_schema_is_caught() {
         // the check above would pass on a validator that accepts anything: this one must not be accepted
-        SchemaRegistry registry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
         JsonNode errorSchema = ApiClient.JSON.createObjectNode().put("$ref", "#/components/schemas/Error");
-        var errors = schemaOf(registry, errorSchema).validate("{\"error\":{\"code\":\"not_found\"}}", InputFormat.JSON);
+        var errors = document.validate(errorSchema, "{\"error\":{\"code\":\"not_found\"}}");
         assertThat(errors).isNotEmpty();
     }
 
@@ -126,7 +112,8 @@ class OpenApiDocumentIT {
         ParseOptions options = new ParseOptions();
         options.setResolve(true);
         options.setValidateInternalRefs(true);
-        SwaggerParseResult parsed = new OpenAPIV3Parser().readContents(document.toString(), null, options);
+        SwaggerParseResult parsed =
+                new OpenAPIV3Parser().readContents(document.tree().toString(), null, options);
         assertThat(parsed.getMessages()).isEmpty();
         assertThat(parsed.getOpenAPI().getOpenapi()).isEqualTo("3.1.0");
         assertThat(parsed.getOpenAPI().getInfo().getTitle()).isNotBlank();
@@ -135,7 +122,7 @@ class OpenApiDocumentIT {
         // operation ids are unique, and every operation that needs a token documents the 401 it gets without one
         Set<String> ids = new LinkedHashSet<>();
         List<String> problems = new ArrayList<>();
-        forEachOperation((path, method, operation) -> {
+        document.forEachOperation((path, method, operation) -> {
             String where = method.toUpperCase() + " " + path;
             if (operation.has("operationId")
                     && !ids.add(operation.get("operationId").asText()))
@@ -162,17 +149,17 @@ class OpenApiDocumentIT {
     @Test
     void the_main_answers_of_the_server_match_their_documented_schemas() {
         String token = TestServer.token("olga");
-        validateLive(response("/healthz", "get", "200"), t.api.get("/healthz", null), 200);
-        validateLive(response("/readyz", "get", "200"), t.api.get("/readyz", null), 200);
-        validateLive(response("/v1/agents", "get", "200"), t.api.get("/v1/agents", token), 200);
-        validateLive(response("/v1/tools", "get", "200"), t.api.get("/v1/tools", token), 200);
+        validateLive(OpenApiDocument.responseSchema("/healthz", "get", "200"), t.api.get("/healthz", null), 200);
+        validateLive(OpenApiDocument.responseSchema("/readyz", "get", "200"), t.api.get("/readyz", null), 200);
+        validateLive(OpenApiDocument.responseSchema("/v1/agents", "get", "200"), t.api.get("/v1/agents", token), 200);
+        validateLive(OpenApiDocument.responseSchema("/v1/tools", "get", "200"), t.api.get("/v1/tools", token), 200);
         validateLive(
                 "/components/responses/OneTask/content/application~1json/schema",
                 t.api.post("/v1/tasks", token, "{\"title\":\"file taxes\",\"dueDate\":\"2030-04-15\"}"),
                 201);
-        validateLive(response("/v1/tasks", "get", "200"), t.api.get("/v1/tasks", token), 200);
+        validateLive(OpenApiDocument.responseSchema("/v1/tasks", "get", "200"), t.api.get("/v1/tasks", token), 200);
         validateLive(
-                response("/v1/sessions", "post", "201"),
+                OpenApiDocument.responseSchema("/v1/sessions", "post", "201"),
                 t.api.post("/v1/sessions", token, "{\"agentId\":\"tasks\"}"),
                 201);
         String session = t.api.startSession(token, "tasks");
@@ -181,16 +168,17 @@ class OpenApiDocumentIT {
                 t.api.post("/v1/sessions/" + session + "/messages", token, "{\"content\":\"hello\"}"),
                 200);
         validateLive(
-                response("/v1/sessions/{id}/messages", "get", "200"),
+                OpenApiDocument.responseSchema("/v1/sessions/{id}/messages", "get", "200"),
                 t.api.get("/v1/sessions/" + session + "/messages", token),
                 200);
-        validateLive(response("/v1/sessions", "get", "200"), t.api.get("/v1/sessions", token), 200);
+        validateLive(
+                OpenApiDocument.responseSchema("/v1/sessions", "get", "200"), t.api.get("/v1/sessions", token), 200);
         validateLive(
                 "/components/schemas/ChatAnswer",
                 t.api.post("/v1/chat", token, "{\"message\":\"hi\",\"agentId\":\"tasks\"}"),
                 200);
         validateLive(
-                response("/api/{user_id}/chat", "post", "200"),
+                OpenApiDocument.responseSchema("/api/{user_id}/chat", "post", "200"),
                 t.api.post("/api/olga/chat", token, "{\"message\":\"list my tasks\"}"),
                 200);
     }
@@ -203,30 +191,38 @@ class OpenApiDocumentIT {
                 t.api.post("/v1/ai/chat", token, "{\"prompt\":\"list courses\"}"),
                 200);
         validateLive(
-                response("/api/agent/chat", "post", "200"),
+                OpenApiDocument.responseSchema("/api/agent/chat", "post", "200"),
                 t.api.post("/api/agent/chat", token, "{\"message\":\"hello\"}"),
                 200);
         validateLive(
-                response("/api/agent/memory/{userId}", "get", "200"), t.api.get("/api/agent/memory/pia", token), 200);
+                OpenApiDocument.responseSchema("/api/agent/memory/{userId}", "get", "200"),
+                t.api.get("/api/agent/memory/pia", token),
+                200);
         var started = t.api.post("/sessions", token, "{\"toolId\":\"tasks\"}");
-        validateLive(response("/sessions", "post", "201"), started, 201);
+        validateLive(OpenApiDocument.responseSchema("/sessions", "post", "201"), started, 201);
         String id = started.body().path("id").asText();
-        validateLive(response("/sessions", "get", "200"), t.api.get("/sessions?toolId=tasks", token), 200);
-        validateLive(response("/sessions/{id}", "get", "200"), t.api.get("/sessions/" + id, token), 200);
+        validateLive(
+                OpenApiDocument.responseSchema("/sessions", "get", "200"),
+                t.api.get("/sessions?toolId=tasks", token),
+                200);
+        validateLive(
+                OpenApiDocument.responseSchema("/sessions/{id}", "get", "200"),
+                t.api.get("/sessions/" + id, token),
+                200);
         validateLive(
                 "/components/responses/Audit/content/application~1json/schema",
                 t.api.get("/admin/sessions/" + id + "/audit", TestServer.token("root", "admin")),
                 200);
         validateLive(
-                response("/sessions/{id}/cancel", "post", "200"),
+                OpenApiDocument.responseSchema("/sessions/{id}/cancel", "post", "200"),
                 t.api.post("/sessions/" + id + "/cancel", token, ""),
                 200);
         validateLive(
-                response("/v1/learning/courses/{id}", "get", "200"),
+                OpenApiDocument.responseSchema("/v1/learning/courses/{id}", "get", "200"),
                 t.api.get("/v1/learning/courses/calculus-1", token),
                 200);
         validateLive(
-                response("/v1/learning/content-jobs", "post", "202"),
+                OpenApiDocument.responseSchema("/v1/learning/content-jobs", "post", "202"),
                 t.api.post("/v1/learning/content-jobs", token, "{\"topic\":\"derivatives\"}"),
                 202);
     }
@@ -235,38 +231,52 @@ class OpenApiDocumentIT {
     void the_learning_domain_s_answers_match_their_documented_schemas() {
         String token = TestServer.token("lea");
         String learning = "/v1/learning";
-        validateLive(response(learning + "/courses", "get", "200"), t.api.get(learning + "/courses", token), 200);
         validateLive(
-                response(learning + "/enrollments", "post", "201"),
+                OpenApiDocument.responseSchema(learning + "/courses", "get", "200"),
+                t.api.get(learning + "/courses", token),
+                200);
+        validateLive(
+                OpenApiDocument.responseSchema(learning + "/enrollments", "post", "201"),
                 t.api.post(learning + "/enrollments", token, "{\"courseId\":\"calculus-1\"}"),
                 201);
         validateLive(
-                response(learning + "/enrollments", "get", "200"), t.api.get(learning + "/enrollments", token), 200);
+                OpenApiDocument.responseSchema(learning + "/enrollments", "get", "200"),
+                t.api.get(learning + "/enrollments", token),
+                200);
         validateLive(
-                response(learning + "/enrollments/{courseId}", "patch", "200"),
+                OpenApiDocument.responseSchema(learning + "/enrollments/{courseId}", "patch", "200"),
                 t.api.patch(learning + "/enrollments/calculus-1", token, "{\"progressPercent\":40}"),
                 200);
-        validateLive(response(learning + "/grades", "get", "200"), t.api.get(learning + "/grades", token), 200);
         validateLive(
-                response(learning + "/courses/{id}/questions", "post", "201"),
+                OpenApiDocument.responseSchema(learning + "/grades", "get", "200"),
+                t.api.get(learning + "/grades", token),
+                200);
+        validateLive(
+                OpenApiDocument.responseSchema(learning + "/courses/{id}/questions", "post", "201"),
                 t.api.post(
                         learning + "/courses/calculus-1/questions",
                         token,
                         "{\"title\":\"Chain rule\",\"body\":\"Why?\"}"),
                 201);
         validateLive(
-                response(learning + "/courses/{id}/questions", "get", "200"),
+                OpenApiDocument.responseSchema(learning + "/courses/{id}/questions", "get", "200"),
                 t.api.get(learning + "/courses/calculus-1/questions", token),
                 200);
-        validateLive(response(learning + "/routes", "get", "200"), t.api.get(learning + "/routes", token), 200);
-        validateLive(response(learning + "/cart", "get", "200"), t.api.get(learning + "/cart", token), 200);
+        validateLive(
+                OpenApiDocument.responseSchema(learning + "/routes", "get", "200"),
+                t.api.get(learning + "/routes", token),
+                200);
+        validateLive(
+                OpenApiDocument.responseSchema(learning + "/cart", "get", "200"),
+                t.api.get(learning + "/cart", token),
+                200);
         var labs = t.api.get(learning + "/labs", token);
-        validateLive(response(learning + "/labs", "get", "200"), labs, 200);
+        validateLive(OpenApiDocument.responseSchema(learning + "/labs", "get", "200"), labs, 200);
         String lab = labs.body().path("labs").path(0).path("id").asText();
         var slots = t.api.get(learning + "/labs/" + lab + "/slots", token);
-        validateLive(response(learning + "/labs/{id}/slots", "get", "200"), slots, 200);
+        validateLive(OpenApiDocument.responseSchema(learning + "/labs/{id}/slots", "get", "200"), slots, 200);
         validateLive(
-                response(learning + "/bookings", "post", "201"),
+                OpenApiDocument.responseSchema(learning + "/bookings", "post", "201"),
                 t.api.post(
                         learning + "/bookings",
                         token,
@@ -282,9 +292,14 @@ class OpenApiDocumentIT {
                                                 .asText())
                                 .toString()),
                 201);
-        validateLive(response(learning + "/bookings", "get", "200"), t.api.get(learning + "/bookings", token), 200);
         validateLive(
-                response(learning + "/content-jobs", "get", "200"), t.api.get(learning + "/content-jobs", token), 200);
+                OpenApiDocument.responseSchema(learning + "/bookings", "get", "200"),
+                t.api.get(learning + "/bookings", token),
+                200);
+        validateLive(
+                OpenApiDocument.responseSchema(learning + "/content-jobs", "get", "200"),
+                t.api.get(learning + "/content-jobs", token),
+                200);
     }
 
     @Test
@@ -297,7 +312,7 @@ class OpenApiDocumentIT {
         // a destructive call is held: approval_required, then done awaiting_approval
         seen.addAll(checkStream(messages, "post", t.api.stream(session, token, "delete buy milk")));
         var paused = t.api.get("/v1/sessions/" + session, token);
-        validateLive(response("/v1/sessions/{id}", "get", "200"), paused, 200);
+        validateLive(OpenApiDocument.responseSchema("/v1/sessions/{id}", "get", "200"), paused, 200);
         String callId =
                 paused.body().path("pendingApprovals").path(0).path("callId").asText();
         validateLive(
@@ -341,11 +356,12 @@ class OpenApiDocumentIT {
     @Test
     void every_event_stream_in_the_document_names_its_events() {
         List<String> streams = new ArrayList<>();
-        forEachOperation((path, method, operation) -> {
-            JsonNode eventStream = resolve(operation.at("/responses/200")).at("/content/text~1event-stream/schema");
+        document.forEachOperation((path, method, operation) -> {
+            JsonNode eventStream =
+                    document.resolve(operation.at("/responses/200")).at("/content/text~1event-stream/schema");
             if (!eventStream.isMissingNode()) {
                 streams.add(method + " " + path);
-                assertThat(resolve(eventStream).path("x-baton-events").size())
+                assertThat(document.resolve(eventStream).path("x-baton-events").size())
                         .as(method + " " + path)
                         .isGreaterThanOrEqualTo(5);
             }
@@ -359,7 +375,7 @@ class OpenApiDocumentIT {
         try (InputStream in = OpenApiRoutes.class.getResourceAsStream(OpenApiRoutes.RESOURCE)) {
             source = new YAMLMapper().readTree(in);
         }
-        assertThat(document).isEqualTo(source);
+        assertThat(document.tree()).isEqualTo(source);
 
         HttpClient http = HttpClient.newHttpClient();
         URI uri = URI.create("http://127.0.0.1:" + t.server.port() + "/openapi.json");
@@ -380,83 +396,13 @@ class OpenApiDocumentIT {
         assertThat(stale.statusCode()).isEqualTo(200);
     }
 
-    // --- the document, read -------------------------------------------------------------------------------------
-
-    /** "METHOD /path" of every documented operation; with {@code requiredOnly}, not those registered conditionally. */
-    private static Set<String> documentedRoutes(boolean requiredOnly) {
-        Set<String> routes = new TreeSet<>();
-        forEachOperation((path, method, operation) -> {
-            if (!requiredOnly || !operation.has(CONDITIONAL)) routes.add(method.toUpperCase() + " " + path);
-        });
-        return routes;
-    }
-
-    private interface OperationVisitor {
-        void visit(String path, String method, JsonNode operation);
-    }
-
-    private static void forEachOperation(OperationVisitor visitor) {
-        document.get("paths")
-                .properties()
-                .forEach(path -> path.getValue().properties().forEach(op -> {
-                    if (METHODS.contains(op.getKey())) visitor.visit(path.getKey(), op.getKey(), op.getValue());
-                }));
-    }
-
-    private interface ExampleVisitor {
-        void visit(String where, JsonNode schema, JsonNode example);
-    }
-
-    /**
-     * Every example of the document with the schema it illustrates: a media type's {@code example} and
-     * {@code examples.*.value} against its {@code schema}, and a schema's own {@code examples}.
-     */
-    private static void forEachExample(JsonNode node, String where, ExampleVisitor visitor) {
-        if (node.isObject()) {
-            if (node.has("schema") && node.get("schema").isObject()) {
-                if (node.has("example")) visitor.visit(where + "/example", node.get("schema"), node.get("example"));
-                if (node.path("examples").isObject())
-                    node.get("examples").properties().forEach(e -> {
-                        JsonNode value = e.getValue().get("value");
-                        if (value != null) visitor.visit(where + "/examples/" + e.getKey(), node.get("schema"), value);
-                    });
-            }
-            boolean isSchema = where.startsWith("/components/schemas/")
-                    && where.chars().filter(c -> c == '/').count() == 3;
-            if (isSchema && node.path("examples").isArray()) {
-                int i = 0;
-                for (JsonNode example : node.get("examples")) visitor.visit(where + "/examples/" + i++, node, example);
-            }
-            node.properties().forEach(field -> forEachExample(field.getValue(), where + "/" + field.getKey(), visitor));
-        } else if (node.isArray()) {
-            for (int i = 0; i < node.size(); i++) forEachExample(node.get(i), where + "/" + i, visitor);
-        }
-    }
-
-    /**
-     * The schema as a JSON Schema 2020-12 document whose root also holds the document's components, so that the
-     * OpenAPI references ({@code #/components/schemas/...}) resolve as they do in the document.
-     */
-    private static Schema schemaOf(SchemaRegistry registry, JsonNode schema) {
-        ObjectNode root = ApiClient.JSON.createObjectNode();
-        root.put("$schema", "https://json-schema.org/draft/2020-12/schema");
-        root.set("components", document.get("components"));
-        root.putArray("allOf").add(schema);
-        return registry.getSchema(root.toString(), InputFormat.JSON);
-    }
-
-    /** The JSON pointer of an operation's documented JSON answer schema. */
-    private static String response(String path, String method, String status) {
-        return "/paths/" + path.replace("~", "~0").replace("/", "~1") + "/" + method + "/responses/" + status
-                + "/content/application~1json/schema";
-    }
+    // --- the server's answers, checked against the document ------------------------------------------------
 
     private static void validateLive(String schemaPointer, ApiClient.Response response, int status) {
         assertThat(response.status()).as(response.raw()).isEqualTo(status);
         JsonNode schema = document.at(schemaPointer);
         assertThat(schema.isMissingNode()).as("documented: " + schemaPointer).isFalse();
-        var errors = schemaOf(SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12), schema)
-                .validate(response.raw(), InputFormat.JSON);
+        var errors = document.validate(schema, response.raw());
         assertThat(errors).as(schemaPointer + " against " + response.raw()).isEmpty();
     }
 
@@ -470,19 +416,18 @@ class OpenApiDocumentIT {
         List<String> seen = new ArrayList<>();
         try (stream) {
             assertThat(stream.status).isEqualTo(200);
-            JsonNode schema =
-                    resolve(resolve(document.get("paths").get(path).get(method).at("/responses/200"))
-                            .at("/content/text~1event-stream/schema"));
+            JsonNode schema = document.resolve(document.resolve(
+                            document.tree().get("paths").get(path).get(method).at("/responses/200"))
+                    .at("/content/text~1event-stream/schema"));
             JsonNode events = schema.get("x-baton-events");
             assertThat(events).as("events of " + method + " " + path).isNotNull();
-            SchemaRegistry registry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
             for (SseEvent event : stream.all()) {
                 seen.add(path + " " + event.event());
                 assertThat(events.has(event.event()))
                         .as(path + " sends " + event.event() + ", which its document does not name")
                         .isTrue();
-                var errors = schemaOf(registry, events.get(event.event()))
-                        .validate(event.data().toString(), InputFormat.JSON);
+                var errors = document.validate(
+                        events.get(event.event()), event.data().toString());
                 assertThat(errors)
                         .as(path + " " + event.event() + " " + event.data())
                         .isEmpty();
@@ -490,12 +435,6 @@ class OpenApiDocumentIT {
         }
         assertThat(seen).isNotEmpty();
         return seen;
-    }
-
-    /** The node, or what its {@code $ref} (a local JSON pointer) points at. */
-    private static JsonNode resolve(JsonNode node) {
-        JsonNode ref = node.get("$ref");
-        return ref == null ? node : resolve(document.at(ref.asText().substring(1)));
     }
 
     // --- the server's routes -------------------------------------------------------------------------------------
