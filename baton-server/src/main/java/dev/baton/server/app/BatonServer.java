@@ -8,12 +8,14 @@ import dev.baton.runtime.config.ConfigException;
 import dev.baton.runtime.conversation.HistoryKeys;
 import dev.baton.server.a2a.A2aRoutes;
 import dev.baton.server.a2a.A2aSettings;
+import dev.baton.server.api.OpenApiRoutes;
 import dev.baton.server.auth.JwtAuthenticator;
 import dev.baton.server.auth.JwtSecret;
 import dev.baton.server.auth.JwtSettings;
 import dev.baton.server.compat.CompatRoutes;
 import dev.baton.server.compat.CompatSettings;
 import dev.baton.server.http.HttpApi;
+import dev.baton.server.http.HttpRoute;
 import dev.baton.server.http.HttpSettings;
 import dev.baton.server.http.SseStreams;
 import dev.baton.server.metrics.BatonMetrics;
@@ -107,6 +109,7 @@ public final class BatonServer implements AutoCloseable {
             routes.addAll(ServerRoutes.domains(app, config.maxBodyBytes()));
             routes.add(new MetricsRoutes(metrics)::register);
             routes.add(webPage(config, options)::register);
+            routes.add(new OpenApiRoutes()::register);
             if (tracing.isOn()) {
                 routes.add(new TraceContextRoutes(
                         tracing.openTelemetry().getPropagators().getTextMapPropagator())::register);
@@ -163,6 +166,11 @@ public final class BatonServer implements AutoCloseable {
 
     public int port() {
         return http.port();
+    }
+
+    /** Every route this server answers, as method and path template (what the API document must describe). */
+    public List<HttpRoute> routes() {
+        return HttpApi.routes(http);
     }
 
     /** The runtime this server is the HTTP front door of. */

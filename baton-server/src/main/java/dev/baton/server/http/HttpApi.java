@@ -120,4 +120,13 @@ public final class HttpApi {
             routeGroups.forEach(g -> g.accept(routes));
         });
     }
+
+    /** The routes {@code app} answers (its HTTP endpoints, not its before and after filters), in registration order. */
+    public static List<HttpRoute> routes(Javalin app) {
+        return app.unsafe.internalRouter.allHttpHandlers().stream()
+                .map(parsed -> parsed.endpoint)
+                .filter(endpoint -> endpoint.method.isHttpMethod())
+                .map(endpoint -> new HttpRoute(endpoint.method.name(), endpoint.path))
+                .toList();
+    }
 }
