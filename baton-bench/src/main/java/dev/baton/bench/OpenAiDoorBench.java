@@ -48,6 +48,7 @@ public class OpenAiDoorBench {
             HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private String token;
     private String v1Session;
+    private String chatSession;
     private String namedSession;
     private String historySession;
     /** The history as the door's client holds it (answers as the door gave them), with the measured message last. */
@@ -59,6 +60,8 @@ public class OpenAiDoorBench {
         token = BenchServer.token(BenchServer.USER);
         v1Session = server.startSession();
         server.seedHistory(v1Session, HISTORY);
+        chatSession = server.startSession();
+        server.seedHistory(chatSession, HISTORY);
         namedSession = server.startSession();
         server.seedHistory(namedSession, HISTORY);
         // a conversation of 20 messages built through the door, so Baton recorded its digests
@@ -79,6 +82,7 @@ public class OpenAiDoorBench {
         historyRequest = request(messages);
         // every kind of turn answers the expected text before it is timed
         check(server.send(v1Session, BenchScripts.TEXT_PROMPT).answer());
+        check(v1Chat());
         check(answer(completion(named(), namedSession)));
         HttpResponse<String> viaHistory = completion(historyRequest, null);
         check(answer(viaHistory));
@@ -89,6 +93,7 @@ public class OpenAiDoorBench {
     @Setup(Level.Iteration)
     public void cutBack() {
         server.resetHistory(v1Session, HISTORY);
+        server.resetHistory(chatSession, HISTORY);
         server.resetHistory(namedSession, HISTORY);
         server.resetHistory(historySession, HISTORY);
     }
@@ -102,6 +107,24 @@ public class OpenAiDoorBench {
     @Benchmark
     public BenchServer.TurnReply v1Message() {
         return server.send(v1Session, BenchScripts.TEXT_PROMPT);
+    }
+
+    /** Baton's one-shot {@code POST /v1/chat} continuing a conversation, JSON answer: the baseline. */
+    @Benchmark
+    public String v1Chat() throws Exception {
+        String body = JSON.createObjectNode()
+                .put("conversationId", chatSession)
+                .put("message", BenchScripts.TEXT_PROMPT)
+                .toString();
+        HttpResponse<String> r = http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/v1/chat"))
+                        .header("Authorization", "Bearer " + token)
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(body))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != 200) throw new IllegalStateException("turn failed: " + r.statusCode() + " " + r.body());
+        return JSON.readTree(r.body()).path("answer").asText();
     }
 
     /** {@code POST /v1/chat/completions} with {@code X-Conversation-ID}. */

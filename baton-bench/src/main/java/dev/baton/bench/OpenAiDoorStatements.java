@@ -7,7 +7,7 @@ import java.util.Map;
 
 /**
  * Counts the SQL statements of one text turn through each door of {@link OpenAiDoorBench} (Baton's own
- * {@code POST /v1/sessions/{id}/messages}, {@code /v1/chat/completions} naming its session, and with the whole history
+ * {@code POST /v1/chat} — the baseline the others are compared with — and {@code POST /v1/sessions/{id}/messages}, {@code /v1/chat/completions} naming its session, and with the whole history
  * found by its digest) and prints what the OpenAI door adds: a deterministic measure beside the timings, which a
  * shared machine makes noisy; then times them turn by turn, interleaved, so that the machine's changing load weighs on
  * each door alike.
@@ -66,6 +66,7 @@ public final class OpenAiDoorStatements {
         bench.start();
         try {
             Map<String, Turn> doors = new LinkedHashMap<>();
+            doors.put("POST /v1/chat", bench::v1Chat);
             doors.put("POST /v1/sessions/{id}/messages", bench::v1Message);
             doors.put("POST /v1/chat/completions, X-Conversation-ID", bench::chatCompletionNamed);
             doors.put("POST /v1/chat/completions, whole history", bench::chatCompletionHistory);
