@@ -24,12 +24,16 @@ final class OrchestratorEvents implements SseTurnListener.Encoder {
     private final ArrayNode toolsCalled = Json.MAPPER.createArrayNode();
     private boolean failed;
     private String conversationId;
+    private String requestId;
 
     @Override
     public void send(SseWriter sse, TurnEvent event) {
         switch (event) {
             // the design has no start event: the first event says it began; done names the conversation
-            case TurnEvent.Started started -> conversationId = started.sessionId();
+            case TurnEvent.Started started -> {
+                conversationId = started.sessionId();
+                requestId = started.requestId();
+            }
             case TurnEvent.Thinking thinking -> sse.sendAsIs("thinking", data().put("content", thinking.content()));
             case TurnEvent.Chunk chunk -> delta(sse, chunk.content());
             case TurnEvent.Blocked blocked -> delta(sse, blocked.response());
@@ -51,7 +55,8 @@ final class OrchestratorEvents implements SseTurnListener.Encoder {
                         "error",
                         data().put("error_type", f.code())
                                 .put("message", f.message())
-                                .put("recoverable", f.retryable()));
+                                .put("recoverable", f.retryable())
+                                .put("request_id", requestId));
                 done(sse);
             }
             case TurnEvent.Done d -> done(sse);
@@ -73,7 +78,9 @@ final class OrchestratorEvents implements SseTurnListener.Encoder {
     private void done(SseWriter sse) {
         ObjectNode d = data().put("final_output", accumulated.toString());
         d.set("tools_called", toolsCalled.deepCopy());
-        sse.sendAsIs("done", d.put("success", !failed).put("conversation_id", conversationId));
+        sse.sendAsIs(
+                "done",
+                d.put("success", !failed).put("conversation_id", conversationId).put("request_id", requestId));
     }
 
     private static ObjectNode data() {

@@ -52,12 +52,28 @@ class OrchestratorApiIT {
         assertThat(deltas).isNotEmpty();
         assertThat(fields(deltas.getFirst().data())).containsExactly("delta", "accumulated");
         SseEvent done = events.getLast();
-        assertThat(fields(done.data())).containsExactly("final_output", "tools_called", "success", "conversation_id");
+        assertThat(fields(done.data()))
+                .containsExactly("final_output", "tools_called", "success", "conversation_id", "request_id");
         assertThat(done.data().path("final_output").asText())
                 .isEqualTo(deltas.getLast().data().path("accumulated").asText())
                 .startsWith("Done — I've added “buy eggs”");
         assertThat(done.data().path("tools_called").get(0).asText()).isEqualTo("add_task");
         assertThat(done.data().path("success").asBoolean()).isTrue();
+    }
+
+    @Test
+    void the_done_event_names_the_request_id_the_client_sent_as_the_design_asks() {
+        List<SseEvent> events;
+        try (var s = t.api.openStream(
+                "/chat/stream",
+                TestServer.token("rid"),
+                "{\"input\":\"list my tasks\"}",
+                java.util.Map.of("X-Request-ID", "req_0123456789ab"))) {
+            assertThat(s.status).isEqualTo(200);
+            events = s.all();
+        }
+        assertThat(events.getLast().event()).isEqualTo("done");
+        assertThat(events.getLast().data().path("request_id").asText()).isEqualTo("req_0123456789ab");
     }
 
     @Test
@@ -168,7 +184,7 @@ class OrchestratorApiIT {
                 .filter(e -> e.event().equals("error"))
                 .findFirst()
                 .orElseThrow();
-        assertThat(fields(error.data())).containsExactly("error_type", "message", "recoverable");
+        assertThat(fields(error.data())).containsExactly("error_type", "message", "recoverable", "request_id");
         assertThat(events.getLast().event()).isEqualTo("done");
         assertThat(events.getLast().data().path("success").asBoolean()).isFalse();
     }
