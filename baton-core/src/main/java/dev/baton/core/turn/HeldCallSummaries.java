@@ -7,13 +7,19 @@ import dev.baton.core.tool.ToolContext;
 import dev.baton.core.tool.ToolJson;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The one line that says what a held call would do ({@link Tool#summary}), asked once when the call is held, as the
  * turn's caller and within the turn's tool timeout, so every prompt that shows the call (the event, the stored pending
- * approval) says the same thing.
+ * approval) says the same thing. A tool that takes longer gives none: it runs on a thread of its own, interrupted
+ * then, so a slow lookup never holds the turn past the time a tool call may take.
  */
 final class HeldCallSummaries {
     private static final Logger log = LoggerFactory.getLogger(HeldCallSummaries.class);
@@ -37,14 +43,38 @@ final class HeldCallSummaries {
                 clock.instant().plus(timeout),
                 scope.cancellation(),
                 scope.agent().id());
+        CompletableFuture<Optional<String>> asked = new CompletableFuture<>();
+        Thread thread = Thread.ofVirtual().name("summary-" + call.name()).start(() -> {
+            try {
+                asked.complete(tool.summary(ToolJson.argumentsForDisplay(call.argumentsJson()), context));
+            } catch (Throwable e) {
+                asked.completeExceptionally(e);
+            }
+        });
         try {
-            return tool.summary(ToolJson.argumentsForDisplay(call.argumentsJson()), context)
-                    .map(HeldCallSummaries::oneLine)
-                    .filter(s -> !s.isEmpty())
-                    .orElse(null);
-        } catch (RuntimeException e) {
+            Optional<String> summary = asked.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+            return summary == null
+                    ? null
+                    : summary.map(HeldCallSummaries::oneLine)
+                            .filter(s -> !s.isEmpty())
+                            .orElse(null);
+        } catch (TimeoutException e) {
+            thread.interrupt();
+            log.warn(
+                    "tool {} took longer than {} to summarise a held call; it is shown without one",
+                    call.name(),
+                    timeout);
+            return null;
+        } catch (ExecutionException e) {
             // a summary is a nicety: the prompt still shows the call's name and arguments
-            log.warn("tool {} could not summarise a held call: {}", call.name(), e.toString());
+            log.warn(
+                    "tool {} could not summarise a held call: {}",
+                    call.name(),
+                    e.getCause().toString());
+            return null;
+        } catch (InterruptedException e) {
+            thread.interrupt();
+            Thread.currentThread().interrupt();
             return null;
         }
     }
