@@ -1,5 +1,6 @@
 // A tool call as a collapsible card: its name, state and duration in the summary; arguments and result (or error),
-// pretty-printed, inside. Everything is written as text.
+// pretty-printed, inside. A call held for approval reads as what it would do (its tool's summary), with the raw
+// arguments one click away. Everything is written as text.
 
 import { h, copyButton, announce } from "./dom.js";
 import { describe, when } from "./errors.js";
@@ -39,7 +40,8 @@ let ids = 0;
 export function toolCard(call) {
   const status = h("span", { className: "tool-status" });
   const duration = h("span", { className: "tool-duration" });
-  const body = h("div", { className: "tool-body" }, section("Arguments", call.arguments, "arguments"));
+  const args = section("Arguments", call.arguments, "arguments");
+  const body = h("div", { className: "tool-body" }, args);
   // Approve / deny buttons for a call that waits for a person's approval (awaitApproval): the card shows the
   // arguments above them, and the answer goes on once the server hears the decision.
   const approval = h("div", { className: "tool-approval", hidden: true, "data-slot": "approval" });
@@ -76,31 +78,37 @@ export function toolCard(call) {
     /**
      * Shows why the call waits, until when, and Approve / Deny buttons (with an optional comment).
      *
-     * @param held {callId, name, reason, expiresAt} (an SSE approval_required, or a session's pendingApprovals[])
+     * @param held {callId, name, summary, reason, expiresAt} (an SSE approval_required, or a session's
+     *     pendingApprovals[]); with a summary, the card says it and folds the raw arguments into a closed details
      * @param decide (decision, comment) => Promise: resolves once the server took the decision ({@code null} when the
      *     turn went on, the 202 JSON when other calls still wait), rejects with its refusal
      */
     awaitApproval(held, decide) {
       setState(card, status, "awaiting_approval");
       card.open = true;
+      // what the call would do, in the tool's words; the arguments (moved here, not copied) stay one click away
+      const said = typeof held.summary === "string" && held.summary.trim() ? held.summary : null;
       const id = "approval-comment-" + ++ids;
       const expires = held.expiresAt ? new Date(held.expiresAt) : null;
       const message = h("p", { className: "approval-message", role: "status" });
       const comment = h("input", { type: "text", id, className: "approval-comment", maxLength: 2000,
         placeholder: "e.g. keep that one" });
+      const what = call.name + (said ? " (" + said + ")" : "");
       const approve = h("button", { type: "button", className: "approve-button",
-        "aria-label": "Approve " + call.name + ": let it run", on: { click: () => send("approve") } }, "Approve");
+        "aria-label": "Approve " + what + ": let it run", on: { click: () => send("approve") } }, "Approve");
       const deny = h("button", { type: "button", className: "deny-button",
-        "aria-label": "Deny " + call.name + ": do not run it", on: { click: () => send("deny") } }, "Deny");
+        "aria-label": "Deny " + what + ": do not run it", on: { click: () => send("deny") } }, "Deny");
       const actions = h("div", { className: "approval-actions" }, approve, deny);
-      approval.replaceChildren(
+      approval.replaceChildren(...[
+        said ? h("p", { className: "approval-summary" }, said) : null,
+        said ? h("details", { className: "approval-arguments" }, h("summary", {}, "Arguments"), args) : null,
         h("p", { className: "approval-reason" }, held.reason || call.name + " waits for your approval."),
         expires ? h("p", { className: "approval-expiry" }, "If nobody decides, it expires ",
           h("time", { dateTime: held.expiresAt, title: expires.toLocaleString() }, when(expires)), ".") : null,
         h("div", { className: "approval-comment-row" },
           h("label", { for: id }, "Comment (optional, the assistant reads it with a denial)"), comment),
         actions,
-        message);
+        message].filter(Boolean));
       approval.setAttribute("role", "group");
       approval.setAttribute("aria-label", "Approve or deny " + call.name);
       approval.hidden = false;

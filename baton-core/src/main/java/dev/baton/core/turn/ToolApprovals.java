@@ -60,11 +60,18 @@ public interface ToolApprovals {
      *
      * @param call the call as the model made it
      * @param reason why it needs approval, from {@link #reasonToHold}
+     * @param summary what the call would do in the user's terms, from its tool's {@code Tool#summary} read as the
+     *     caller when it was held; null when the tool has none
      */
-    record Held(ToolCallRequest call, String reason) {
+    record Held(ToolCallRequest call, String reason, String summary) {
         public Held {
             Objects.requireNonNull(call, "call");
             Objects.requireNonNull(reason, "reason");
+        }
+
+        /** A held call whose tool has no summary. */
+        public Held(ToolCallRequest call, String reason) {
+            this(call, reason, null);
         }
     }
 
@@ -93,9 +100,16 @@ public interface ToolApprovals {
      * @param toolCallId the model's id of the call (the {@code tool_call} and {@code tool_result} events use it)
      * @param arguments the arguments as the model sent them, parsed (a JSON string when they did not parse)
      * @param expiresAt when an undecided call is denied by expiry
+     * @param summary the held call's {@link Held#summary()}; null when its tool has none
      */
     record Pending(
-            String callId, String toolCallId, String name, JsonNode arguments, String reason, Instant expiresAt) {
+            String callId,
+            String toolCallId,
+            String name,
+            JsonNode arguments,
+            String reason,
+            Instant expiresAt,
+            String summary) {
         public Pending {
             Objects.requireNonNull(callId, "callId");
             Objects.requireNonNull(toolCallId, "toolCallId");
@@ -103,6 +117,12 @@ public interface ToolApprovals {
             Objects.requireNonNull(arguments, "arguments");
             Objects.requireNonNull(reason, "reason");
             Objects.requireNonNull(expiresAt, "expiresAt");
+        }
+
+        /** A held call whose tool has no summary. */
+        public Pending(
+                String callId, String toolCallId, String name, JsonNode arguments, String reason, Instant expiresAt) {
+            this(callId, toolCallId, name, arguments, reason, expiresAt, null);
         }
     }
 }

@@ -33,6 +33,7 @@ final class ToolDispatcher {
     private final ToolCatalog catalog;
 
     private final ToolApprovals approvals;
+    private final HeldCallSummaries summaries;
     private final Clock clock;
 
     /** What became of one reply's calls: those that ran or were refused (model order), and those held. */
@@ -51,6 +52,7 @@ final class ToolDispatcher {
         this.executor = executor;
         this.catalog = catalog;
         this.approvals = approvals;
+        this.summaries = new HeldCallSummaries(clock);
         this.clock = clock;
     }
 
@@ -112,8 +114,7 @@ final class ToolDispatcher {
         List<ToolCallRequest> runNow = new ArrayList<>();
         List<ToolApprovals.Held> held = new ArrayList<>();
         for (ToolCallRequest call : calls.subList(0, allowed)) {
-            holdReason(call, scope, cache)
-                    .ifPresentOrElse(reason -> held.add(new ToolApprovals.Held(call, reason)), () -> runNow.add(call));
+            hold(call, scope, cache).ifPresentOrElse(held::add, () -> runNow.add(call));
         }
         for (ToolCallRequest call : runNow) {
             started(call, sink);
@@ -166,7 +167,8 @@ final class ToolDispatcher {
         return List.copyOf(outcomes);
     }
 
-    private Optional<String> holdReason(ToolCallRequest call, ToolCallScope scope, CallCache cache) {
+    /** The call held, with why and what it would do, when it must wait for approval; empty when it may run now. */
+    private Optional<ToolApprovals.Held> hold(ToolCallRequest call, ToolCallScope scope, CallCache cache) {
         if (catalog == null || approvals == ToolApprovals.NONE) {
             return Optional.empty();
         }
@@ -174,7 +176,9 @@ final class ToolDispatcher {
         if (tool.isEmpty() || !executor.wouldRun(call, scope, cache)) {
             return Optional.empty();
         }
-        return approvals.reasonToHold(scope.agent(), tool.get().definition(), call);
+        return approvals
+                .reasonToHold(scope.agent(), tool.get().definition(), call)
+                .map(reason -> new ToolApprovals.Held(call, reason, summaries.summarise(tool.get(), call, scope)));
     }
 
     private static ToolCallScope scope(TurnRequest request, Duration toolTimeout, Duration timeLeft) {

@@ -66,10 +66,26 @@ public sealed interface TurnEvent {
      * @param arguments the arguments as the model sent them
      * @param reason why the call needs approval
      * @param expiresAt when the call is denied if nobody decided
+     * @param summary what the call would do, in one line in the user's terms ("Delete the task 'buy milk'"), as its
+     *     tool summarised it when the call was held ({@code Tool#summary}); null when the tool has none (a client
+     *     then shows the name and arguments), and in events stored before summaries existed
      */
     record ApprovalRequired(
-            String callId, String toolCallId, String name, JsonNode arguments, String reason, Instant expiresAt)
-            implements TurnEvent {}
+            String callId,
+            String toolCallId,
+            String name,
+            JsonNode arguments,
+            String reason,
+            Instant expiresAt,
+            String summary)
+            implements TurnEvent {
+
+        /** A held call whose tool has no summary. */
+        public ApprovalRequired(
+                String callId, String toolCallId, String name, JsonNode arguments, String reason, Instant expiresAt) {
+            this(callId, toolCallId, name, arguments, reason, expiresAt, null);
+        }
+    }
 
     /**
      * The turn stopped before running the calls announced by {@link ApprovalRequired}: its state is stored and it goes

@@ -53,7 +53,7 @@ final class TurnPauses {
         List<TurnEvent.ApprovalRequired> announced = new ArrayList<>(pending.size());
         for (ToolApprovals.Pending p : pending) {
             TurnEvent.ApprovalRequired event = new TurnEvent.ApprovalRequired(
-                    p.callId(), p.toolCallId(), p.name(), p.arguments(), p.reason(), p.expiresAt());
+                    p.callId(), p.toolCallId(), p.name(), p.arguments(), p.reason(), p.expiresAt(), p.summary());
             announced.add(event);
             sink.accept(event);
         }

@@ -83,6 +83,15 @@ class TurnApprovalTest {
             deleted.add(arguments.get("taskId").asText());
             return json("{\"deleted\":true,\"taskId\":" + arguments.get("taskId") + "}");
         }
+
+        /** Reads as the caller, as a real tool reads its domain; throws for "boom" as a broken lookup would. */
+        @Override
+        public Optional<String> summary(JsonNode arguments, ToolContext context) {
+            String id = arguments.get("taskId").asText();
+            if (id.equals("boom")) throw new IllegalStateException("the task store is down");
+            return Optional.of(
+                    "  Delete task " + id + "\n of " + context.principal().userId() + " ");
+        }
     };
     private final Tool listTasks =
             dev.baton.core.testing.TestTools.tool("list_tasks", objectSchema("{}"), Set.of(), null, (args, ctx) -> {
@@ -99,10 +108,12 @@ class TurnApprovalTest {
         String storedState;
         List<Held> held = List.of();
         final List<Pending> pending = new ArrayList<>();
+        /** Holds every call, not only destructive ones (a tool without a summary gets held too). */
+        boolean holdAll;
 
         @Override
         public Optional<String> reasonToHold(AgentDefinition agent, ToolDefinition tool, ToolCallRequest call) {
-            return tool.destructive() ? Optional.of(tool.name() + " is destructive") : Optional.empty();
+            return tool.destructive() || holdAll ? Optional.of(tool.name() + " is destructive") : Optional.empty();
         }
 
         @Override
@@ -116,7 +127,8 @@ class TurnApprovalTest {
                         h.call().name(),
                         ToolJson.argumentsForDisplay(h.call().argumentsJson()),
                         h.reason(),
-                        NOW.plus(Duration.ofHours(24))));
+                        NOW.plus(Duration.ofHours(24)),
+                        h.summary()));
             }
             return List.copyOf(pending);
         }
@@ -187,6 +199,10 @@ class TurnApprovalTest {
         assertThat(required.arguments()).isEqualTo(json("{\"taskId\":\"t1\"}"));
         assertThat(required.reason()).isEqualTo("delete_task is destructive");
         assertThat(required.expiresAt()).isEqualTo(NOW.plus(Duration.ofHours(24)));
+        assertThat(required.summary())
+                .as("the tool's summary, asked as the caller when the call was held, on one line")
+                .isEqualTo("Delete task t1 of user-1");
+        assertThat(approvals.held).extracting(ToolApprovals.Held::summary).containsExactly("Delete task t1 of user-1");
         TurnEvent.AwaitingApproval paused = outcome.awaitingApproval().orElseThrow();
         assertThat(paused.pending()).containsExactly(required);
         assertThat(paused.toolsCalled()).containsExactly("list_tasks");
@@ -325,5 +341,29 @@ class TurnApprovalTest {
                 .singleElement()
                 .extracting(ToolCallRecord::state)
                 .isEqualTo(ToolCallState.INVALID_ARGUMENTS);
+    }
+
+    @Test
+    void a_held_call_whose_tool_has_no_summary_or_fails_to_give_one_carries_none_and_still_waits() {
+        approvals.holdAll = true;
+        ScriptedModel model = ScriptedModel.of(
+                toolCalls(call("c1", "delete_task", "{\"taskId\":\"boom\"}"), call("c2", "list_tasks", "{}")));
+        List<TurnEvent> events = new ArrayList<>();
+
+        TurnOutcome outcome = pauseOnDelete(model, events);
+
+        assertThat(deleted).isEmpty();
+        assertThat(listed).isEmpty();
+        assertThat(outcome.awaitingApproval().orElseThrow().pending())
+                .extracting(TurnEvent.ApprovalRequired::name, TurnEvent.ApprovalRequired::summary)
+                .containsExactly(tuple("delete_task", null), tuple("list_tasks", null));
+    }
+
+    @Test
+    void an_over_long_summary_is_cut_to_one_line() {
+        assertThat(HeldCallSummaries.oneLine("a\n\tb  " + "x".repeat(400)))
+                .startsWith("a b x")
+                .endsWith("…")
+                .hasSize(HeldCallSummaries.MAX_LENGTH);
     }
 }

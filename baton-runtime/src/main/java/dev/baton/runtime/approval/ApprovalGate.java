@@ -69,6 +69,7 @@ public final class ApprovalGate implements ToolApprovals {
                     call.name(),
                     call.argumentsJson(),
                     held.reason(),
+                    held.summary(),
                     ApprovalStatus.PENDING,
                     now,
                     expiresAt,
@@ -82,7 +83,8 @@ public final class ApprovalGate implements ToolApprovals {
                     call.name(),
                     ToolJson.argumentsForDisplay(call.argumentsJson()),
                     held.reason(),
-                    expiresAt));
+                    expiresAt,
+                    held.summary()));
         }
         store.pause(turn, calls);
         return pending;

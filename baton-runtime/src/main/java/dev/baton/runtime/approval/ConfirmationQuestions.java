@@ -19,8 +19,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Words the question that asks the user to confirm held calls: each call as its tool summarises it
- * ({@link Tool#summary}, read as the caller), or as its tool's name and arguments when the tool has no summary.
+ * Words the question that asks the user to confirm held calls: each call as its tool summarised it when it was held
+ * (the summary kept with the pending call), else as the tool summarises it now ({@link Tool#summary}, read as the
+ * caller: a call held before summaries were kept), or as its tool's name and arguments when the tool has no summary.
  * One call reads "Delete the task 'buy wax'? Reply yes or no."; several are listed, and one yes or no decides all.
  */
 final class ConfirmationQuestions {
@@ -32,8 +33,15 @@ final class ConfirmationQuestions {
 
     static final String REPLY_HINT = "Reply yes or no.";
 
-    /** A held call: the tool's name and the arguments it would run with. */
-    record Call(String tool, JsonNode arguments) {}
+    /**
+     * A held call: the tool's name, the arguments it would run with, and the summary its tool gave when it was held
+     * (null when none was kept).
+     */
+    record Call(String tool, JsonNode arguments, String summary) {
+        Call(String tool, JsonNode arguments) {
+            this(tool, arguments, null);
+        }
+    }
 
     private final ToolCatalog tools;
     private final AgentRegistry agents;
@@ -58,6 +66,7 @@ final class ConfirmationQuestions {
 
     /** The tool's own summary when it has one (and the agent may use it), else its name and arguments. */
     private String line(Principal caller, Session session, Optional<AgentDefinition> agent, Call call) {
+        if (call.summary() != null && !call.summary().isBlank()) return call.summary();
         return agent.flatMap(a -> tools.find(a, call.tool()).flatMap(tool -> summary(tool, call, caller, session, a)))
                 .orElseGet(() -> fallback(call));
     }

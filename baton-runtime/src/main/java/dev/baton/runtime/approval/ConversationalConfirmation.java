@@ -196,7 +196,8 @@ public final class ConversationalConfirmation {
     }
 
     private static ConfirmationQuestions.Call call(ToolApproval a) {
-        return new ConfirmationQuestions.Call(a.toolName(), ConfirmationQuestions.parse(a.effectiveArguments()));
+        return new ConfirmationQuestions.Call(
+                a.toolName(), ConfirmationQuestions.parse(a.effectiveArguments()), a.summary());
     }
 
     /**
@@ -238,7 +239,7 @@ public final class ConversationalConfirmation {
                     caller,
                     in,
                     paused.pending().stream()
-                            .map(p -> new ConfirmationQuestions.Call(p.name(), p.arguments()))
+                            .map(p -> new ConfirmationQuestions.Call(p.name(), p.arguments(), p.summary()))
                             .toList());
         }
     }

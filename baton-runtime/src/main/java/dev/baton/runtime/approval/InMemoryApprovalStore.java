@@ -167,6 +167,7 @@ final class InMemoryApprovalStore implements ApprovalStore {
                 a.toolName(),
                 a.arguments(),
                 a.reason(),
+                a.summary(),
                 status,
                 a.createdAt(),
                 a.expiresAt(),

@@ -12,6 +12,8 @@ import java.util.Objects;
  * @param toolCallId the model's id of the call
  * @param arguments the arguments as the model sent them (raw JSON text)
  * @param reason why it needed approval
+ * @param summary what the call would do in the user's terms, as its tool summarised it when it was held; null when the
+ *     tool has none (and for calls held before summaries were kept)
  * @param decidedAt when it stopped being pending; null while pending
  * @param decidedBy the user who approved or denied it (or whose new message superseded it); null while pending and
  *     when it expired
@@ -29,6 +31,7 @@ public record ToolApproval(
         String toolName,
         String arguments,
         String reason,
+        String summary,
         ApprovalStatus status,
         Instant createdAt,
         Instant expiresAt,

@@ -3,6 +3,7 @@ package dev.baton.runtime.approval;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.baton.core.agent.AgentDefinition;
 import dev.baton.core.agent.ApprovalRules;
@@ -19,6 +20,10 @@ import dev.baton.core.model.ModelReply;
 import dev.baton.core.model.ModelResolver;
 import dev.baton.core.model.TokenUsage;
 import dev.baton.core.model.ToolCallRequest;
+import dev.baton.core.tool.Tool;
+import dev.baton.core.tool.ToolContext;
+import dev.baton.core.tool.ToolDefinition;
+import dev.baton.core.tool.ToolSource;
 import dev.baton.core.turn.TurnEvent;
 import dev.baton.runtime.Baton;
 import dev.baton.runtime.OpenSessions;
@@ -39,6 +44,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
@@ -133,9 +139,46 @@ class ApprovalsTest {
                 .models(new RemovingModel())
                 .tokenCounter(String::length)
                 .agents(AgentRegistry.of(List.of(agent)))
-                .tools(AnnotatedTools.named("files", new Files()))
+                .tools(summarisingRemovals(AnnotatedTools.named("files", new Files())))
                 .build();
         return baton;
+    }
+
+    /** remove_file with a summary read as the caller, as a domain tool gives one; list_files has none. */
+    private static ToolSource summarisingRemovals(ToolSource files) {
+        List<Tool> tools = files.tools().stream()
+                .map(tool -> !tool.definition().name().equals("remove_file")
+                        ? tool
+                        : new Tool() {
+                            @Override
+                            public ToolDefinition definition() {
+                                return tool.definition();
+                            }
+
+                            @Override
+                            public JsonNode execute(JsonNode arguments, ToolContext context) {
+                                return tool.execute(arguments, context);
+                            }
+
+                            @Override
+                            public Optional<String> summary(JsonNode arguments, ToolContext context) {
+                                return Optional.of("Remove the file '"
+                                        + arguments.path("path").asText() + "' of "
+                                        + context.principal().userId());
+                            }
+                        })
+                .toList();
+        return new ToolSource() {
+            @Override
+            public String name() {
+                return files.name();
+            }
+
+            @Override
+            public List<Tool> tools() {
+                return tools;
+            }
+        };
     }
 
     @AfterEach
@@ -181,10 +224,11 @@ class ApprovalsTest {
         TurnEvent.ApprovalRequired required = sent.paused().pending().getFirst();
         assertThat(required.name()).isEqualTo("remove_file");
         assertThat(required.expiresAt()).isEqualTo(START.plus(Duration.ofHours(24)));
+        assertThat(required.summary()).isEqualTo("Remove the file 'a.txt' of alice");
         assertThat(baton.approvals().pending(ALICE, session))
                 .singleElement()
-                .extracting(ToolApproval::callId)
-                .isEqualTo(required.callId());
+                .extracting(ToolApproval::callId, ToolApproval::summary)
+                .containsExactly(required.callId(), "Remove the file 'a.txt' of alice");
 
         ApprovalResult result = decide(ALICE, session, required.callId(), ApprovalDecision.approval());
 
@@ -330,7 +374,12 @@ class ApprovalsTest {
         assertThat(removed).containsExactly("a.txt");
         assertThat(listed).isEmpty();
         assertThat(sent.paused().pending())
-                .extracting(TurnEvent.ApprovalRequired::name)
-                .containsExactly("list_files");
+                .extracting(TurnEvent.ApprovalRequired::name, TurnEvent.ApprovalRequired::summary)
+                .as("a tool without a summary: none, shown as its name and arguments")
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("list_files", null));
+        assertThat(baton.approvals().pending(ALICE, session))
+                .extracting(ToolApproval::summary)
+                .containsOnlyNulls()
+                .hasSize(1);
     }
 }

@@ -52,6 +52,16 @@ class ConfirmationQuestionsTest {
     }
 
     @Test
+    void the_summary_kept_when_the_call_was_held_is_used_without_asking_the_tool_again() {
+        ConfirmationQuestions.Call kept = new ConfirmationQuestions.Call(
+                "broken", JSON.createObjectNode(), "Delete the task 'buy milk' (due 2026-12-01)");
+
+        assertThat(questions.ask(ALICE, SESSION, List.of(kept)))
+                .as("broken's summary would fail now: the kept one is what the user reads")
+                .isEqualTo("Delete the task 'buy milk' (due 2026-12-01)? Reply yes or no.");
+    }
+
+    @Test
     void a_tool_without_a_summary_or_whose_summary_fails_is_named_with_its_arguments() {
         assertThat(questions.ask(ALICE, SESSION, List.of(call("wipe_disk", "{\"disk\":\"c\"}"))))
                 .isEqualTo("Run wipe_disk with {\"disk\":\"c\"}? Reply yes or no.");

@@ -23,7 +23,8 @@ class TurnEventCodecTest {
                 "delete_task",
                 JSON.objectNode().put("id", 7),
                 "destructive",
-                Instant.parse("2026-11-28T21:00:00.123456789Z"));
+                Instant.parse("2026-11-28T21:00:00.123456789Z"),
+                "Delete the task 'buy milk'");
         List<TurnEvent> events = List.of(
                 new TurnEvent.Started("turn-1", "s-1", "req-1"),
                 new TurnEvent.Chunk("héllo ✓ \"quoted\"\n"),
@@ -36,6 +37,8 @@ class TurnEventCodecTest {
                 new TurnEvent.ToolCallFinished("call_2", "add_task", false, null, "invalid arguments", 0),
                 new TurnEvent.Blocked("I can't help with that."),
                 held,
+                new TurnEvent.ApprovalRequired(
+                        "ap-2", "call_2", "list_tasks", JSON.objectNode(), "always", Instant.EPOCH, null),
                 new TurnEvent.AwaitingApproval("turn-1", List.of(held), "sim:tasks", usage, 40, List.of("add_task")),
                 new TurnEvent.Done("m-1", "sim:tasks", usage, 55, List.of("add_task"), TurnEvent.Done.MAX_ITERATIONS),
                 new TurnEvent.Done("m-2", null, usage, 5, List.of()),
@@ -47,6 +50,30 @@ class TurnEventCodecTest {
                     .as(type)
                     .isEqualTo(event);
         }
+    }
+
+    @Test
+    void an_approval_event_stored_before_summaries_existed_reads_with_none() {
+        String stored = "{\"callId\":\"ap-1\",\"toolCallId\":\"call_1\",\"name\":\"delete_task\","
+                + "\"arguments\":{\"taskId\":\"t1\"},\"reason\":\"destructive\",\"expiresAt\":\"2026-11-28T21:00:00Z\"}";
+
+        assertThat(TurnEventCodec.decode("approval_required", stored))
+                .isEqualTo(new TurnEvent.ApprovalRequired(
+                        "ap-1",
+                        "call_1",
+                        "delete_task",
+                        JSON.objectNode().put("taskId", "t1"),
+                        "destructive",
+                        Instant.parse("2026-11-28T21:00:00Z"),
+                        null));
+        assertThat(TurnEventCodec.decode(
+                        "awaiting_approval",
+                        "{\"turnId\":\"turn-1\",\"pending\":[" + stored + "],\"model\":\"m\",\"usage\":"
+                                + "{\"inputTokens\":1,\"outputTokens\":1,\"cachedInputTokens\":0,\"costUsd\":0},"
+                                + "\"latencyMs\":3,\"toolsCalled\":[]}"))
+                .isInstanceOfSatisfying(
+                        TurnEvent.AwaitingApproval.class,
+                        a -> assertThat(a.pending().getFirst().summary()).isNull());
     }
 
     @Test

@@ -92,6 +92,7 @@ public final class Views {
                 .put("toolCallId", a.toolCallId())
                 .put("name", a.toolName());
         n.set("arguments", parseOrText(a.arguments()));
+        n.put("summary", a.summary());
         n.put("reason", a.reason())
                 .put("status", a.status().wireName())
                 .put("createdAt", a.createdAt().toString())

@@ -35,11 +35,13 @@ final class ApprovalsCommand implements Callable<Integer> {
                     spec.commandLine(), "name the session: baton approvals SESSION (or approve/deny SESSION CALL)");
         JsonNode answer = server.client("demo", "student").get("/v1/sessions/" + ServerClient.encode(session));
         server.print(System.out, answer.path("pendingApprovals"), () -> {
-            TextTable table = new TextTable("CALL", "TOOL", "ARGUMENTS", "EXPIRES");
+            TextTable table = new TextTable("CALL", "TOOL", "WHAT", "ARGUMENTS", "EXPIRES");
             for (JsonNode a : answer.path("pendingApprovals"))
                 table.row(
                         a.path("callId").asText(),
                         a.path("name").asText(),
+                        // what the call would do in its tool's words; "-" when the tool gives no summary
+                        a.path("summary").isTextual() ? a.path("summary").asText() : "-",
                         a.path("arguments").toString(),
                         a.path("expiresAt").asText());
             table.print(System.out, "Nothing waits for approval in this session.");

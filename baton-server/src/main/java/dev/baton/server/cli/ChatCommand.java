@@ -189,8 +189,7 @@ final class ChatCommand implements Callable<Integer> {
                 List<JsonNode> ask = List.copyOf(awaiting);
                 awaiting.clear();
                 for (JsonNode call : ask) {
-                    String answer = input.next(
-                            "Allow " + call.path("name").asText() + " " + call.path("arguments") + "? [y/N] ");
+                    String answer = input.next(ApprovalPrompts.question(call));
                     boolean yes = answer != null
                             && answer.strip().toLowerCase(Locale.ROOT).startsWith("y");
                     atLineStart = true;
@@ -217,7 +216,7 @@ final class ChatCommand implements Callable<Integer> {
             }
             case "approval_required" -> {
                 awaiting.add(e);
-                toolLine("[needs approval] " + e.path("name").asText() + " " + e.path("arguments"));
+                toolLine(ApprovalPrompts.announcement(e));
             }
             case "tool_call" -> toolLine("[tool] " + e.path("name").asText() + " " + e.path("arguments"));
             case "tool_result" ->

@@ -86,6 +86,7 @@ public final class SseEvents {
     public static ObjectNode approval(ObjectNode d, TurnEvent.ApprovalRequired a) {
         d.put("callId", a.callId()).put("toolCallId", a.toolCallId()).put("name", a.name());
         d.set("arguments", a.arguments());
+        d.put("summary", a.summary());
         return d.put("reason", a.reason()).put("expiresAt", a.expiresAt().toString());
     }
 

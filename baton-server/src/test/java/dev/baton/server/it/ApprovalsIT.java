@@ -155,6 +155,57 @@ class ApprovalsIT {
     }
 
     @Test
+    void a_held_delete_says_what_it_deletes_in_the_event_the_pause_and_the_sessions_pending_approvals() {
+        String token = token("sam");
+        ApiClient.Response task = t.api.post("/v1/tasks", token, "{\"title\":\"buy milk\",\"dueDate\":\"2026-05-05\"}");
+        assertThat(task.status()).as(task.raw()).isEqualTo(201);
+        String session = t.api.startSession(token, "tasks");
+        String summary = "Delete the task 'buy milk' (due 2026-05-05)";
+
+        List<SseEvent> paused = sendStreaming(session, token, "delete buy milk");
+
+        assertThat(types(paused)).contains("approval_required").last().isEqualTo("done");
+        JsonNode required = paused.stream()
+                .filter(e -> e.event().equals("approval_required"))
+                .findFirst()
+                .orElseThrow()
+                .data();
+        assertThat(required.path("summary").asText()).isEqualTo(summary);
+        assertThat(required.path("arguments").path("taskId").asText())
+                .as("the raw arguments are still there")
+                .isEqualTo(task.body().path("task").path("id").asText());
+        assertThat(paused.getLast()
+                        .data()
+                        .path("pendingApprovals")
+                        .get(0)
+                        .path("summary")
+                        .asText())
+                .isEqualTo(summary);
+        JsonNode pending = t.api.get("/v1/sessions/" + session, token).body().path("pendingApprovals");
+        assertThat(pending).hasSize(1);
+        assertThat(pending.get(0).path("summary").asText())
+                .as("read back from the store, as it was when the call was held")
+                .isEqualTo(summary);
+        assertThat(pending.get(0).path("callId").asText())
+                .isEqualTo(required.path("callId").asText());
+    }
+
+    @Test
+    void a_paused_turns_json_answer_carries_the_summary_too_and_a_task_without_a_due_date_says_none() {
+        String[] s = sessionWithTask("ned", "walk the dog");
+        String token = token("ned");
+
+        ApiClient.Response paused =
+                t.api.post("/v1/sessions/" + s[0] + "/messages", token, "{\"content\":\"delete walk the dog\"}");
+
+        assertThat(paused.status()).as(paused.raw()).isEqualTo(200);
+        assertThat(paused.body().path("state").asText()).isEqualTo("awaiting_approval");
+        JsonNode held = paused.body().path("pendingApprovals").get(0);
+        assertThat(held.path("summary").asText()).isEqualTo("Delete the task 'walk the dog'");
+        assertThat(held.path("arguments").path("taskId").asText()).isEqualTo(s[1]);
+    }
+
+    @Test
     void a_paused_turn_answers_json_too_and_a_denial_reaches_the_model_which_explains() {
         String token = token("bea");
         String[] s = sessionWithTask("bea", "call mom");

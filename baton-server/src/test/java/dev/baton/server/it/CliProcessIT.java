@@ -103,14 +103,18 @@ class CliProcessIT {
                 baton("add a task to feed the cat\ndelete feed the cat\nn\n", "chat", "--url", url, "--token", token);
         assertThat(denied.exitCode()).as(denied.output()).isZero();
         assertThat(denied.output())
-                .contains("[needs approval] delete_task")
-                .contains("Allow delete_task")
+                .as("the call in its tool's words, the raw arguments beside them")
+                .contains("[needs approval] Delete the task 'feed the cat'")
+                .contains("Allow: Delete the task 'feed the cat'?")
+                .containsPattern("\\n  arguments: delete_task \\{\"taskId\":\"[^\"]+\"")
                 .contains("approval_denied");
         assertThat(t.api.get("/v1/tasks", token).body().path("tasks")).hasSize(1);
 
         Run approved = baton("delete feed the cat\ny\n", "chat", "--url", url, "--token", token);
         assertThat(approved.exitCode()).as(approved.output()).isZero();
-        assertThat(approved.output()).contains("Allow delete_task").contains("I've deleted “feed the cat”.");
+        assertThat(approved.output())
+                .contains("Allow: Delete the task 'feed the cat'?")
+                .contains("I've deleted “feed the cat”.");
         assertThat(t.api.get("/v1/tasks", token).body().path("tasks")).isEmpty();
     }
 

@@ -68,7 +68,7 @@ class OperatorCliIT {
         assertThat(sessions.output()).contains("ID", "AGENT", session, "tasks", "active");
 
         BatonProcess.Run pending = baton("approvals", session, "--token", student);
-        assertThat(pending.output()).contains("delete_task");
+        assertThat(pending.output()).contains("WHAT", "delete_task", "Delete the task 'buy milk'");
         JsonNode calls = ApiClient.JSON.readTree(
                 baton("approvals", session, "--json", "--token", student).output());
         String call = calls.get(0).path("callId").asText();

@@ -568,8 +568,19 @@ class WebAppBrowserIT {
         wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("send")));
         assertThat(text(card.findElement(By.cssSelector(".tool-name")))).isEqualTo("delete_task");
         assertThat(text(card.findElement(By.cssSelector(".tool-status")))).isEqualTo("Waits for your approval");
-        assertThat(card.findElement(By.cssSelector(".tool-section pre")).getText())
-                .contains("\"taskId\": \"" + taskId + "\"", "\"confirmation\": true");
+        // the card says what the call does; the raw arguments are folded away, one click from view
+        assertThat(text(card.findElement(By.cssSelector(".approval-summary"))))
+                .isEqualTo("Delete the task 'water the ferns'");
+        WebElement raw = card.findElement(By.cssSelector("details.approval-arguments"));
+        WebElement rawArguments = raw.findElement(By.cssSelector(".tool-section pre"));
+        assertThat(raw.getAttribute("open")).as("collapsed").isNull();
+        assertThat(rawArguments.isDisplayed()).isFalse();
+        raw.findElement(By.tagName("summary")).click();
+        wait.until(ExpectedConditions.visibilityOf(rawArguments));
+        assertThat(rawArguments.getText()).contains("\"taskId\": \"" + taskId + "\"", "\"confirmation\": true");
+        assertThat(card.findElements(By.cssSelector(".tool-body .tool-section")))
+                .as("the arguments are shown once, inside the details")
+                .isEmpty();
         assertThat(text(card.findElement(By.cssSelector(".approval-reason")))).contains("delete_task");
         assertThat(text(card.findElement(By.cssSelector(".approval-expiry"))))
                 .startsWith("If nobody decides, it expires");
@@ -597,7 +608,11 @@ class WebAppBrowserIT {
         WebElement again = wait.until(ExpectedConditions.elementToBeClickable(
                 By.cssSelector(".tool-card[data-state='awaiting_approval'] .approve-button")));
         WebElement held = browser.findElement(By.cssSelector(".tool-card[data-state='awaiting_approval']"));
-        assertThat(held.findElement(By.cssSelector(".tool-section pre")).getText())
+        assertThat(text(held.findElement(By.cssSelector(".approval-summary"))))
+                .as("the summary stored with the pending approval")
+                .isEqualTo("Delete the task 'water the ferns'");
+        assertThat(held.findElement(By.cssSelector("details.approval-arguments .tool-section pre"))
+                        .getAttribute("textContent"))
                 .contains(taskId);
         assertThat(held.findElement(By.cssSelector(".deny-button")).isDisplayed())
                 .isTrue();

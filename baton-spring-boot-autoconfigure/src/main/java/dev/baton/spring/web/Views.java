@@ -71,6 +71,7 @@ final class Views {
                 .put("toolCallId", a.toolCallId())
                 .put("name", a.toolName());
         n.set("arguments", parseOrText(a.arguments()));
+        n.put("summary", a.summary());
         n.put("reason", a.reason())
                 .put("status", a.status().wireName())
                 .put("createdAt", a.createdAt().toString())
@@ -170,6 +171,7 @@ final class Views {
     private static ObjectNode approvalRequired(ObjectNode d, TurnEvent.ApprovalRequired a) {
         d.put("callId", a.callId()).put("toolCallId", a.toolCallId()).put("name", a.name());
         d.set("arguments", a.arguments());
+        d.put("summary", a.summary());
         return d.put("reason", a.reason()).put("expiresAt", a.expiresAt().toString());
     }
 

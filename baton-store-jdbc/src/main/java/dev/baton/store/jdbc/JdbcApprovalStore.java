@@ -30,7 +30,7 @@ public final class JdbcApprovalStore implements ApprovalStore {
     private static final String RESUMED = PausedTurn.Status.RESUMED.wireName();
     private static final String CALL_COLUMNS = "id, turn_id, call_index, tenant_id, user_id, session_id,"
             + " tool_call_id, tool_name, arguments, reason, status, created_at, expires_at, decided_at, decided_by,"
-            + " decided_arguments, comment";
+            + " decided_arguments, comment, summary";
     private static final String PENDING = ApprovalStatus.PENDING.wireName();
     private static final String PAUSED = PausedTurn.Status.PAUSED.wireName();
 
@@ -59,7 +59,7 @@ public final class JdbcApprovalStore implements ApprovalStore {
                 ps.executeUpdate();
             }
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO tool_approvals (" + CALL_COLUMNS
-                    + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                    + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
                 for (ToolApproval a : approvals) {
                     bind(ps, a);
                     ps.addBatch();
@@ -359,6 +359,7 @@ public final class JdbcApprovalStore implements ApprovalStore {
         ps.setString(15, a.decidedBy());
         ps.setString(16, a.decidedArguments());
         ps.setString(17, a.comment());
+        ps.setString(18, a.summary());
     }
 
     private ToolApproval call(ResultSet rs) throws SQLException {
@@ -373,6 +374,7 @@ public final class JdbcApprovalStore implements ApprovalStore {
                 rs.getString("tool_name"),
                 rs.getString("arguments"),
                 rs.getString("reason"),
+                rs.getString("summary"),
                 ApprovalStatus.fromWire(rs.getString("status")),
                 codec.getInstant(rs, "created_at"),
                 codec.getInstant(rs, "expires_at"),

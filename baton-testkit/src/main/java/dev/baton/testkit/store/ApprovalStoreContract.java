@@ -68,6 +68,7 @@ public abstract class ApprovalStoreContract {
                     "delete_task",
                     "{\"taskId\":\"t" + i + "\"}",
                     "delete_task is destructive",
+                    i == 0 ? "Delete the task 'buy milk' (due 2030-01-02)" : null,
                     ApprovalStatus.PENDING,
                     at,
                     at.plus(DAY),
@@ -111,6 +112,25 @@ public abstract class ApprovalStoreContract {
                 .isEmpty();
         assertThat(approvals().pausedTurn("tenant-1", "bob", turn.sessionId())).isEmpty();
         assertThat(approvals().pending("tenant-1", "bob", turn.sessionId())).isEmpty();
+    }
+
+    @Test
+    void a_held_calls_summary_is_kept_as_held_and_through_its_decision_and_none_stays_none() {
+        Instant at = Instant.parse("2030-01-15T10:00:00Z");
+        PausedTurn turn = pause("eve", at, 2);
+
+        assertThat(approvals().pending("tenant-1", "eve", turn.sessionId()))
+                .extracting(ToolApproval::position, ToolApproval::summary)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(0, "Delete the task 'buy milk' (due 2030-01-02)"),
+                        org.assertj.core.groups.Tuple.tuple(1, null));
+        ApprovalStore.Decided decided = approvals().decide(call(turn, 0).callId(), approve("eve"), at.plusSeconds(5));
+
+        assertThat(((ApprovalStore.Waiting) decided).decided().summary())
+                .isEqualTo("Delete the task 'buy milk' (due 2030-01-02)");
+        assertThat(approvals().sessionApprovals("tenant-1", turn.sessionId()))
+                .extracting(ToolApproval::summary)
+                .containsExactlyInAnyOrder("Delete the task 'buy milk' (due 2030-01-02)", null);
     }
 
     @Test
