@@ -87,14 +87,16 @@ public final class McpResourceMetadata {
     }
 
     /** Where the metadata of the resource is (RFC 9728 §3.1): the well-known path inserted before the resource's path. */
-    String metadataUrl(Context ctx) {
-        if (resource != null) {
-            String path =
-                    resource.getRawPath() == null || resource.getRawPath().equals("/") ? "" : resource.getRawPath();
-            return resource.getScheme() + "://" + resource.getRawAuthority() + WELL_KNOWN + path;
-        }
+    private String metadataUrl(Context ctx) {
+        if (resource != null) return metadataUrl(resource);
         String base = base(ctx);
         return base == null ? null : base + WELL_KNOWN + MCP_PATH;
+    }
+
+    /** {@code https://host/baton/mcp} → {@code https://host/.well-known/oauth-protected-resource/baton/mcp}. */
+    static String metadataUrl(URI resource) {
+        String path = resource.getRawPath() == null || resource.getRawPath().equals("/") ? "" : resource.getRawPath();
+        return resource.getScheme() + "://" + resource.getRawAuthority() + WELL_KNOWN + path;
     }
 
     /** The scheme and host the request came to; null when its Host header is not a plain host name. */
