@@ -22,7 +22,7 @@ import java.util.regex.Pattern;
  *
  * <p>On only when tokens come from an identity provider Baton can name: a JWKS URL and an issuer are configured. With
  * the HS256 secret alone there is no authorization server to point at, so the metadata is 404 and {@code /mcp}'s 401
- * is the API's plain {@code Bearer} challenge.
+ * names none (a plain {@code Bearer} challenge, with {@code error="invalid_token"} for a refused token).
  *
  * <p>The resource is {@code jwt.mcpResource} when configured; otherwise it is derived from the request's {@code Host}
  * (and scheme), so a client reaching Baton under a forged or proxied Host is told that Host back — harmless to Baton
@@ -39,16 +39,19 @@ public final class McpResourceMetadata {
     private final URI resource;
     private final String issuer;
 
-    /** @param resource the configured resource, null to derive it from each request */
+    /**
+     * @param resource the configured resource, null to derive it from each request
+     * @param issuer the authorization server to name; null when there is none (the metadata is then 404)
+     */
     McpResourceMetadata(URI resource, String issuer) {
         this.resource = resource;
         this.issuer = issuer;
     }
 
-    /** The routes as {@code jwt} has it: none unless tokens are verified against an identity provider's JWKS with an issuer. */
+    /** The routes for {@code jwt}: the issuer is named only when tokens are verified against its JWKS. */
     public static List<Consumer<RoutesConfig>> groups(JwtSettings jwt) {
-        if (jwt.jwksUrl() == null || jwt.issuer() == null) return List.of();
-        return List.of(new McpResourceMetadata(jwt.mcpResource(), jwt.issuer())::register);
+        String issuer = jwt.jwksUrl() != null ? jwt.issuer() : null;
+        return List.of(new McpResourceMetadata(jwt.mcpResource(), issuer)::register);
     }
 
     public void register(RoutesConfig routes) {
@@ -62,6 +65,12 @@ public final class McpResourceMetadata {
     }
 
     private void metadata(Context ctx) {
+        if (issuer == null)
+            throw new ApiException(
+                    404,
+                    "not_found",
+                    "no protected resource metadata: Baton names an authorization server only when tokens come from an "
+                            + "identity provider (jwt.jwksUrl and jwt.issuer)");
         String base = base(ctx);
         if (base == null) throw new ApiException(400, "invalid_request", "the Host header is not a host name");
         ObjectNode body = Json.MAPPER.createObjectNode();
@@ -77,7 +86,7 @@ public final class McpResourceMetadata {
     /** RFC 9728 §5.1; {@code error} only when a token was presented (RFC 6750 §3.1). */
     private String challenge(Context ctx, McpAuthException e) {
         StringBuilder challenge = new StringBuilder("Bearer");
-        String url = metadataUrl(ctx);
+        String url = issuer == null ? null : metadataUrl(ctx);
         if (url != null) challenge.append(" resource_metadata=\"").append(url).append('"');
         if (e.tokenPresented()) {
             if (url != null) challenge.append(',');

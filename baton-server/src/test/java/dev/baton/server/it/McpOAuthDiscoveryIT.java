@@ -215,6 +215,9 @@ class McpOAuthDiscoveryIT {
             var mcp = hs256Only.api.post("/mcp", null, initialize());
             assertThat(mcp.status()).isEqualTo(401);
             assertThat(mcp.headers().firstValue("WWW-Authenticate")).hasValue("Bearer");
+            var bad = hs256Only.api.post("/mcp", "not-a-token", initialize());
+            assertThat(bad.status()).isEqualTo(401);
+            assertThat(bad.headers().firstValue("WWW-Authenticate")).hasValue("Bearer error=\"invalid_token\"");
             // and the HS256 token still works there: no resource configured, no audience required
             assertThat(hs256Only
                             .api
