@@ -45,7 +45,8 @@ import org.slf4j.LoggerFactory;
  * algorithm confusion and keys named by the token ({@code jku}, {@code x5u}, {@code jwk}) are refused.
  *
  * <p>{@code sub} and {@code exp} are required; {@code nbf} is honoured; {@code exp} and {@code nbf} allow the
- * configured clock skew; {@code iss} and {@code aud} must match when configured. Every refusal is an
+ * configured clock skew; {@code iss} and {@code aud} must match when configured ({@code aud} per route: {@code /mcp}
+ * checks its resource when one is configured, see {@link #authenticateForMcp}). Every refusal is an
  * {@link AuthException} (401) whose message says why — including a JWKS endpoint that cannot be reached: the request
  * is not served either way, and the client cannot tell an outage from a bad key, so Baton keeps one status for both.
  */
@@ -131,11 +132,12 @@ public final class JwtAuthenticator {
     /** @param clock what {@code exp} and {@code nbf} are compared with */
     public static JwtAuthenticator create(JwtSettings settings, Map<String, Set<String>> rolePermissions, Clock clock) {
         log.info(
-                "JWT verification: HS256 {}, JWKS {}, issuer {}, audience {}, clock skew {}, tenant claim of JWKS tokens '{}'",
+                "JWT verification: HS256 {}, JWKS {}, issuer {}, audience {}, /mcp audience {}, clock skew {}, tenant claim of JWKS tokens '{}'",
                 settings.hs256Secret() == null ? "off" : "with the configured secret",
                 settings.jwksUrl() == null ? "off" : settings.jwksUrl() + " " + JWKS_ALGORITHMS,
                 settings.issuer() == null ? "not checked" : settings.issuer(),
                 settings.audience() == null ? "not checked" : settings.audience(),
+                settings.mcpAudience() == null ? "not checked" : settings.mcpAudience(),
                 settings.clockSkew(),
                 settings.tenantClaim());
         return new JwtAuthenticator(settings, rolePermissions, clock);
