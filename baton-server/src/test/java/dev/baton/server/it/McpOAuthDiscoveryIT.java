@@ -39,8 +39,9 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code /mcp} as an OAuth protected resource, with a real OpenID provider ({@code oidc-provider} from npm, run by
  * {@code /oauth/identity-provider.mjs}) as the authorization server: an MCP client that knows nothing but Baton's
  * {@code /mcp} URL follows the 401's {@code resource_metadata} to the metadata, the metadata to the provider, gets a
- * token for the resource by the client credentials grant with an RFC 8707 resource indicator, and calls a tool with it;
- * a token the same provider issued for another resource is refused.
+ * token for the resource by the client credentials grant with an RFC 8707 resource indicator, and calls a tool with it
+ * — step by step over plain HTTP, and as the official TypeScript SDK's client does it by itself; a token the same
+ * provider issued for another resource is refused.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class McpOAuthDiscoveryIT {
@@ -161,6 +162,40 @@ class McpOAuthDiscoveryIT {
                         + "\"arguments\":{}}}",
                 session);
         assertThat(listedTasks.body()).contains("found the provider myself");
+    }
+
+    @Test
+    void the_official_typescript_sdk_client_discovers_and_connects_with_only_the_url_and_its_credentials()
+            throws Exception {
+        Path installed = NpmPackages.require();
+        Path script = NpmPackages.copyScript(installed, "/oauth/mcp-oauth-client.mjs");
+        Process client = new ProcessBuilder(
+                        NpmPackages.node(), script.toString(), resource, "mcp-client", "mcp-client-secret", issuer)
+                .directory(installed.toFile())
+                .redirectError(installed.resolve("mcp-oauth-client.log").toFile())
+                .start();
+        String out = new String(client.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(client.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(client.exitValue())
+                .as(() -> out + readLog(installed.resolve("mcp-oauth-client.log")))
+                .isZero();
+
+        JsonNode printed =
+                ApiClient.JSON.readTree(out.strip().lines().reduce((a, b) -> b).orElseThrow());
+        assertThat(printed.path("tools").toString()).contains("\"add_task\"", "\"list_tasks\"");
+        assertThat(printed.path("result").path("isError").asBoolean(false)).isFalse();
+        assertThat(printed.path("result").toString()).contains("added by a discovering client");
+        // the SDK asked for a token bound to the resource the metadata named
+        assertThat(printed.path("claims").path("aud").asText()).isEqualTo(resource);
+        assertThat(printed.path("claims").path("iss").asText()).isEqualTo(issuer);
+    }
+
+    private static String readLog(Path log) {
+        try {
+            return "\n" + java.nio.file.Files.readString(log);
+        } catch (IOException e) {
+            return "";
+        }
     }
 
     @Test
