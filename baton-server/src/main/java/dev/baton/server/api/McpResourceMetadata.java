@@ -71,10 +71,16 @@ public final class McpResourceMetadata {
                     "not_found",
                     "no protected resource metadata: Baton names an authorization server only when tokens come from an "
                             + "identity provider (jwt.jwksUrl and jwt.issuer)");
-        String base = base(ctx);
-        if (base == null) throw new ApiException(400, "invalid_request", "the Host header is not a host name");
+        String derived = null;
+        if (resource == null) {
+            String base = base(ctx);
+            if (base == null)
+                throw new ApiException(
+                        400, "invalid_request", "the Host header is not a host name (or set jwt.mcpResource)");
+            derived = base + MCP_PATH;
+        }
         ObjectNode body = Json.MAPPER.createObjectNode();
-        body.put("resource", resource != null ? resource.toString() : base + MCP_PATH);
+        body.put("resource", resource != null ? resource.toString() : derived);
         body.putArray("authorization_servers").add(issuer);
         body.putArray("bearer_methods_supported").add("header");
         body.put("resource_name", "Baton MCP");

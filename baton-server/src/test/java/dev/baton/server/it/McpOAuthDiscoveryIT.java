@@ -262,6 +262,63 @@ class McpOAuthDiscoveryIT {
         }
     }
 
+    @Test
+    void without_a_configured_resource_the_metadata_names_the_requests_host_and_a_bad_host_is_400() throws Exception {
+        ObjectNode raw = JsonNodeFactory.instance.objectNode();
+        raw.putObject("jwt")
+                .put("jwksUrl", openIdConfiguration().path("jwks_uri").asText())
+                .put("issuer", issuer);
+        Path own = java.nio.file.Files.createDirectories(dir.resolve("derived"));
+        BatonConfig config = new BatonConfig(
+                0,
+                TestServer.sqliteUrl(own),
+                TestServer.SECRET,
+                new ModelSettings("simulator:default", null, null, Map.of()),
+                TurnLimits.DEFAULTS,
+                TestServer.ROLES,
+                List.of(),
+                BatonConfig.DEFAULT_MAX_BODY_BYTES,
+                raw,
+                Map.of());
+        try (TestServer derived =
+                TestServer.start(config, LlmSimulator.start(TaskAgentScript.create()), true, Clock.systemUTC())) {
+            int port = derived.server.port();
+            var refused = derived.api.post("/mcp", null, initialize());
+            assertThat(refused.status()).isEqualTo(401);
+            assertThat(refused.headers().firstValue("WWW-Authenticate"))
+                    .hasValue("Bearer resource_metadata=\"http://127.0.0.1:" + port
+                            + "/.well-known/oauth-protected-resource/mcp\"");
+
+            var metadata = derived.api.get("/.well-known/oauth-protected-resource/mcp", null);
+            assertThat(metadata.status()).isEqualTo(200);
+            assertThat(metadata.body().path("resource").asText()).isEqualTo("http://127.0.0.1:" + port + "/mcp");
+            assertThat(metadata.headers().firstValue("Cache-Control")).hasValue("no-cache");
+            // no resource configured: /mcp takes a token for any audience, as the API does (jwt.audience unset)
+            String other = clientCredentials(
+                    openIdConfiguration().path("token_endpoint").asText(), OTHER_RESOURCE);
+            assertThat(derived.api.post("/mcp", other, initialize()).status()).isEqualTo(200);
+
+            // a Host that is not a host name is never echoed into the metadata (Jetty refuses quotes itself; this one
+            // it
+            // lets through, and HttpClient will not send it)
+            String answer = rawGet(port, "/.well-known/oauth-protected-resource/mcp", "evil_host");
+            assertThat(answer).startsWith("HTTP/1.1 400");
+            assertThat(answer)
+                    .contains("\"code\":\"invalid_request\"", "the Host header is not a host name")
+                    .doesNotContain("evil_host");
+        }
+    }
+
+    /** One HTTP/1.1 GET with the given Host header, over a plain socket; the whole answer as text. */
+    private static String rawGet(int port, String path, String host) throws IOException {
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
+            socket.getOutputStream()
+                    .write(("GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n")
+                            .getBytes(StandardCharsets.ISO_8859_1));
+            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
     private String base() {
         return "http://127.0.0.1:" + t.server.port();
     }
