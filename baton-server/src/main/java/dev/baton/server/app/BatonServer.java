@@ -8,6 +8,7 @@ import dev.baton.runtime.config.ConfigException;
 import dev.baton.runtime.conversation.HistoryKeys;
 import dev.baton.server.a2a.A2aRoutes;
 import dev.baton.server.a2a.A2aSettings;
+import dev.baton.server.api.McpResourceMetadata;
 import dev.baton.server.api.OpenApiRoutes;
 import dev.baton.server.auth.JwtAuthenticator;
 import dev.baton.server.auth.JwtSecret;
@@ -126,6 +127,7 @@ public final class BatonServer implements AutoCloseable {
                     config.maxBodyBytes(),
                     sse,
                     options.clock()));
+            routes.addAll(McpResourceMetadata.groups(settings.jwt()));
             Javalin server = HttpApi.create(
                     options.host(), config.port(), http, auth, routes, new HttpMetrics(metrics.registry())::record);
             server.start();

@@ -1,7 +1,7 @@
 package dev.baton.server.auth;
 
 /** A request whose credentials are missing or not acceptable (401). The message is safe to return. */
-public final class AuthException extends RuntimeException {
+public sealed class AuthException extends RuntimeException permits McpAuthException {
     public AuthException(String message) {
         super(message);
     }

@@ -45,7 +45,8 @@ import org.slf4j.LoggerFactory;
  * algorithm confusion and keys named by the token ({@code jku}, {@code x5u}, {@code jwk}) are refused.
  *
  * <p>{@code sub} and {@code exp} are required; {@code nbf} is honoured; {@code exp} and {@code nbf} allow the
- * configured clock skew; {@code iss} and {@code aud} must match when configured. Every refusal is an
+ * configured clock skew; {@code iss} and {@code aud} must match when configured ({@code aud} per route: {@code /mcp}
+ * checks its resource when one is configured, see {@link #authenticateForMcp}). Every refusal is an
  * {@link AuthException} (401) whose message says why — including a JWKS endpoint that cannot be reached: the request
  * is not served either way, and the client cannot tell an outage from a bad key, so Baton keeps one status for both.
  */
@@ -94,6 +95,8 @@ public final class JwtAuthenticator {
             List<JWK> keys) {}
 
     private final String jwksTenantClaim;
+    private final String audience;
+    private final String mcpAudience;
     private final Map<String, Set<String>> rolePermissions;
 
     /** HS256 tokens only, with the default clock skew. */
@@ -117,6 +120,8 @@ public final class JwtAuthenticator {
                 ? null
                 : processor(new JWSVerificationKeySelector<>(JWKS_ALGORITHMS, jwksKeys), settings, clock);
         this.jwksTenantClaim = settings.tenantClaim();
+        this.audience = settings.audience();
+        this.mcpAudience = settings.mcpAudience();
     }
 
     /** An authenticator for these settings; expiry is judged by the system clock. */
@@ -127,18 +132,36 @@ public final class JwtAuthenticator {
     /** @param clock what {@code exp} and {@code nbf} are compared with */
     public static JwtAuthenticator create(JwtSettings settings, Map<String, Set<String>> rolePermissions, Clock clock) {
         log.info(
-                "JWT verification: HS256 {}, JWKS {}, issuer {}, audience {}, clock skew {}, tenant claim of JWKS tokens '{}'",
+                "JWT verification: HS256 {}, JWKS {}, issuer {}, audience {}, /mcp audience {}, clock skew {}, tenant claim of JWKS tokens '{}'",
                 settings.hs256Secret() == null ? "off" : "with the configured secret",
                 settings.jwksUrl() == null ? "off" : settings.jwksUrl() + " " + JWKS_ALGORITHMS,
                 settings.issuer() == null ? "not checked" : settings.issuer(),
                 settings.audience() == null ? "not checked" : settings.audience(),
+                settings.mcpAudience() == null ? "not checked" : settings.mcpAudience(),
                 settings.clockSkew(),
                 settings.tenantClaim());
         return new JwtAuthenticator(settings, rolePermissions, clock);
     }
 
-    /** @param authorization the raw Authorization header, may be null */
+    /**
+     * A token for Baton's API: its {@code aud} must contain the configured audience, when there is one.
+     *
+     * @param authorization the raw Authorization header, may be null
+     */
     public Principal authenticate(String authorization) {
+        return authenticate(authorization, audience);
+    }
+
+    /**
+     * A token for {@code /mcp}: its {@code aud} must contain the MCP resource when one is configured (RFC 8707: a token
+     * issued for another resource is refused), else the audience every route checks.
+     */
+    public Principal authenticateForMcp(String authorization) {
+        return authenticate(authorization, mcpAudience);
+    }
+
+    /** @param requiredAudience what {@code aud} must contain; null when any audience (or none) is accepted */
+    private Principal authenticate(String authorization, String requiredAudience) {
         if (authorization == null || authorization.isBlank()) {
             throw new AuthException("missing bearer token");
         }
@@ -157,6 +180,7 @@ public final class JwtAuthenticator {
             } catch (BadJOSEException e) {
                 throw new AuthException(reason(e));
             }
+            checkAudience(known.claims(), requiredAudience);
             return known.principal();
         }
         JWT jwt;
@@ -179,7 +203,18 @@ public final class JwtAuthenticator {
         }
         Principal principal = principal(claims, viaJwks ? jwksTenantClaim : HS256_TENANT_CLAIM);
         remember(token, jwt, claims, processor, principal, viaJwks);
+        checkAudience(claims, requiredAudience);
         return principal;
+    }
+
+    /**
+     * Checked per route rather than by Nimbus' claims verifier, which knows one audience: {@code /mcp} may require its
+     * resource where the API requires {@code jwt.audience}. The signature check is remembered either way.
+     */
+    private static void checkAudience(JWTClaimsSet claims, String required) {
+        if (required == null) return;
+        List<String> aud = claims.getAudience();
+        if (aud == null || !aud.contains(required)) throw new AuthException("token audience not accepted");
     }
 
     private void remember(
@@ -231,9 +266,8 @@ public final class JwtAuthenticator {
             exact.issuer(settings.issuer());
             required.add("iss");
         }
-        // a non-null accepted audience also makes aud required
-        Set<String> audience = settings.audience() == null ? null : Set.of(settings.audience());
-        var verifier = new DefaultJWTClaimsVerifier<SecurityContext>(audience, exact.build(), required, null) {
+        // the audience is checked per route (checkAudience), so that /mcp may require its own
+        var verifier = new DefaultJWTClaimsVerifier<SecurityContext>(null, exact.build(), required, null) {
             @Override
             protected Date currentTime() {
                 return Date.from(clock.instant());

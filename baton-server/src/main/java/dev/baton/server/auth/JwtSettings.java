@@ -25,6 +25,8 @@ import java.util.Map;
  *   clockSkew: 30s                                           # BATON_JWT_CLOCK_SKEW: leeway for exp and nbf
  *   tenantClaim: org_id                                      # BATON_JWT_TENANT_CLAIM: for JWKS tokens only
  *   jwksTimeout: 2s                                          # BATON_JWT_JWKS_TIMEOUT: connect and read timeout
+ *   mcpResource: https://baton.example.org/mcp               # BATON_JWT_MCP_RESOURCE: /mcp's public URL; tokens
+ *                                                            #   presented to /mcp must name it in aud
  * }</pre>
  *
  * <p>Algorithms are chosen by the server, never by the token: HS256 is verified only with the secret, RS256 and
@@ -38,6 +40,10 @@ import java.util.Map;
  * @param clockSkew how far {@code exp} and {@code nbf} may be off; Nimbus counts whole seconds, so it is rounded up
  * @param tenantClaim the claim a JWKS token names its tenant in; HS256 tokens always use {@code tenant}
  * @param jwksTimeout the connect and the read timeout of one JWKS fetch
+ * @param mcpResource the public URL of {@code /mcp}, its OAuth resource identifier (RFC 8707, RFC 9728): when set, a
+ *     token presented to {@code /mcp} must carry it in {@code aud} (in place of {@code audience}), and the protected
+ *     resource metadata names it; null to derive the metadata's resource from each request and check {@code /mcp}'s
+ *     tokens against {@code audience} like every other route's
  */
 public record JwtSettings(
         JwtSecret hs256Secret,
@@ -46,7 +52,8 @@ public record JwtSettings(
         String audience,
         Duration clockSkew,
         String tenantClaim,
-        Duration jwksTimeout) {
+        Duration jwksTimeout,
+        URI mcpResource) {
 
     public static final Duration DEFAULT_CLOCK_SKEW = Duration.ofSeconds(30);
     public static final String DEFAULT_TENANT_CLAIM = "tenant";
@@ -71,6 +78,27 @@ public record JwtSettings(
         if (jwksTimeout.isNegative() || jwksTimeout.isZero() || jwksTimeout.toMillis() > Integer.MAX_VALUE) {
             throw new ConfigException("jwt.jwksTimeout must be positive and below 24 days");
         }
+        if (mcpResource != null) checkResource(mcpResource);
+    }
+
+    /** Without a resource for {@code /mcp}. */
+    public JwtSettings(
+            JwtSecret hs256Secret,
+            URI jwksUrl,
+            String issuer,
+            String audience,
+            Duration clockSkew,
+            String tenantClaim,
+            Duration jwksTimeout) {
+        this(hs256Secret, jwksUrl, issuer, audience, clockSkew, tenantClaim, jwksTimeout, null);
+    }
+
+    /**
+     * What a token presented to {@code /mcp} must carry in {@code aud}: the resource when one is configured (a token
+     * issued for another resource is refused, RFC 8707), else the audience every route checks (null: none).
+     */
+    public String mcpAudience() {
+        return mcpResource != null ? mcpResource.toString() : audience;
     }
 
     /** HS256 only, with the defaults for everything else (tests, {@code baton token}). */
@@ -90,7 +118,7 @@ public record JwtSettings(
 
     /** Its keys. */
     public static final List<String> KEYS =
-            List.of("jwksUrl", "issuer", "audience", "clockSkew", "tenantClaim", "jwksTimeout");
+            List.of("jwksUrl", "issuer", "audience", "clockSkew", "tenantClaim", "jwksTimeout", "mcpResource");
 
     /** True when a JWKS URL is configured (env or baton.yaml): tokens then come from an identity provider. */
     public static boolean jwksConfigured(JsonNode section, Map<String, String> env) {
@@ -107,14 +135,16 @@ public record JwtSettings(
         ConfigSection.of(s, SECTION, KEYS);
         Map<String, String> e = env == null ? Map.of() : env;
         String url = text(e, "BATON_JWT_JWKS_URL", s, "jwksUrl");
+        String resource = text(e, "BATON_JWT_MCP_RESOURCE", s, "mcpResource");
         return new JwtSettings(
                 hs256Secret == null || hs256Secret.isBlank() ? null : JwtSecret.of(hs256Secret),
-                url == null ? null : uri(url),
+                url == null ? null : uri(url, "jwt.jwksUrl (BATON_JWT_JWKS_URL)"),
                 text(e, "BATON_JWT_ISSUER", s, "issuer"),
                 text(e, "BATON_JWT_AUDIENCE", s, "audience"),
                 duration(e, "BATON_JWT_CLOCK_SKEW", s, "clockSkew"),
                 text(e, "BATON_JWT_TENANT_CLAIM", s, "tenantClaim"),
-                duration(e, "BATON_JWT_JWKS_TIMEOUT", s, "jwksTimeout"));
+                duration(e, "BATON_JWT_JWKS_TIMEOUT", s, "jwksTimeout"),
+                resource == null ? null : uri(resource, "jwt.mcpResource (BATON_JWT_MCP_RESOURCE)"));
     }
 
     /**
@@ -152,11 +182,24 @@ public record JwtSettings(
         }
     }
 
-    private static URI uri(String text) {
+    private static URI uri(String text, String name) {
         try {
             return new URI(text);
         } catch (URISyntaxException e) {
-            throw new ConfigException("jwt.jwksUrl (BATON_JWT_JWKS_URL) is not a URL: " + text);
+            throw new ConfigException(name + " is not a URL: " + text);
+        }
+    }
+
+    /** RFC 8707 §2: an absolute URI without a fragment; RFC 9728 derives the metadata URL from its host and path. */
+    private static void checkResource(URI resource) {
+        String scheme = resource.getScheme() == null ? "" : resource.getScheme().toLowerCase(Locale.ROOT);
+        if (!resource.isAbsolute()
+                || resource.getHost() == null
+                || !(scheme.equals("https") || scheme.equals("http"))
+                || resource.getRawFragment() != null
+                || resource.getRawQuery() != null) {
+            throw new ConfigException("jwt.mcpResource (BATON_JWT_MCP_RESOURCE) must be the http(s) URL of /mcp "
+                    + "without query or fragment, e.g. https://baton.example.org/mcp; got " + resource);
         }
     }
 

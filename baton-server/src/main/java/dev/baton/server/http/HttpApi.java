@@ -1,6 +1,9 @@
 package dev.baton.server.http;
 
+import dev.baton.core.auth.Principal;
+import dev.baton.server.auth.AuthException;
 import dev.baton.server.auth.JwtAuthenticator;
+import dev.baton.server.auth.McpAuthException;
 import io.javalin.Javalin;
 import io.javalin.compression.CompressionStrategy;
 import io.javalin.config.RoutesConfig;
@@ -84,14 +87,27 @@ public final class HttpApi {
             });
             // the v1 API and the designs' own APIs (/api/..., /chat/..., /sessions/..., /admin/...) are all for
             // signed-in callers
-            // and Baton's MCP endpoint: the same token, the same caller
-            for (String path : List.of("/v1/*", "/api/*", "/chat/*", "/mcp", "/sessions", "/sessions/*", "/admin/*")) {
+            for (String path : List.of("/v1/*", "/api/*", "/chat/*", "/sessions", "/sessions/*", "/admin/*")) {
                 routes.before(path, ctx -> {
                     var principal = auth.authenticate(ctx.header("Authorization"));
                     Caller.set(ctx, principal);
                     MDC.put("userId", principal.userId());
                 });
             }
+            // and Baton's MCP endpoint: the same caller, by a token for /mcp's own audience when it has one; a refusal
+            // there also points an MCP client at the protected resource metadata
+            routes.before("/mcp", ctx -> {
+                String authorization = ctx.header("Authorization");
+                Principal principal;
+                try {
+                    principal = auth.authenticateForMcp(authorization);
+                } catch (AuthException e) {
+                    boolean presented = authorization != null && authorization.regionMatches(true, 0, "Bearer ", 0, 7);
+                    throw new McpAuthException(e.getMessage(), presented);
+                }
+                Caller.set(ctx, principal);
+                MDC.put("userId", principal.userId());
+            });
             routes.after(ctx -> {
                 // what a route left of the request body is read (bounded) before the answer is written: left
                 // unread, Jetty closes the connection after the answer, and a client that has already picked that

@@ -146,6 +146,43 @@ class JwtAuthenticatorTest {
                 .isEqualTo("alice");
     }
 
+    @Test
+    void mcp_tokens_must_name_the_mcp_resource_in_place_of_the_apis_audience() throws Exception {
+        Instant now = Instant.now();
+        String resource = "https://baton.example/mcp";
+        JwtAuthenticator both = JwtAuthenticator.create(
+                new JwtSettings(
+                        JwtSecret.of(SECRET), null, null, "baton", null, null, null, java.net.URI.create(resource)),
+                Map.of());
+        String forMcp = "Bearer " + hs256(claims(now).audience(resource));
+        String forApi = "Bearer " + hs256(claims(now).audience("baton"));
+
+        assertThat(both.authenticateForMcp(forMcp).userId()).isEqualTo("alice");
+        assertThatThrownBy(() -> both.authenticateForMcp(forApi)).hasMessage("token audience not accepted");
+        // and the other way round, also once the token's signature check is remembered
+        assertThat(both.authenticate(forApi).userId()).isEqualTo("alice");
+        assertThatThrownBy(() -> both.authenticate(forMcp)).hasMessage("token audience not accepted");
+        assertThatThrownBy(() -> both.authenticateForMcp("Bearer " + hs256(claims(now))))
+                .hasMessage("token audience not accepted");
+    }
+
+    @Test
+    void without_an_mcp_resource_mcp_tokens_are_checked_against_the_apis_audience() throws Exception {
+        Instant now = Instant.now();
+        JwtAuthenticator apiOnly = JwtAuthenticator.create(
+                new JwtSettings(JwtSecret.of(SECRET), null, null, "baton", null, null, null), Map.of());
+
+        assertThat(apiOnly.authenticateForMcp("Bearer " + hs256(claims(now).audience("baton")))
+                        .userId())
+                .isEqualTo("alice");
+        assertThatThrownBy(() ->
+                        apiOnly.authenticateForMcp("Bearer " + hs256(claims(now).audience("other"))))
+                .hasMessage("token audience not accepted");
+        // neither configured: no audience is required anywhere
+        assertThat(auth.authenticateForMcp("Bearer " + hs256(claims(now))).userId())
+                .isEqualTo("alice");
+    }
+
     static JWTClaimsSet.Builder claims(Instant now) {
         return new JWTClaimsSet.Builder().subject("alice").expirationTime(Date.from(now.plusSeconds(60)));
     }

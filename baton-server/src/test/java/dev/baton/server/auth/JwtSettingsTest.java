@@ -11,6 +11,7 @@ import dev.baton.runtime.config.ConfigException;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -152,5 +153,42 @@ class JwtSettingsTest {
         assertThatThrownBy(() -> JwtSettings.parse(scalar, Map.of(), SECRET))
                 .isInstanceOf(ConfigProblem.class)
                 .hasMessageContaining("mapping");
+    }
+
+    @Test
+    void the_mcp_resource_comes_from_the_section_or_the_environment_and_becomes_mcps_audience() throws IOException {
+        JwtSettings fromYaml = JwtSettings.parse(yaml("""
+                        jwt:
+                          audience: baton
+                          mcpResource: https://baton.example.org/mcp
+                        """), Map.of(), SECRET);
+        assertThat(fromYaml.mcpResource()).isEqualTo(URI.create("https://baton.example.org/mcp"));
+        assertThat(fromYaml.mcpAudience()).isEqualTo("https://baton.example.org/mcp");
+
+        JwtSettings fromEnv = JwtSettings.parse(
+                yaml("jwt:\n  mcpResource: https://baton.example.org/mcp\n"),
+                Map.of("BATON_JWT_MCP_RESOURCE", "https://mcp.example.org/mcp"),
+                SECRET);
+        assertThat(fromEnv.mcpResource()).isEqualTo(URI.create("https://mcp.example.org/mcp"));
+
+        JwtSettings none = JwtSettings.parse(yaml("jwt:\n  audience: baton\n"), Map.of(), SECRET);
+        assertThat(none.mcpResource()).isNull();
+        assertThat(none.mcpAudience()).isEqualTo("baton");
+    }
+
+    @Test
+    void an_mcp_resource_that_is_not_an_http_url_without_query_or_fragment_is_refused() {
+        for (String bad : List.of(
+                "baton",
+                "urn:baton:mcp",
+                "ftp://baton.example.org/mcp",
+                "https://baton.example.org/mcp#x",
+                "https://baton.example.org/mcp?agent=a",
+                "https://exa mple/mcp")) {
+            assertThatThrownBy(() -> JwtSettings.parse(NONE, Map.of("BATON_JWT_MCP_RESOURCE", bad), SECRET))
+                    .as(bad)
+                    .isInstanceOf(ConfigException.class)
+                    .hasMessageContaining("jwt.mcpResource (BATON_JWT_MCP_RESOURCE)");
+        }
     }
 }

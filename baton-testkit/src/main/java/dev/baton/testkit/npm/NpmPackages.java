@@ -30,6 +30,8 @@ public final class NpmPackages {
     public static final String A2A_SDK = "@a2a-js/sdk@1.3.0";
     /** Express, the A2A SDK's peer for its server side: a remote A2A agent in a test. */
     public static final String EXPRESS = "express@5.1.0";
+    /** A certified OpenID provider: the identity provider of the OAuth discovery tests of {@code /mcp}. */
+    public static final String OIDC_PROVIDER = "oidc-provider@9.13.3";
 
     /** The MCP peers: the reference servers and the TypeScript SDK, installed together under {@code target/npm}. */
     public static final List<String> MCP_PEERS = List.of(SERVER_EVERYTHING, SERVER_MEMORY, TYPESCRIPT_SDK);
