@@ -255,6 +255,7 @@ public final class BatonApp implements AutoCloseable {
             instrumentation.configure(builder);
             Baton baton = opened.add(builder.build());
             modelCalls.bind(baton.modelCalls());
+            deliveries.bind(baton.runningTurns());
             BatonApp app =
                     new BatonApp(settings, baton, db, resilient, mcp, audit, running, simulated, opened, deliveries);
             instrumentation.started(app);

@@ -36,7 +36,7 @@ public final class BundledScript {
                                 : Optional.empty())
                 .responder(
                         "study-agent",
-                        request -> request.toolNames().contains("create_note")
+                        request -> StudyAgentScript.isStudyRequest(request)
                                 ? Optional.of(StudyAgentScript.respond(request))
                                 : Optional.empty())
                 .responder("tasks", request -> Optional.of(tasks.answer(request).reply()))

@@ -26,6 +26,9 @@ public final class StudyAgentScript {
             I'm your study companion. Tell me what you're working on and I'll help you understand it step by step, \
             or ask me to note something down for later. (Simulated model — set OPENAI_API_KEY to use a real one.)""";
 
+    /** The opening sentence of the study agent's system prompt (agents/study.yaml in baton-notes). */
+    static final String STUDY_PROMPT = "You are a patient study companion.";
+
     private static final Pattern NOTE = Pattern.compile(
             "^(?:please\\s+)?(?:remember|note|save a note|make a note|write down)\\b(?:\\s+that)?[:,]?\\s*(.+)$",
             Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
@@ -51,6 +54,17 @@ public final class StudyAgentScript {
                 .responder("study-agent", request -> Optional.of(respond(request)))
                 .fallback(HELP)
                 .build();
+    }
+
+    /**
+     * A request of the study agent: it offers the study tools (a user without the notes permissions is offered
+     * fewer), or its system prompt is the study companion's.
+     */
+    static boolean isStudyRequest(RecordedRequest request) {
+        var tools = request.toolNames();
+        return tools.contains("create_note")
+                || tools.contains("search_prior_sessions") && !tools.contains("add_task")
+                || ScriptJson.system(request).contains(STUDY_PROMPT);
     }
 
     static Reply respond(RecordedRequest request) {
