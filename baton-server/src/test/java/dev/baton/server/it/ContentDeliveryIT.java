@@ -44,9 +44,12 @@ class ContentDeliveryIT {
         JsonNode asked = chat(token, "learning", null, "I want to learn quantam fisics");
         String session = asked.path("conversationId").asText();
 
-        try (var events = t.api.openGet("/v1/events?sessionId=" + session, token, Map.of())) {
+        String nosyToken = TestServer.token("nosy-neighbour");
+        try (var events = t.api.openGet("/v1/events?sessionId=" + session, token, Map.of());
+                var nosy = t.api.openGet("/v1/events", nosyToken, Map.of())) {
             assertThat(events.status).isEqualTo(200);
             assertThat(events.next().event()).isEqualTo("ready");
+            assertThat(nosy.next().event()).isEqualTo("ready");
 
             JsonNode confirmed = chat(token, "learning", session, "it is");
             assertThat(confirmed.path("answer").asText()).isEqualTo("Thank you. I'm putting that together now.");
@@ -70,6 +73,17 @@ class ContentDeliveryIT {
             assertThat(last.path("role").asText()).isEqualTo("assistant");
             assertThat(last.path("content").asText())
                     .isEqualTo(message.path("content").asText());
+
+            // another learner following all their sessions hears of their own material, never of dina's (which was
+            // delivered first: had it leaked, it would be the first event here)
+            String nosySession = chat(nosyToken, "learning", null, "ledarship")
+                    .path("conversationId")
+                    .asText();
+            chat(nosyToken, "learning", nosySession, "yes");
+            SseEvent own = assertTimeoutPreemptively(PATIENCE, nosy::next);
+            assertThat(own.event()).isEqualTo("message");
+            assertThat(own.data().path("sessionId").asText()).isEqualTo(nosySession);
+            assertThat(own.data().at("/message/content").asText()).startsWith("Your material on Leadership is ready.");
         }
     }
 
