@@ -101,6 +101,32 @@ export function streamDecision(sessionId, callId, decision, comment, signal, onE
     body, signal, onEvent);
 }
 
+/**
+ * Follows the user's sessions' news (GET /v1/events): calls onEvent(type, data) for each event — `message` when a
+ * background job delivered an answer into one of their sessions. Resolves when the stream ends or is aborted; throws
+ * an ApiError when the server refused (a JSON answer) or could not be reached.
+ */
+export async function followEvents(signal, onEvent) {
+  let res;
+  try {
+    res = await fetch("/v1/events", { headers: headers({ Accept: "text/event-stream" }), signal });
+  } catch (e) {
+    if (signal && signal.aborted) return;
+    throw new ApiError(0, "network", "the server cannot be reached", null, null);
+  }
+  const type = res.headers.get("Content-Type") || "";
+  if (!res.ok || !type.startsWith("text/event-stream")) {
+    await readJson(res);
+    throw new ApiError(res.status, "unexpected_answer", "the server answered without a stream", null, null);
+  }
+  try {
+    await readEvents(res.body, onEvent);
+  } catch (e) {
+    if (signal && signal.aborted) return;
+    throw new ApiError(0, "network", "the events stream broke", null, null);
+  }
+}
+
 /** POSTs JSON asking for a stream: null once the stream ended, or the JSON of a successful non-stream answer. */
 async function streamPost(path, body, signal, onEvent) {
   let res;

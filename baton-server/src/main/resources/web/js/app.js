@@ -11,6 +11,7 @@ import { SignIn } from "./signin.js";
 import { Admin, adminPermissions } from "./admin.js";
 import { wireExport } from "./export.js";
 import { wireTheme } from "./theme.js";
+import { Deliveries } from "./deliveries.js";
 
 const AGENT_KEY = "baton.agent";
 
@@ -39,6 +40,7 @@ const chat = new Chat({
     window.location.hash = state.routedTo;
   },
 });
+const deliveries = new Deliveries((event) => delivered(event));
 const signIn = new SignIn(() => enter());
 const admin = new Admin();
 wireTheme();
@@ -77,6 +79,7 @@ async function enter() {
   const claims = auth.claims();
   $("who").textContent = claims.name ? claims.name + " (" + claims.sub + ")" : claims.sub || "signed in";
   fillAgents();
+  deliveries.start();
   state.routedTo = null;
   await Promise.all([
     sidebar.refresh().catch(() => announce("The conversation list could not be loaded.")),
@@ -91,6 +94,7 @@ async function enter() {
 
 function showSignIn(reason) {
   state.signedIn = false;
+  deliveries.stop();
   chat.abandonTurn();
   $("app").hidden = true;
   signIn.show(state.settings, reason);
@@ -194,6 +198,7 @@ async function route() {
 }
 
 async function openConversation(id) {
+  if ($("delivery-notice-link").getAttribute("href") === "#/c/" + encodeURIComponent(id)) $("delivery-notice").hidden = true;
   let session = sidebar.find(id);
   try {
     if (!session) session = await api("GET", "/v1/sessions/" + encodeURIComponent(id));
@@ -228,6 +233,42 @@ function setTitle(title, agentId) {
   if (canAudit) auditLink.href = "#/admin/audit/" + encodeURIComponent(chat.session.id);
   $("export-menu").hidden = !(chat.session && isChatRoute());
 }
+
+// --- answers delivered outside a turn ------------------------------------------------------------------------
+
+/** Shown in the open conversation, or announced with a badge on its sidebar entry when the user is elsewhere. */
+async function delivered(event) {
+  const open = chat.session && chat.session.id === event.sessionId && isChatRoute();
+  if (open) {
+    chat.addDelivered(event.message);
+    announce(agentName(event.agentId) + " sent a new message in this conversation.");
+    return;
+  }
+  if (!sidebar.find(event.sessionId)) {
+    try {
+      await sidebar.refresh();
+      await sidebar.fillTitles(); // the notice names the conversation by its first message
+    } catch (e) {
+      // the badge needs the entry; the announcement below still tells the user
+    }
+  }
+  sidebar.markUnread(event.sessionId);
+  const session = sidebar.find(event.sessionId);
+  const title = session ? sidebar.title(session) : "another conversation";
+  showNotice("New message in “" + title + "”", "#/c/" + encodeURIComponent(event.sessionId));
+  announce("New message from " + agentName(event.agentId) + " in “" + title + "”.");
+}
+
+/** A visible note with a link to the conversation; it stays until opened or dismissed. */
+function showNotice(text, href) {
+  const notice = $("delivery-notice");
+  $("delivery-notice-link").textContent = text;
+  $("delivery-notice-link").href = href;
+  notice.hidden = false;
+}
+
+$("delivery-notice-link").addEventListener("click", () => { $("delivery-notice").hidden = true; });
+$("delivery-notice-close").addEventListener("click", () => { $("delivery-notice").hidden = true; });
 
 // --- the sidebar as a drawer on narrow screens -------------------------------------------------------------
 

@@ -272,6 +272,20 @@ export class Chat {
     this.log.append(view.element);
   }
 
+  /** An answer delivered into this conversation outside a turn (prepared material): shown after what is there. */
+  addDelivered(m) {
+    if (this.log.querySelector(".empty-state")) this.log.replaceChildren();
+    // measured before: the new message is long, and a reader at the end should see where it starts
+    const atEnd = this.log.scrollHeight - this.log.scrollTop - this.log.clientHeight < 120;
+    const before = this.log.lastElementChild;
+    this.addStored(m);
+    const added = this.log.lastElementChild;
+    if (added && added !== before) {
+      added.classList.add("is-delivered");
+      if (atEnd) added.scrollIntoView({ block: "start" });
+    }
+  }
+
   /** Keeps the newest text in view, unless the reader scrolled up to read something earlier. */
   scrollToEnd(force) {
     const nearEnd = this.log.scrollHeight - this.log.scrollTop - this.log.clientHeight < 120;

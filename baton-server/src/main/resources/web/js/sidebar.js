@@ -23,6 +23,7 @@ export class Sidebar {
     this.sessions = [];
     this.cursor = null;
     this.activeId = null;
+    this.unread = new Set(); // conversations with an answer that arrived while the user was elsewhere
     this.titles = loadTitles();
     this.more.addEventListener("click", () => this.loadMore());
     this.search.addEventListener("input", () => this.draw());
@@ -54,8 +55,15 @@ export class Sidebar {
     this.draw();
   }
 
+  /** An answer arrived in a conversation the user is not looking at: its entry shows a "New" badge until opened. */
+  markUnread(sessionId) {
+    this.unread.add(sessionId);
+    this.draw();
+  }
+
   setActive(sessionId) {
     this.activeId = sessionId;
+    if (sessionId && this.unread.delete(sessionId)) this.draw();
     for (const link of this.list.querySelectorAll("a.conversation-link")) {
       if (link.dataset.sessionId === sessionId) link.setAttribute("aria-current", "page");
       else link.removeAttribute("aria-current");
@@ -120,10 +128,13 @@ export class Sidebar {
 
   item(s) {
     const title = this.title(s);
-    const link = h("a", { className: "conversation-link", href: "#/c/" + encodeURIComponent(s.id) },
+    const unread = this.unread.has(s.id);
+    const link = h("a", { className: "conversation-link" + (unread ? " is-unread" : ""),
+      href: "#/c/" + encodeURIComponent(s.id) },
       h("span", { className: "conversation-title" }, title),
       h("span", { className: "conversation-meta" },
-        this.hooks.agentName(s.agentId) + " · " + shortTime(s.startedAt) + (s.state === "completed" ? " · ended" : "")));
+        this.hooks.agentName(s.agentId) + " · " + shortTime(s.startedAt) + (s.state === "completed" ? " · ended" : "")),
+      unread ? h("span", { className: "unread-badge" }, "New message") : null);
     link.dataset.sessionId = s.id;
     if (s.id === this.activeId) link.setAttribute("aria-current", "page");
     const remove = h("button", { type: "button", className: "icon-button conversation-delete",

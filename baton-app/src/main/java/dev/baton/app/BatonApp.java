@@ -27,6 +27,7 @@ import dev.baton.runtime.admission.PendingModelCalls;
 import dev.baton.runtime.agent.AgentRegistry;
 import dev.baton.runtime.config.ConfigException;
 import dev.baton.runtime.config.ConfigFile;
+import dev.baton.runtime.delivery.DeliveredMessages;
 import dev.baton.runtime.stream.TurnEventLogSettings;
 import dev.baton.simulator.BundledScript;
 import dev.baton.simulator.LlmSimulator;
@@ -135,6 +136,8 @@ public final class BatonApp implements AutoCloseable {
     /** What the app opened, closed in reverse order. */
     private final OpenedResources opened;
 
+    private final DeliveredMessages deliveries;
+
     private BatonApp(
             AppSettings settings,
             Baton baton,
@@ -144,7 +147,8 @@ public final class BatonApp implements AutoCloseable {
             JdbcAuditStore audit,
             List<RunningDomain> domains,
             boolean simulated,
-            OpenedResources opened) {
+            OpenedResources opened,
+            DeliveredMessages deliveries) {
         this.settings = settings;
         this.baton = baton;
         this.database = database;
@@ -154,6 +158,7 @@ public final class BatonApp implements AutoCloseable {
         this.domains = List.copyOf(domains);
         this.simulated = simulated;
         this.opened = opened;
+        this.deliveries = deliveries;
     }
 
     /**
@@ -202,6 +207,8 @@ public final class BatonApp implements AutoCloseable {
             List<RunningDomain> running = new ArrayList<>();
             // domains call models only through the runtime's admission, which exists once the runtime is built
             PendingModelCalls modelCalls = new PendingModelCalls();
+            // what a domain's background job prepared reaches the session that asked for it through the runtime
+            DeliveredMessages deliveries = new DeliveredMessages(conversations, clock);
             for (Domain domain : settings.domains().all()) {
                 DomainContext context = new DomainContext(
                         db,
@@ -210,7 +217,8 @@ public final class BatonApp implements AutoCloseable {
                         modelCalls,
                         agents,
                         conversations,
-                        prices);
+                        prices,
+                        deliveries);
                 running.add(opened.add(domain.start(context)));
             }
             ModuleRegistry modules = AppSettings.modules(
@@ -247,7 +255,9 @@ public final class BatonApp implements AutoCloseable {
             instrumentation.configure(builder);
             Baton baton = opened.add(builder.build());
             modelCalls.bind(baton.modelCalls());
-            BatonApp app = new BatonApp(settings, baton, db, resilient, mcp, audit, running, simulated, opened);
+            deliveries.bind(baton.runningTurns());
+            BatonApp app =
+                    new BatonApp(settings, baton, db, resilient, mcp, audit, running, simulated, opened, deliveries);
             instrumentation.started(app);
             baton.startBackgroundJobs();
             for (RunningDomain domain : running) opened.add(domain.startBackgroundJobs());
@@ -316,6 +326,11 @@ public final class BatonApp implements AutoCloseable {
     }
 
     /** The runtime every front door calls. */
+    /** Messages background jobs put into sessions, and who hears of them in this process. */
+    public DeliveredMessages deliveries() {
+        return deliveries;
+    }
+
     public Baton baton() {
         return baton;
     }

@@ -4,6 +4,7 @@ import dev.baton.core.conversation.ConversationStore;
 import dev.baton.core.model.CostCalculator;
 import dev.baton.runtime.admission.AdmittedModelCalls;
 import dev.baton.runtime.agent.AgentRegistry;
+import dev.baton.runtime.delivery.DeliveredMessages;
 import dev.baton.store.jdbc.Database;
 import java.time.Clock;
 import java.util.Objects;
@@ -20,6 +21,8 @@ import java.util.Optional;
  * @param agents the configured agents; null without a runtime
  * @param conversations the runtime's conversation store; null without a runtime
  * @param costs what a model call costs (usage a domain records itself); null without a runtime
+ * @param deliveries puts what a background job prepared into the session that asked for it, as an assistant
+ *     message; null without a runtime
  */
 public record DomainContext(
         Database database,
@@ -28,11 +31,24 @@ public record DomainContext(
         AdmittedModelCalls modelCalls,
         AgentRegistry agents,
         ConversationStore conversations,
-        CostCalculator costs) {
+        CostCalculator costs,
+        DeliveredMessages deliveries) {
 
     public DomainContext {
         Objects.requireNonNull(database, "database");
         Objects.requireNonNull(clock, "clock");
+    }
+
+    /** A context whose domain delivers nothing into sessions. */
+    public DomainContext(
+            Database database,
+            Clock clock,
+            Object settings,
+            AdmittedModelCalls modelCalls,
+            AgentRegistry agents,
+            ConversationStore conversations,
+            CostCalculator costs) {
+        this(database, clock, settings, modelCalls, agents, conversations, costs, null);
     }
 
     /** A context with only a database: the domain serves its tools and REST routes, with no runtime beside it. */
@@ -60,5 +76,10 @@ public record DomainContext(
     /** The runtime's conversation store, when there is one. */
     public Optional<ConversationStore> conversationStore() {
         return Optional.ofNullable(conversations);
+    }
+
+    /** The runtime's way into a session for a background job's result, when there is one. */
+    public Optional<DeliveredMessages> messageDeliveries() {
+        return Optional.ofNullable(deliveries);
     }
 }

@@ -9,6 +9,7 @@ import dev.baton.domain.RunningDomain;
 import dev.baton.domain.rest.RouteGroup;
 import dev.baton.learning.agent.MemoryGuidanceModule;
 import dev.baton.learning.content.ModelContentGenerator;
+import dev.baton.learning.content.SessionContentDelivery;
 import dev.baton.learning.rest.LearningAgentRoutes;
 import dev.baton.learning.rest.LearningCourseRoutes;
 import dev.baton.learning.rest.LearningShopRoutes;
@@ -91,6 +92,8 @@ public final class LearningDomain implements Domain {
             options = options.withConversations(context.conversations())
                     .withGenerator(new ModelContentGenerator(context.modelCalls(), context.agents(), CONTENT_AGENT));
         }
+        var deliveries = context.messageDeliveries();
+        if (deliveries.isPresent()) options = options.withDelivery(new SessionContentDelivery(deliveries.get()));
         LearningModule learning = LearningModule.create(context.database(), context.clock(), options);
         learning.seedCatalogue(settings.catalogue());
         learning.seedLibrary(settings.library());

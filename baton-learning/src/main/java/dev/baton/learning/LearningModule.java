@@ -8,6 +8,7 @@ import dev.baton.learning.agent.MemoryGuidanceModule;
 import dev.baton.learning.assessment.AssessmentService;
 import dev.baton.learning.catalogue.CatalogueService;
 import dev.baton.learning.commerce.CommerceService;
+import dev.baton.learning.content.ContentDelivery;
 import dev.baton.learning.content.ContentGenerator;
 import dev.baton.learning.content.ContentJobs;
 import dev.baton.learning.content.ContentWorker;
@@ -78,36 +79,48 @@ public final class LearningModule {
      *     expire; null to leave conversations alone
      * @param agentIds the agents whose conversations the memory owns (reset and retention)
      * @param generator writes content for generateContent; null to queue jobs that no worker of this instance runs
+     * @param delivery hands a completed job's material to the conversation that asked for it
      */
     public record Options(
             ConversationStore conversations,
             List<String> agentIds,
             ContentGenerator generator,
             ContentWorker.Settings worker,
-            RetentionJob.Settings retention) {
+            RetentionJob.Settings retention,
+            ContentDelivery delivery) {
         public static final Options DEFAULTS = new Options(
-                null, List.of("learning"), null, ContentWorker.Settings.DEFAULTS, RetentionJob.Settings.DEFAULTS);
+                null,
+                List.of("learning"),
+                null,
+                ContentWorker.Settings.DEFAULTS,
+                RetentionJob.Settings.DEFAULTS,
+                ContentDelivery.NONE);
 
         public Options {
             agentIds = List.copyOf(agentIds);
+            delivery = delivery == null ? ContentDelivery.NONE : delivery;
             Objects.requireNonNull(worker, "worker");
             Objects.requireNonNull(retention, "retention");
         }
 
         public Options withConversations(ConversationStore store) {
-            return new Options(store, agentIds, generator, worker, retention);
+            return new Options(store, agentIds, generator, worker, retention, delivery);
         }
 
         public Options withGenerator(ContentGenerator newGenerator) {
-            return new Options(conversations, agentIds, newGenerator, worker, retention);
+            return new Options(conversations, agentIds, newGenerator, worker, retention, delivery);
         }
 
         public Options withWorker(ContentWorker.Settings settings) {
-            return new Options(conversations, agentIds, generator, settings, retention);
+            return new Options(conversations, agentIds, generator, settings, retention, delivery);
+        }
+
+        public Options withDelivery(ContentDelivery newDelivery) {
+            return new Options(conversations, agentIds, generator, worker, retention, newDelivery);
         }
 
         public Options withRetention(RetentionJob.Settings settings) {
-            return new Options(conversations, agentIds, generator, worker, settings);
+            return new Options(conversations, agentIds, generator, worker, settings, delivery);
         }
     }
 
@@ -150,7 +163,7 @@ public final class LearningModule {
                 new MemoryService(memoryRows, conversations == null ? LearnerConversations.NONE : conversations, clock);
         this.worker = options.generator() == null
                 ? null
-                : new ContentWorker(jobRows, options.generator(), clock, options.worker());
+                : new ContentWorker(jobRows, options.generator(), clock, options.worker(), options.delivery());
         this.content = worker == null
                 ? new ContentJobs(jobRows, clock, () -> {})
                 : new ContentJobs(jobRows, clock, worker::wake, options.generator());

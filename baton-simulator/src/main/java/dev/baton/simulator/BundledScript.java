@@ -6,7 +6,7 @@ import java.util.Optional;
 /**
  * What {@code baton serve} answers with when no model provider is configured: one simulator for every built-in
  * agent, each request answered by the script of the agent whose tools it offers (the learning agent's, the learning
- * platform's, or else the task agent's), and the learning agent's content jobs by a short placeholder that says it
+ * platform's, the study agent's, or else the task agent's), and the learning agent's content jobs by a short placeholder that says it
  * was written by the simulator.
  */
 public final class BundledScript {
@@ -33,6 +33,11 @@ public final class BundledScript {
                         "learning-platform",
                         request -> request.toolNames().contains("list_courses")
                                 ? Optional.of(LearningPlatformScript.respond(request))
+                                : Optional.empty())
+                .responder(
+                        "study-agent",
+                        request -> StudyAgentScript.isStudyRequest(request)
+                                ? Optional.of(StudyAgentScript.respond(request))
                                 : Optional.empty())
                 .responder("tasks", request -> Optional.of(tasks.answer(request).reply()))
                 .fallback(TaskAgentScript.HELP)

@@ -2,8 +2,11 @@ package dev.baton.simulator;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -152,7 +155,10 @@ public final class LearningAgentScript {
         StringBuilder text = new StringBuilder();
         String topic = p.path("currentTopic").asText(null);
         text.append(topic == null ? "You haven't settled on a topic yet." : "You're working on " + topic + ".");
+        // newest first: a topic prepared twice is told once, as its newest job stands
+        Set<String> told = new HashSet<>();
         for (JsonNode job : p.path("content")) {
+            if (!told.add(job.path("topic").asText().toLowerCase(Locale.ROOT))) continue;
             String status = switch (job.path("status").asText()) {
                 case "completed" -> "is ready";
                 case "failed" -> "could not be prepared";

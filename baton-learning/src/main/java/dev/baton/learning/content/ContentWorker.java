@@ -39,16 +39,28 @@ public final class ContentWorker implements AutoCloseable {
     private final ContentGenerator generator;
     private final Clock clock;
     private final Settings settings;
+    private final ContentDelivery delivery;
     private final String workerId = "worker-" + Ids.newId();
     private final Semaphore wake = new Semaphore(0);
     private final AtomicBoolean running = new AtomicBoolean();
     private volatile Thread thread;
 
     public ContentWorker(ContentJobRepository repository, ContentGenerator generator, Clock clock, Settings settings) {
+        this(repository, generator, clock, settings, ContentDelivery.NONE);
+    }
+
+    /** @param delivery hands each job this worker completed to the conversation that asked for it */
+    public ContentWorker(
+            ContentJobRepository repository,
+            ContentGenerator generator,
+            Clock clock,
+            Settings settings,
+            ContentDelivery delivery) {
         this.repository = Objects.requireNonNull(repository, "repository");
         this.generator = Objects.requireNonNull(generator, "generator");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.settings = Objects.requireNonNull(settings, "settings");
+        this.delivery = Objects.requireNonNull(delivery, "delivery");
     }
 
     /** Starts the background loop (once). */
@@ -84,7 +96,9 @@ public final class ContentWorker implements AutoCloseable {
                     job.origin().agentId()));
             if (content == null || content.isBlank())
                 throw new ContentGenerator.ContentGenerationException("the model returned no content", true, null);
-            if (!repository.complete(job.id(), workerId, content, clock.instant())) {
+            if (repository.complete(job.id(), workerId, content, clock.instant())) {
+                deliver(job.learner(), job.id());
+            } else {
                 log.warn("content job {} was taken over before it completed here; result dropped", job.id());
             }
         } catch (ContentGenerator.ContentGenerationException e) {
@@ -102,6 +116,16 @@ public final class ContentWorker implements AutoCloseable {
             log.warn("content job {} attempt {} failed unexpectedly", job.id(), job.attempts(), e);
         }
         return repository.find(job.learner(), job.id());
+    }
+
+    /** Only the worker whose completion was stored delivers, so a job is delivered once. */
+    private void deliver(dev.baton.learning.Learner learner, String jobId) {
+        try {
+            repository.find(learner, jobId).ifPresent(delivery::deliver);
+        } catch (RuntimeException e) {
+            // the material stays readable over REST and in getUserProgress
+            log.warn("content job {} completed but could not be delivered: {}", jobId, e.toString());
+        }
     }
 
     private void loop() {

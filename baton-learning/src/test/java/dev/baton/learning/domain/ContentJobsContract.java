@@ -88,6 +88,63 @@ abstract class ContentJobsContract extends LearningDatabaseTest {
     }
 
     @Test
+    void a_completed_job_is_delivered_once_and_a_failed_or_taken_over_one_not_at_all() {
+        List<ContentJob> delivered = new ArrayList<>();
+        ContentJob.Origin origin = new ContentJob.Origin("session-1", "learning");
+        ContentJob job = module.content().start(alice, "Optics", origin);
+        var rows = new JdbcContentJobRepository(opened.database());
+        ContentWorker worker = new ContentWorker(rows, request -> "# Optics", clock, WORKER, delivered::add);
+
+        worker.runOnce();
+        assertThat(worker.runOnce()).as("nothing left to do").isEmpty();
+
+        assertThat(delivered).singleElement().satisfies(d -> {
+            assertThat(d.id()).isEqualTo(job.id());
+            assertThat(d.content()).isEqualTo("# Optics");
+            assertThat(d.origin()).isEqualTo(origin);
+        });
+
+        module.content().start(alice, "Acoustics");
+        new ContentWorker(
+                        rows,
+                        request -> {
+                            throw new ContentGenerationException("the model refused the request", false, null);
+                        },
+                        clock,
+                        WORKER,
+                        delivered::add)
+                .runOnce();
+        ContentJob stolen = module.content().start(alice, "Thermodynamics");
+        ContentWorker slow = new ContentWorker(
+                rows,
+                request -> {
+                    // another worker took the job over while this one generated it
+                    clock.advance(LEASE.plusSeconds(1));
+                    rows.claim("other-worker", clock.instant(), LEASE, 3);
+                    return "late";
+                },
+                clock,
+                WORKER,
+                delivered::add);
+        slow.runOnce();
+
+        assertThat(delivered).extracting(ContentJob::topic).containsExactly("Optics");
+        assertThat(module.content().get(alice, stolen.id()).status()).isEqualTo(JobStatus.RUNNING);
+    }
+
+    @Test
+    void a_delivery_that_fails_leaves_the_job_completed() {
+        ContentJob job = module.content().start(alice, "Magnetism", new ContentJob.Origin("session-2", "learning"));
+        ContentWorker worker = new ContentWorker(
+                new JdbcContentJobRepository(opened.database()), request -> "# Magnetism", clock, WORKER, done -> {
+                    throw new IllegalStateException("the database is away");
+                });
+
+        assertThat(worker.runOnce().orElseThrow().status()).isEqualTo(JobStatus.COMPLETED);
+        assertThat(module.content().get(alice, job.id()).content()).isEqualTo("# Magnetism");
+    }
+
+    @Test
     void a_job_survives_a_restart_and_a_worker_of_the_new_instance_completes_it() throws Exception {
         ContentJob job = module.content().start(alice, "Ancient Rome");
 

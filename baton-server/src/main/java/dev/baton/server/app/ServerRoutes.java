@@ -7,6 +7,7 @@ import dev.baton.runtime.Baton;
 import dev.baton.runtime.config.ConfigException;
 import dev.baton.server.api.AuditRoutes;
 import dev.baton.server.api.CatalogRoutes;
+import dev.baton.server.api.DeliveredMessageRoutes;
 import dev.baton.server.api.HealthRoutes;
 import dev.baton.server.api.McpAdminRoutes;
 import dev.baton.server.api.McpOrigins;
@@ -57,7 +58,8 @@ final class ServerRoutes {
                 new UsageRoutes(baton.usage())::register,
                 new AuditRoutes(baton.auditTrails())::register,
                 new ExperimentRoutes(baton.experiments(), config.maxBodyBytes())::register,
-                new FlagRoutes(baton.flags(), config.maxBodyBytes())::register);
+                new FlagRoutes(baton.flags(), config.maxBodyBytes())::register,
+                new DeliveredMessageRoutes(app.deliveries(), baton.sessions(), sse)::register);
     }
 
     private static McpOrigins mcpOrigins(BatonConfig config) {

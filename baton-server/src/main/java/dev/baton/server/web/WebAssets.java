@@ -65,7 +65,8 @@ final class WebAssets {
             "message-actions",
             "starters",
             "export",
-            "theme"
+            "theme",
+            "deliveries"
         }) {
             files.put("js/" + module + ".js", JS);
         }

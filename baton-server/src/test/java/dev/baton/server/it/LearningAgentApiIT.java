@@ -1,9 +1,11 @@
 package dev.baton.server.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.baton.simulator.BundledScript;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -46,19 +48,28 @@ class LearningAgentApiIT {
         assertThat(confirmed.body().path("conversationId").asText()).isEqualTo(conversation);
         assertThat(confirmed.body().path("message").asText()).isEqualTo("Thank you. I'm putting that together now.");
 
+        // the prepared material is delivered into the conversation as its fifth message
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> t.api.get("/api/agent/memory/lou", token)
+                                .body()
+                                .path("conversationHistory")
+                                .size()
+                        == 5);
         var memory = t.api.get("/api/agent/memory/lou", token);
         assertThat(memory.status()).isEqualTo(200);
         assertThat(memory.body().path("currentTopic").asText()).isEqualTo("Leadership");
         assertThat(memory.body().at("/decisions/0/decision").asText()).isEqualTo("topic_confirmed");
         assertThat(memory.body().path("conversationId").asText()).isEqualTo(conversation);
         var history = memory.body().path("conversationHistory");
-        assertThat(history).hasSize(4);
+        assertThat(history).hasSize(5);
         assertThat(history.get(0).path("role").asText()).isEqualTo("user");
         assertThat(history.get(0).path("content").asText()).isEqualTo("ledarship");
         assertThat(history.get(1).path("role").asText()).isEqualTo("assistant");
         assertThat(history.get(1).path("content").asText()).startsWith("“Leadership” is a broad subject.");
         assertThat(history.get(3).path("content").asText()).isEqualTo("Thank you. I'm putting that together now.");
         assertThat(history.get(3).path("timestamp").asText()).isNotBlank();
+        assertThat(history.get(4).path("role").asText()).isEqualTo("assistant");
+        assertThat(history.get(4).path("content").asText()).startsWith("Your material on Leadership is ready.");
     }
 
     @Test
@@ -139,7 +150,7 @@ class LearningAgentApiIT {
                 .contains("ledarship")
                 .doesNotContain("forged");
         var history = t.api.get("/api/agent/memory/fay", token).body().path("conversationHistory");
-        assertThat(history).hasSize(4);
+        assertThat(history).hasSize(5);
         assertThat(history.toString()).doesNotContain("forged");
     }
 

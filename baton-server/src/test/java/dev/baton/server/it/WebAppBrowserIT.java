@@ -12,6 +12,7 @@ import dev.baton.core.agent.TurnLimits;
 import dev.baton.server.app.BatonServer;
 import dev.baton.server.auth.JwtSecret;
 import dev.baton.server.auth.TokenMinter;
+import dev.baton.simulator.BundledScript;
 import dev.baton.simulator.Condition;
 import dev.baton.simulator.Fault;
 import dev.baton.simulator.LlmSimulator;
@@ -873,6 +874,74 @@ class WebAppBrowserIT {
         assertThat(storedUserMessages(currentSession())).containsExactly("What is on my list?");
     }
 
+    @Test
+    @Order(20)
+    void prepared_material_shows_in_the_open_conversation_and_elsewhere_as_a_badge_and_a_notice() {
+        openApp();
+        newChat("learning");
+        send("I want to learn quantam fisics");
+        assertThat(awaitAnswer().getText()).contains("Did you mean “Quantum physics”?");
+        String first = currentSession();
+        send("it is");
+        // the material may follow the answer at once: wait for the promise, wherever it is
+        wait.until(d -> texts("#log article.message.assistant .markdown")
+                .contains("Thank you. I'm putting that together now."));
+
+        // the worker's material arrives in the open conversation, after the answer that promised it
+        WebElement delivered = wait.until(ExpectedConditions.presenceOfElementLocated(
+                By.cssSelector("#log article.message.assistant.is-delivered")));
+        assertThat(delivered.findElement(By.cssSelector(".markdown")).getText())
+                .startsWith("Your material on Quantum physics is ready.")
+                .contains("What you will be able to do");
+        assertThat(delivered.findElement(By.cssSelector(".markdown h1")).getText())
+                .isEqualTo("Quantum physics");
+        assertThat(texts("#log article.message.assistant .markdown"))
+                .as("the promise, then the material")
+                .hasSize(3)
+                .element(1)
+                .isEqualTo("Thank you. I'm putting that together now.");
+        wait.until(d -> text("#announcer").equals("Learning companion sent a new message in this conversation."));
+        assertThat(browser.findElement(By.id("delivery-notice")).isDisplayed()).isFalse();
+        shot("17-material-delivered");
+
+        // the same learner asks for other material in a conversation elsewhere (another client) while the page
+        // shows the first one: its entry gets a badge, and a notice links to it
+        String token = devToken();
+        JsonNode asked = api.post(
+                        "/v1/chat", token, "{\"agentId\":\"learning\",\"message\":\"I want to learn ledarship\"}")
+                .body();
+        String other = asked.path("conversationId").asText();
+        assertThat(api.post("/v1/chat", token, "{\"conversationId\":\"" + other + "\",\"message\":\"it is\"}")
+                        .status())
+                .isEqualTo(200);
+
+        WebElement notice = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("delivery-notice")));
+        assertThat(notice.getText()).contains("New message in “");
+        WebElement entry = wait.until(d -> d.findElements(By.cssSelector("#conversations li.conversation")).stream()
+                .filter(li -> other.equals(li.getAttribute("data-session-id")))
+                .filter(li -> !li.findElements(By.cssSelector(".unread-badge")).isEmpty())
+                .findFirst()
+                .orElse(null));
+        assertThat(entry.findElement(By.cssSelector(".unread-badge")).getText()).isEqualTo("New message");
+        wait.until(d -> text("#announcer").startsWith("New message from Learning companion in “"));
+        assertThat(currentSession()).as("the page stays where the user is").isEqualTo(first);
+        assertThat(browser.findElements(By.cssSelector("#log article.message.assistant")))
+                .hasSize(3);
+        shot("18-material-delivered-elsewhere");
+
+        browser.findElement(By.id("delivery-notice-link")).click();
+        wait.until(d -> currentSession().equals(other));
+        WebElement material = wait.until(d -> d.findElements(By.cssSelector("#log article.message.assistant")).stream()
+                .filter(a -> a.getText().contains("Your material on Leadership is ready."))
+                .findFirst()
+                .orElse(null));
+        assertThat(material.findElement(By.cssSelector(".markdown h1")).getText())
+                .isEqualTo("Leadership");
+        assertThat(browser.findElement(By.id("delivery-notice")).isDisplayed()).isFalse();
+        wait.until(d ->
+                d.findElements(By.cssSelector("#conversations .unread-badge")).isEmpty());
+    }
+
     static final String DARK = "rgb(23, 24, 28)";
     static final String LIGHT = "rgb(255, 255, 255)";
 
@@ -1116,7 +1185,18 @@ class WebAppBrowserIT {
                 <a href="https://example.org/" onclick="window.__pwned='click'">a safe link</a>
                 """.formatted(exfilBase);
         SimulatorScript taskAgent = TaskAgentScript.create();
+        SimulatorScript bundled = BundledScript.create();
         return SimulatorScript.builder()
+                // the learning agent and its content jobs as `baton serve` answers them without a model
+                .responder(
+                        "learning",
+                        request -> request.toolNames().contains("searchTopics")
+                                        || request.toolNames().isEmpty()
+                                                && request.body()
+                                                        .toString()
+                                                        .contains(BundledScript.CONTENT_PROMPT_START)
+                                ? Optional.of(bundled.answer(request).reply())
+                                : Optional.empty())
                 // "delete …" as the bundled task agent does it: list_tasks, then delete_task (which waits for approval)
                 .responder("task-agent", request -> {
                     String said = request.lastUserMessage();
@@ -1180,6 +1260,8 @@ class WebAppBrowserIT {
                 "tasks:write:self",
                 "notes:read:self",
                 "notes:write:self",
+                "learning:read:self",
+                "learning:write:self",
                 "sessions:read:self",
                 "sessions:write:self");
         return Map.of("student", chat, "admin", Set.of("admin:audit", "admin:usage"));
