@@ -149,8 +149,15 @@ class LearningAgentApiIT {
         assertThat(t.simulator.requests().getFirst().rawBody())
                 .contains("ledarship")
                 .doesNotContain("forged");
+        // the two turns, and then the material the second one promised, delivered by the content worker
+        await().atMost(java.time.Duration.ofSeconds(30))
+                .until(() -> t.api.get("/api/agent/memory/fay", token)
+                                .body()
+                                .path("conversationHistory")
+                                .size()
+                        == 5);
         var history = t.api.get("/api/agent/memory/fay", token).body().path("conversationHistory");
-        assertThat(history).hasSize(5);
+        assertThat(history.get(4).path("content").asText()).contains("Leadership");
         assertThat(history.toString()).doesNotContain("forged");
     }
 
