@@ -35,7 +35,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.function.Consumer;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -60,7 +59,6 @@ public final class Approvals {
     static final Duration CLAIM_MARGIN = Duration.ofSeconds(30);
 
     private final ApprovalStore store;
-    private final ApprovalSettings settings;
     private final Sessions sessions;
     private final ConversationStore conversations;
     private final AgentRegistry agents;
@@ -71,7 +69,7 @@ public final class Approvals {
     private final ToolCatalog tools;
     private final Clock clock;
     private final PausedTurnEnds ends;
-    private final AbandonedClaims abandoned;
+    private final ExpiredTurns expired;
 
     public Approvals(
             ApprovalStore store,
@@ -85,7 +83,6 @@ public final class Approvals {
             ToolCatalog tools,
             Clock clock) {
         this.store = Objects.requireNonNull(store, "store");
-        this.settings = Objects.requireNonNull(settings, "settings");
         this.sessions = Objects.requireNonNull(sessions, "sessions");
         this.conversations = Objects.requireNonNull(conversations, "conversations");
         this.agents = Objects.requireNonNull(agents, "agents");
@@ -96,7 +93,12 @@ public final class Approvals {
         this.tools = tools;
         this.clock = Objects.requireNonNull(clock, "clock");
         this.ends = new PausedTurnEnds(conversations, agents, runner);
-        this.abandoned = new AbandonedClaims(store, conversations, ends);
+        this.expired = new ExpiredTurns(
+                store,
+                Objects.requireNonNull(settings, "settings"),
+                ends,
+                new AbandonedClaims(store, conversations, ends),
+                this.clock);
     }
 
     /**
@@ -129,7 +131,7 @@ public final class Approvals {
                 .orElseThrow(() -> unknownCall(caller, session));
         Instant now = clock.instant();
         if (call.isPending() && !now.isBefore(call.expiresAt())) {
-            expire(call.turnId(), now);
+            expired.expire(call.turnId(), now);
             throw new RefusalException(ApprovalDecisions.notPending(ApprovalStatus.EXPIRED));
         }
         if (!call.isPending()) {
@@ -305,9 +307,9 @@ public final class Approvals {
                         "approval_denied",
                         "The user answered the confirmation with a new message, which denied the calls.",
                         false);
-        endWithoutModel(
+        PausedTurnEnds.afterClosing(
                 closed.get(),
-                turn -> ends.end(turn, caller, session, agent, requestId, decisionsOf(closed.get()), reason));
+                (turn, decisions) -> ends.end(turn, caller, session, agent, requestId, decisions, reason));
         return true;
     }
 
@@ -349,43 +351,7 @@ public final class Approvals {
      * @return how many paused turns it ended
      */
     public int expire() {
-        Instant now = clock.instant();
-        int ended = 0;
-        for (PausedTurn turn : store.expired(now, settings.expiryBatch())) {
-            if (expire(turn.turnId(), now)) ended++;
-        }
-        if (ended > 0) log.info("approval expiry ended {} paused turns", ended);
-        return ended + abandoned.end(now, settings.expiryBatch());
-    }
-
-    private boolean expire(String turnId, Instant now) {
-        Optional<ApprovalStore.Closed> closed =
-                store.close(turnId, ApprovalStatus.EXPIRED, null, "nobody decided before it expired", now);
-        if (closed.isEmpty()) return false;
-        endWithoutModel(
-                closed.get(),
-                turn -> ends.inItsSession(
-                        turn,
-                        decisionsOf(closed.get()),
-                        new TurnEvent.Failed(
-                                "approval_expired", "Nobody decided on the tool calls before they expired.", false)));
-        return true;
-    }
-
-    /**
-     * Ends a closed paused turn through {@code end}. The calls are decided (denied) whatever happens there; a failure
-     * only leaves the turn's partial answer unstored, and is logged.
-     */
-    private static void endWithoutModel(ApprovalStore.Closed closed, Consumer<PausedTurn> end) {
-        try {
-            end.accept(closed.turn());
-        } catch (RuntimeException e) {
-            log.error("could not store the end of paused turn {}", closed.turn().turnId(), e);
-        }
-    }
-
-    private static List<TurnResume.ToolDecision> decisionsOf(ApprovalStore.Closed closed) {
-        return closed.calls().stream().map(ApprovalDecisions::decision).toList();
+        return expired.endAll();
     }
 
     private void checkArguments(

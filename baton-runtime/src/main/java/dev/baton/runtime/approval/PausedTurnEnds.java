@@ -16,6 +16,8 @@ import dev.baton.runtime.agent.AgentRegistry;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Ends a paused turn without asking the model again, whoever decided that (a new message, the expiry, the sweep of
@@ -23,6 +25,8 @@ import java.util.Set;
  * turn's tool calls and usage with it ({@link TurnRunner#closePaused}).
  */
 final class PausedTurnEnds {
+    private static final Logger log = LoggerFactory.getLogger(PausedTurnEnds.class);
+
     private final ConversationStore conversations;
     private final AgentRegistry agents;
     private final TurnRunner runner;
@@ -77,5 +81,21 @@ final class PausedTurnEnds {
                         null)
                 .resuming(new TurnResume(state, decisions));
         runner.closePaused(request, MessageStatus.CANCELLED, reason);
+    }
+
+    /**
+     * Ends the turn of {@code closed} calls through {@code end}, with the decisions the store closed them with. The
+     * calls are decided (denied) whatever happens there; a failure only leaves the turn's partial answer unstored,
+     * and is logged.
+     */
+    static void afterClosing(
+            ApprovalStore.Closed closed, java.util.function.BiConsumer<PausedTurn, List<TurnResume.ToolDecision>> end) {
+        try {
+            end.accept(
+                    closed.turn(),
+                    closed.calls().stream().map(ApprovalDecisions::decision).toList());
+        } catch (RuntimeException e) {
+            log.error("could not store the end of paused turn {}", closed.turn().turnId(), e);
+        }
     }
 }
