@@ -38,6 +38,7 @@ class ComposeFileTest {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
     void each_instance_runs_the_image_the_build_makes_and_waits_for_a_healthy_database_and_redis() {
         for (String name : List.of("baton-1", "baton-2")) {
             Map<String, Object> baton = services.get(name);
@@ -53,7 +54,7 @@ class ComposeFileTest {
                         .as(service + " has the health check that condition waits on")
                         .containsKey("test");
             });
-            assertThat((List<?>) baton.get("volumes")).containsExactly(name + "-data:/data");
+            assertThat((List<Object>) baton.get("volumes")).containsExactly(name + "-data:/data");
             Map<String, String> env = map(baton.get("environment"));
             assertThat(env.get("BATON_DB_URL")).startsWith("jdbc:postgresql://postgres:5432/baton?");
             assertThat(env.get("BATON_REDIS_URL")).contains("@redis:6379");
@@ -84,21 +85,24 @@ class ComposeFileTest {
         assertThat(baton.get("BATON_JWT_SECRET")).startsWith("${BATON_JWT_SECRET:?");
         assertThat(baton.get("BATON_DB_URL")).contains("password=${POSTGRES_PASSWORD:?");
         assertThat(baton.get("BATON_REDIS_URL")).startsWith("redis://:${REDIS_PASSWORD:?");
-        assertThat(map(services.get("postgres").get("environment")).get("POSTGRES_PASSWORD"))
+        assertThat(ComposeFileTest.<String>map(services.get("postgres").get("environment"))
+                        .get("POSTGRES_PASSWORD"))
                 .startsWith("${POSTGRES_PASSWORD:?");
     }
 
     @Test
+    @SuppressWarnings("unchecked")
     void the_load_balancer_checks_readiness_of_every_instance_it_balances() throws IOException {
         Map<String, Object> haproxy = services.get("haproxy");
-        assertThat((List<?>) haproxy.get("volumes")).contains("./haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro");
+        assertThat((List<Object>) haproxy.get("volumes"))
+                .contains("./haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro");
         List<String> cfg = Files.readAllLines(DEPLOY.resolve("haproxy.cfg")).stream()
                 .map(String::trim)
                 .toList();
-        assertThat(cfg).contains("option httpchk", "http-check send meth GET uri /readyz", "http-check expect status 200");
+        assertThat(cfg)
+                .contains("option httpchk", "http-check send meth GET uri /readyz", "http-check expect status 200");
         assertThat(cfg).anyMatch(l -> l.startsWith("default-server check "));
-        List<String> servers =
-                cfg.stream().filter(l -> l.startsWith("server ")).toList();
+        List<String> servers = cfg.stream().filter(l -> l.startsWith("server ")).toList();
         assertThat(servers).containsExactly("server baton-1 baton-1:8080", "server baton-2 baton-2:8080");
     }
 

@@ -22,14 +22,17 @@ class DeployToolsIT {
     @Test
     void haproxy_accepts_its_configuration() throws Exception {
         assumeThat(Commands.available("haproxy")).as("haproxy is not installed").isTrue();
-        Result r = run(List.of("haproxy", "-c", "-f", DEPLOY.resolve("haproxy.cfg").toString()), Map.of());
+        Result r =
+                run(List.of("haproxy", "-c", "-f", DEPLOY.resolve("haproxy.cfg").toString()), Map.of());
         assertThat(r.exit()).as(r.output()).isZero();
         assertThat(r.output()).contains("Configuration file is valid");
     }
 
     @Test
     void compose_refuses_to_start_without_the_secrets() throws Exception {
-        assumeThat(Commands.available("docker-compose")).as("docker-compose is not installed").isTrue();
+        assumeThat(Commands.available("docker-compose"))
+                .as("docker-compose is not installed")
+                .isTrue();
         Result r = run(compose(), Map.of("POSTGRES_PASSWORD", "pg-pass-1", "REDIS_PASSWORD", "redis-pass-1"));
         assertThat(r.exit()).as(r.output()).isNotZero();
         assertThat(r.output()).contains("set BATON_JWT_SECRET");
@@ -38,7 +41,9 @@ class DeployToolsIT {
     @Test
     @SuppressWarnings("unchecked")
     void compose_puts_the_secrets_from_the_environment_where_the_instances_read_them() throws Exception {
-        assumeThat(Commands.available("docker-compose")).as("docker-compose is not installed").isTrue();
+        assumeThat(Commands.available("docker-compose"))
+                .as("docker-compose is not installed")
+                .isTrue();
         Result r = run(
                 compose(),
                 Map.of(
@@ -67,8 +72,8 @@ class DeployToolsIT {
 
     private static Result run(List<String> command, Map<String, String> env) throws Exception {
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
-        for (String name : List.of(
-                "BATON_JWT_SECRET", "POSTGRES_PASSWORD", "REDIS_PASSWORD", "OPENAI_API_KEY", "BATON_IMAGE")) {
+        for (String name :
+                List.of("BATON_JWT_SECRET", "POSTGRES_PASSWORD", "REDIS_PASSWORD", "OPENAI_API_KEY", "BATON_IMAGE")) {
             pb.environment().remove(name);
         }
         pb.environment().putAll(env);
