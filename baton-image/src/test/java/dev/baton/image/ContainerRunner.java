@@ -17,6 +17,9 @@ import java.util.UUID;
  */
 sealed interface ContainerRunner {
 
+    /** The memory limit the container runs under, as podman writes it; null: none (the machine's memory). */
+    String memoryLimit();
+
     /** Starts the image with {@code env} added to its own environment. */
     RunningContainer start(Map<String, String> env) throws IOException, InterruptedException;
 
@@ -30,13 +33,18 @@ sealed interface ContainerRunner {
     /** Podman (Debian's package), as root, with the image loaded from the build's tarball. */
     record Podman(Path tarball, String imageName) implements ContainerRunner {
         @Override
+        public String memoryLimit() {
+            return "1g";
+        }
+
+        @Override
         public RunningContainer start(Map<String, String> env) throws IOException, InterruptedException {
             Commands.run(List.of("podman", "load", "-i", tarball.toString()));
             String name = "baton-image-it-" + UUID.randomUUID();
             List<String> command = new ArrayList<>(List.of("podman"));
             // crun refuses a machine whose cgroups are half v1, half v2 (this one); runc runs there and everywhere
             if (Commands.available("runc")) command.addAll(List.of("--runtime", "runc"));
-            command.addAll(List.of("run", "--rm", "--name", name, "--network", "host"));
+            command.addAll(List.of("run", "--rm", "--name", name, "--network", "host", "--memory", memoryLimit()));
             // podman's default limits are above what a container may be given inside some sandboxes; the server
             // needs far fewer
             command.addAll(List.of("--ulimit", "nofile=4096:4096", "--ulimit", "nproc=4096:4096"));
@@ -71,6 +79,11 @@ sealed interface ContainerRunner {
      * then the image's user, working directory and entry point. Needs root (to change root and user).
      */
     record Isolated(OciImage image) implements ContainerRunner {
+        @Override
+        public String memoryLimit() {
+            return null;
+        }
+
         @Override
         public RunningContainer start(Map<String, String> env) throws IOException {
             Path root = image.root();

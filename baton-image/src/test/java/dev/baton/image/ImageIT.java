@@ -23,6 +23,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -59,7 +61,12 @@ class ImageIT {
         assertThat(config.path("User").asText()).isEqualTo(UID + ":" + UID);
         assertThat(image.entrypoint())
                 .startsWith("java")
-                .contains("-XX:MaxRAMPercentage=75", "-XX:+ExitOnOutOfMemoryError", "-cp", "@/app/jib-classpath-file")
+                .contains(
+                        "-XX:MaxRAMPercentage=75",
+                        "-XX:+ExitOnOutOfMemoryError",
+                        "-XX:+UseG1GC",
+                        "-cp",
+                        "@/app/jib-classpath-file")
                 .endsWith("dev.baton.server.cli.BatonCli");
         assertThat(image.cmd()).containsExactly("serve", "--host", "0.0.0.0");
         assertThat(config.path("ExposedPorts").has("8080/tcp")).isTrue();
@@ -130,6 +137,8 @@ class ImageIT {
             assertThat(readiness.path("status").asText()).isEqualTo("ready");
             assertThat(readiness.path("checks").path("database").asText()).isEqualTo("up");
 
+            heapFollowsTheContainer(http, url, runner.memoryLimit());
+
             List<String> uids = statusField(container.pid(), "Uid");
             assertThat(uids).as("real, effective, saved and file-system user").containsOnly(UID);
             assertThat(statusField(container.pid(), "Gid")).containsOnly(UID);
@@ -157,6 +166,24 @@ class ImageIT {
                             .asText())
                     .isEqualTo("buy groceries");
         }
+    }
+
+    /**
+     * The JVM runs G1, and its heap is 75 % of the container's memory limit (1 GiB: 768 MiB), read from the
+     * server's own {@code /metrics}: G1's old generation may take the whole heap.
+     */
+    private static void heapFollowsTheContainer(HttpClient http, String url, String memoryLimit) throws Exception {
+        String metrics = http.send(
+                        HttpRequest.newBuilder(URI.create(url + "/metrics")).build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .body();
+        Matcher oldGen = Pattern.compile("jvm_memory_max_bytes\\{area=\"heap\",id=\"G1 Old Gen\"} (\\S+)")
+                .matcher(metrics);
+        assertThat(oldGen.find()).as("G1's old generation in /metrics").isTrue();
+        if (memoryLimit == null) return;
+        assertThat(memoryLimit).isEqualTo("1g");
+        double heapMiB = Double.parseDouble(oldGen.group(1)) / (1024 * 1024);
+        assertThat(heapMiB).isBetween(740.0, 780.0);
     }
 
     private static HttpResponse<String> post(HttpClient http, String url, String token, String json, String accept)
