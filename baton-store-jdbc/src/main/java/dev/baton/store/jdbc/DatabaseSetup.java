@@ -55,6 +55,11 @@ final class DatabaseSetup {
                 // Baton's migrations (V1-V99) and the modules' (V100 and up) share one history: a new Baton migration
                 // is numbered below modules' ones a database already has, and must still be applied
                 .outOfOrder(true)
+                // during a rolling upgrade the first new instance applies its migrations while old ones still run;
+                // an old one that restarts then finds a migration it does not know numbered among its own
+                // ("missing" to Flyway, since the modules' V100+ are above it) or above them ("future"), and must
+                // still start: every migration is written to be compatible with the release before it
+                .ignoreMigrationPatterns("*:missing", "*:future")
                 .load()
                 .migrate();
         log.info(

@@ -2,6 +2,7 @@ package dev.baton.store.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.PreparedStatement;
 import java.util.ArrayList;
@@ -46,6 +47,29 @@ class MigrationUpgradeIT {
             assertThat(ftsTriggers)
                     .as("V11 replaced the insert trigger")
                     .containsExactlyInAnyOrder("messages_fts_delete", "messages_fts_update");
+        }
+    }
+
+    @Test
+    void an_instance_of_the_previous_version_starts_on_a_database_a_newer_one_migrated() throws Exception {
+        String url = "jdbc:sqlite:" + dir.resolve("rolling.db");
+        Database.open(url, JdbcConversationStoreContract.EXTRA_MIGRATIONS).close();
+        // the newer version's own migration, numbered among Baton's (below the module's V100): what a rolling
+        // upgrade's first new instance applies while old instances still run and may restart
+        Path newer = Files.createDirectories(dir.resolve("newer"));
+        Files.writeString(newer.resolve("V98__newer_release.sql"), "CREATE TABLE newer_release_probe (id INTEGER);");
+        Flyway.configure()
+                .dataSource(url, null, null)
+                .locations("filesystem:" + newer)
+                .outOfOrder(true)
+                .ignoreMigrationPatterns("*:missing", "*:future")
+                .load()
+                .migrate();
+
+        try (Database db = Database.open(url, JdbcConversationStoreContract.EXTRA_MIGRATIONS)) {
+            List<String> applied = db.withConnection(c -> strings(c.prepareStatement(
+                    "SELECT version FROM flyway_schema_history WHERE success ORDER BY installed_rank")));
+            assertThat(applied).contains("98", "100");
         }
     }
 
