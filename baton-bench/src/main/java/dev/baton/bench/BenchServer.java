@@ -265,6 +265,26 @@ public final class BenchServer implements AutoCloseable {
         simulator.keepAllRequests();
     }
 
+    /** The simulator's OpenAI-compatible base URL ({@code .../v1}), for clients that call the model directly. */
+    public String simulatorUrl() {
+        return simulator.baseUrl();
+    }
+
+    /** The bodies of the model requests the simulator kept, exactly as Baton sent them, oldest first. */
+    public List<String> modelRequestBodies() {
+        return simulator.requests().stream().map(RecordedRequest::rawBody).toList();
+    }
+
+    /** Replaces what (and how fast) the simulator answers, for the requests that arrive from now on. */
+    public void script(SimulatorScript script) {
+        simulator.script(script);
+    }
+
+    /** The signed-in bench user's bearer token. */
+    public String token() {
+        return token;
+    }
+
     /** The server's port on 127.0.0.1. */
     public int port() {
         return server.port();

@@ -9,9 +9,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Makes LangChain4j's OpenAI and Anthropic modules write their requests compactly and reuse Jackson's buffers.
+ * Makes LangChain4j's Anthropic module write its requests compactly and reuse Jackson's buffers (the OpenAI adapter
+ * writes its own requests).
  *
- * <p>Each module serialises every request with an {@code ObjectMapper} of its own that has {@code INDENT_OUTPUT}
+ * <p>The module serialises every request with an {@code ObjectMapper} of its own that has {@code INDENT_OUTPUT}
  * on and that offers no setting to turn it off. A request carries the agent's whole tool catalogue, so it runs to
  * several kilobytes: pretty-printing it made writing it about a third dearer and its bytes on the wire a quarter
  * more, on every model call. The mapper's buffers are also recycled per thread, and every call runs on a new virtual
@@ -23,8 +24,7 @@ public final class LangChainWireJson {
     private static final Logger log = LoggerFactory.getLogger(LangChainWireJson.class);
 
     /** The holders of the modules' mappers, as LangChain4j 1.19 names them. */
-    private static final List<String> HOLDERS = List.of(
-            "dev.langchain4j.model.openai.internal.Json", "dev.langchain4j.model.anthropic.internal.client.Json");
+    private static final List<String> HOLDERS = List.of("dev.langchain4j.model.anthropic.internal.client.Json");
 
     private static volatile boolean tuned;
 

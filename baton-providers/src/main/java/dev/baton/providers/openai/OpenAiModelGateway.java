@@ -1,30 +1,42 @@
 package dev.baton.providers.openai;
 
 import dev.baton.core.model.ModelDelta;
+import dev.baton.core.model.ModelFailure;
+import dev.baton.core.model.ModelFailure.Kind;
 import dev.baton.core.model.ModelGateway;
 import dev.baton.core.model.ModelReply;
 import dev.baton.core.model.ModelRequest;
-import dev.baton.providers.langchain.LangChainWireJson;
-import dev.baton.providers.streaming.CallBoundHttpClient;
+import dev.baton.providers.streaming.GatewayCall;
 import dev.baton.providers.streaming.GatewayTransport;
-import dev.baton.providers.streaming.PerCallHttpClientBuilder;
-import dev.langchain4j.model.openai.OpenAiStreamingChatModel;
+import dev.baton.providers.streaming.SseDataExchange;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpRequest;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 
 /**
- * A {@link dev.baton.core.model.ModelGateway} for OpenAI and every server that speaks its Chat Completions
- * protocol, built on LangChain4j's {@link OpenAiStreamingChatModel}.
+ * A {@link ModelGateway} for OpenAI and every server that speaks its Chat Completions protocol (Azure OpenAI, Gemini's
+ * OpenAI endpoint, vLLM, Ollama's {@code /v1}, OpenRouter, the Baton simulator).
  *
- * <p>Every call streams (with {@code stream_options.include_usage}, so usage arrives), blocks the calling
- * thread until the answer is complete (deltas are handed to {@code onDelta} on that same thread, in order; an
- * exception thrown by {@code onDelta} aborts the call and propagates unchanged), and never retries: a retry after partial output would duplicate text,
- * so retrying is the caller's decision. Each call gets its own {@link dev.baton.providers.streaming.CancellableHttpClient} over
- * the gateway's shared JDK client (the LangChain4j model is built once and reaches it through a
- * {@link CallBoundHttpClient}), so that cancelling the request or reaching its deadline closes that call's
- * connection, and the provider sees the disconnect, whether it is streaming or still silent.
+ * <p>Speaks the wire itself ({@link ChatCompletionsRequest}, {@link ChatCompletionsStream}) rather than through
+ * LangChain4j's {@code OpenAiStreamingChatModel}, which Baton had used for everything but what it did not do well:
+ * the tool schemas went around its typed schema, the finish reason around its enum, the HTTP client was Baton's, and
+ * what it added per call was what cost most — request objects written to a String, a tree and response objects for
+ * every streamed chunk, and every raw chunk kept until the answer was complete (a turn held up by its client held
+ * its answer twice over in LangChain4j alone). Anthropic's adapter stays on LangChain4j.
+ *
+ * <p>Every call streams (with {@code stream_options.include_usage}, so usage arrives), blocks the calling thread until
+ * the answer is complete (deltas are handed to {@code onDelta} on that same thread, in order; an exception thrown by
+ * {@code onDelta} aborts the call and propagates unchanged), and never retries: a retry after partial output would
+ * duplicate text, so retrying is the caller's decision. Cancelling the request or reaching its deadline closes that
+ * call's connection, and the provider sees the disconnect, whether it is streaming or still silent.
  *
  * <p>Thread-safe; create one per endpoint and share it. {@link #close()} releases the connection pool.
  */
@@ -32,9 +44,7 @@ public final class OpenAiModelGateway implements ModelGateway, AutoCloseable {
 
     private final OpenAiCompatibleConfig config;
     private final GatewayTransport transport;
-    private final CallBoundHttpClient calls = new CallBoundHttpClient();
-    /** Built once: every call goes through {@link #calls} to the client of its own. */
-    private final OpenAiStreamingChatModel model;
+    private final URI endpoint;
 
     public OpenAiModelGateway(OpenAiCompatibleConfig config) {
         this(config, Clock.systemUTC());
@@ -51,17 +61,8 @@ public final class OpenAiModelGateway implements ModelGateway, AutoCloseable {
      */
     public OpenAiModelGateway(OpenAiCompatibleConfig config, Map<String, String> queryParams, Clock clock) {
         this.config = Objects.requireNonNull(config, "config");
-        LangChainWireJson.tune();
         this.transport = new GatewayTransport(OpenAiModelGateway.class, config.name(), config.requestTimeout(), clock);
-        this.model = OpenAiStreamingChatModel.builder()
-                .httpClientBuilder(new PerCallHttpClientBuilder(calls))
-                .baseUrl(config.baseUrl())
-                .apiKey(config.apiKey())
-                .organizationId(config.organization())
-                .customHeaders(config.headers())
-                .customQueryParams(Map.copyOf(queryParams))
-                .returnThinking(true)
-                .build();
+        this.endpoint = endpointOf(config.baseUrl(), queryParams);
     }
 
     @Override
@@ -77,15 +78,58 @@ public final class OpenAiModelGateway implements ModelGateway, AutoCloseable {
     public ModelReply stream(ModelRequest request, Consumer<ModelDelta> onDelta) {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(onDelta, "onDelta");
-        var exchange = transport.newExchange(event -> "[DONE]".equals(event.data()));
-        var chatRequest = OpenAiRequestMapper.toChatRequest(request);
-        var response = calls.during(exchange, () -> transport.stream(model, chatRequest, exchange, request, onDelta));
-        var reply = OpenAiReplyMapper.toReply(response, request.model());
-        if (!exchange.completionMarkerSeen() && reply.finishReason() == null) {
-            // the connection closed cleanly but the provider never said the answer was complete
-            throw transport.failures().cutShort();
+        HttpRequest http = httpRequest(request);
+        var exchange = new SseDataExchange();
+        GatewayCall<String> call = transport.open(request, exchange::abort);
+        transport.logCall(request);
+        var answer = new ChatCompletionsStream();
+        return call.await(() -> exchange.start(transport.client(), http, call), data -> {
+            // the provider closed the stream: complete when the answer finished, even without "[DONE]"
+            if (data == SseDataExchange.END_OF_STREAM) {
+                if (answer.finished()) return Optional.of(answer.reply(request.model()));
+                throw transport.failures().cutShort();
+            }
+            accept(answer, data, onDelta);
+            return answer.done() ? Optional.of(answer.reply(request.model())) : Optional.empty();
+        });
+    }
+
+    private void accept(ChatCompletionsStream answer, String data, Consumer<ModelDelta> onDelta) {
+        try {
+            answer.accept(data, onDelta);
+        } catch (ChatCompletionsStream.StreamError e) {
+            throw new ModelFailure(Kind.UNAVAILABLE, config.name() + ": " + e.getMessage(), null, e);
+        } catch (IOException e) {
+            throw transport.failures().classify(e);
         }
-        return reply;
+    }
+
+    private HttpRequest httpRequest(ModelRequest request) {
+        byte[] body;
+        try {
+            body = ChatCompletionsRequest.body(request);
+        } catch (RuntimeException e) {
+            throw transport.failures().classifyBeforeSending(e);
+        }
+        var http = HttpRequest.newBuilder(endpoint)
+                .header("Content-Type", "application/json")
+                .header("Accept", "text/event-stream");
+        if (config.apiKey() != null) http.header("Authorization", "Bearer " + config.apiKey());
+        if (config.organization() != null) http.header("OpenAI-Organization", config.organization());
+        config.headers().forEach(http::header);
+        return http.POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
+    }
+
+    private static URI endpointOf(String baseUrl, Map<String, String> queryParams) {
+        String base = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
+        String query = queryParams.entrySet().stream()
+                .map(e -> encode(e.getKey()) + "=" + encode(e.getValue()))
+                .collect(Collectors.joining("&"));
+        return URI.create(base + "/chat/completions" + (query.isEmpty() ? "" : "?" + query));
+    }
+
+    private static String encode(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
     }
 
     /** Lets running calls finish for a moment, then aborts the rest. */

@@ -1,0 +1,192 @@
+package dev.baton.bench;
+
+import dev.baton.simulator.Reply;
+import dev.baton.simulator.SimulatorScript;
+import dev.baton.testkit.db.PostgresTestDatabase;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a user feels of Baton, measured the way independent gateway benchmarks measure a gateway: against the same
+ * model reached directly.
+ *
+ * <ol>
+ *   <li><b>Streaming</b> (the model paced: {@code upstreamMs} before its first token, then 200 tokens/s): one tool turn
+ *       at a time over Baton's event stream, interleaved with the same two model calls made directly (the request
+ *       bodies Baton sent, replayed). Added time to first token = Baton's first {@code chunk} event − the direct
+ *       client's first text delta of the second call (after the whole first call); added per-token gap = the gaps
+ *       between Baton's {@code chunk} events − the gaps between the model's deltas.
+ *   <li><b>Sequential</b> (the model answering instantly): one JSON tool turn at a time, interleaved with the two
+ *       direct calls read to their end: added p50 and p99 at concurrency 1.
+ *   <li><b>Sustained</b> (the model waiting {@code upstreamMs} before each answer): JSON tool turns started at a
+ *       fixed rate ({@link OpenLoopLoad}), the rate raised by half each step until a step fails or its p99 reaches
+ *       1 s: the highest rate sustained.
+ * </ol>
+ *
+ * <p>Server, model and clients share this JVM (the server's real HTTP, SQLite or PostgreSQL, the simulator over
+ * HTTP): the direct client pays the same client-side costs as Baton's, so the difference is Baton's.
+ *
+ * <pre>
+ * baton-bench/run.sh felt [turns [upstreamMs [stepSeconds [sqlite|postgres [startRate]]]]]   # 300 20 10 sqlite 50
+ * </pre>
+ */
+public final class UserFeltLatency {
+    private static final String LONG_ANSWER = "Added your benchmark task; here is a longer answer so that a stream"
+            + " has enough pieces to time the gaps between them, one word at a time, the way a model streams a reply"
+            + " of a sentence or two to a person reading along as it arrives on the screen.";
+    private static final long P99_BOUND_NANOS = Duration.ofSeconds(1).toNanos();
+
+    private UserFeltLatency() {}
+
+    public static void main(String[] args) throws Exception {
+        int turns = args.length > 0 ? Integer.parseInt(args[0]) : 300;
+        Duration upstream = Duration.ofMillis(args.length > 1 ? Long.parseLong(args[1]) : 20);
+        int stepSeconds = args.length > 2 ? Integer.parseInt(args[2]) : 10;
+        boolean postgres = args.length > 3 && args[3].equals("postgres");
+        int startRate = args.length > 4 ? Integer.parseInt(args[4]) : 50;
+
+        PostgresTestDatabase pg = postgres ? PostgresTestDatabase.create() : null;
+        try (BenchServer server = BenchServer.start(
+                script(Duration.ZERO, 0), StatementsPerTurn.priced(), Map.of(), pg == null ? null : pg.url())) {
+            HttpClient http =
+                    HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+            System.out.printf(
+                    "user-felt latency on %s; upstream %d ms; %d turns per measurement%n",
+                    postgres ? "PostgreSQL" : "SQLite", upstream.toMillis(), turns);
+            streaming(server, http, turns, upstream);
+            sequential(server, http, turns);
+            sustained(server, upstream, stepSeconds, startRate);
+        } finally {
+            if (pg != null) pg.drop();
+        }
+    }
+
+    /** The task agent's tool turn, answered with {@link #LONG_ANSWER}, at that pace. */
+    private static SimulatorScript script(Duration firstToken, double tokensPerSecond) {
+        return SimulatorScript.builder()
+                .whenUserSays(
+                        BenchScripts.TOOL_PROMPT,
+                        Reply.toolCall("add_task", "{\"title\":\"Benchmark task\",\"priority\":\"high\"}"))
+                .whenToolResult("add_task", Reply.text(LONG_ANSWER))
+                .fallback(BenchScripts.TEXT_ANSWER)
+                .firstTokenLatency(firstToken)
+                .tokensPerSecond(tokensPerSecond)
+                .build();
+    }
+
+    private static void streaming(BenchServer server, HttpClient http, int turns, Duration upstream) {
+        server.script(script(upstream, 200));
+        String session = server.startSession();
+        List<String> bodies = warmUp(server, session);
+        List<Long> batonFirst = new ArrayList<>(), directFirst = new ArrayList<>();
+        List<Long> batonGaps = new ArrayList<>(), directGaps = new ArrayList<>();
+        for (int i = 0; i < turns; i++) {
+            StreamTimings baton = StreamTimings.baton(http, sseTurn(server, session));
+            server.resetHistory(session, 0);
+            StreamTimings direct = direct(server, http, bodies);
+            batonFirst.add(baton.firstTokenNanos());
+            directFirst.add(direct.firstTokenNanos());
+            batonGaps.addAll(baton.gaps());
+            directGaps.addAll(direct.gaps());
+        }
+        report("time to first token (SSE)", batonFirst, directFirst);
+        report("gap between tokens (SSE)", batonGaps, directGaps);
+    }
+
+    private static void sequential(BenchServer server, HttpClient http, int turns) {
+        server.script(script(Duration.ZERO, 0));
+        String session = server.startSession();
+        List<String> bodies = warmUp(server, session);
+        List<Long> baton = new ArrayList<>(), direct = new ArrayList<>();
+        for (int i = 0; i < turns; i++) {
+            long start = System.nanoTime();
+            server.send(session, BenchScripts.TOOL_PROMPT);
+            baton.add(System.nanoTime() - start);
+            server.resetHistory(session, 0);
+            direct.add(direct(server, http, bodies).endNanos());
+        }
+        report("whole tool turn at concurrency 1 (JSON)", baton, direct);
+    }
+
+    private static void sustained(BenchServer server, Duration upstream, int stepSeconds, int startRate)
+            throws InterruptedException {
+        server.script(script(upstream, 0));
+        List<String> conversations = new ArrayList<>();
+        for (int i = 0; i < 2_000; i++) conversations.add(server.startSession());
+        OpenLoopLoad load = new OpenLoopLoad(conversations, c -> server.send(c, BenchScripts.TOOL_PROMPT));
+        load.run(startRate, 3); // warm-up, not reported
+        int best = 0;
+        for (int rate = startRate; ; rate = rate * 3 / 2) {
+            for (String c : conversations) server.resetHistory(c, 0);
+            OpenLoopLoad.Step step = load.run(rate, stepSeconds);
+            System.out.printf(
+                    "  %5d turns/s offered: %d started, %d failed, p50 %d ms, p99 %d ms%n",
+                    rate,
+                    step.started(),
+                    step.failed(),
+                    OpenLoopLoad.millis(step.p50()),
+                    OpenLoopLoad.millis(step.p99()));
+            if (!step.sustained(P99_BOUND_NANOS)) break;
+            best = rate;
+        }
+        System.out.printf(
+                "sustained tool turns/s with p99 < 1 s against a %d ms upstream: %d%n", upstream.toMillis(), best);
+    }
+
+    /** One unmeasured turn; returns the model requests it made, to replay directly. */
+    private static List<String> warmUp(BenchServer server, String session) {
+        for (int i = 0; i < 20; i++) {
+            server.send(session, BenchScripts.TOOL_PROMPT);
+            server.resetHistory(session, 0);
+        }
+        server.send(session, BenchScripts.TOOL_PROMPT);
+        List<String> bodies = server.modelRequestBodies();
+        server.resetHistory(session, 0);
+        if (bodies.size() != 2) throw new IllegalStateException("a tool turn made " + bodies.size() + " model calls");
+        return bodies;
+    }
+
+    /** The turn's two model calls made directly, one after the other, the second's times from the first's start. */
+    private static StreamTimings direct(BenchServer server, HttpClient http, List<String> bodies) {
+        URI endpoint = URI.create(server.simulatorUrl() + "/chat/completions");
+        long start = System.nanoTime();
+        StreamTimings first = StreamTimings.openAi(http, endpoint, bodies.get(0));
+        long secondStart = System.nanoTime() - start;
+        StreamTimings second = StreamTimings.openAi(http, endpoint, bodies.get(1));
+        if (first.endNanos() > secondStart) throw new IllegalStateException("clock went backwards");
+        return second.shiftedBy(secondStart);
+    }
+
+    private static HttpRequest sseTurn(BenchServer server, String session) {
+        return HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + server.port() + "/v1/sessions/" + session + "/messages"))
+                .header("Authorization", "Bearer " + server.token())
+                .header("Content-Type", "application/json")
+                .header("Accept", "text/event-stream")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"content\":\"" + BenchScripts.TOOL_PROMPT + "\"}"))
+                .build();
+    }
+
+    private static void report(String what, Collection<Long> baton, Collection<Long> direct) {
+        List<Long> b = List.copyOf(baton), d = List.copyOf(direct);
+        long b50 = StalledStreams.percentile(b, 50), b99 = StalledStreams.percentile(b, 99);
+        long d50 = StalledStreams.percentile(d, 50), d99 = StalledStreams.percentile(d, 99);
+        System.out.printf(
+                "%s: Baton p50 %.2f ms p99 %.2f ms; direct p50 %.2f ms p99 %.2f ms; added p50 %.2f ms p99 %.2f ms"
+                        + " (%d samples)%n",
+                what,
+                StalledStreams.ms(b50),
+                StalledStreams.ms(b99),
+                StalledStreams.ms(d50),
+                StalledStreams.ms(d99),
+                StalledStreams.ms(b50 - d50),
+                StalledStreams.ms(b99 - d99),
+                b.size());
+    }
+}
