@@ -5,6 +5,7 @@ import dev.baton.mcp.server.McpEndpoint;
 import dev.baton.mcp.server.McpRequestHeaders;
 import dev.baton.server.http.ApiException;
 import dev.baton.server.http.Caller;
+import dev.baton.server.http.ErrorResponses;
 import dev.baton.server.http.RequestBody;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
@@ -88,6 +89,8 @@ public final class McpRoutes {
             case McpEndpoint.Reply.Json json -> {
                 if (json.sessionId() != null) ctx.header(SESSION_HEADER, json.sessionId());
                 ctx.status(json.status()).contentType("application/json").result(json.body());
+                // a JSON-RPC error (Method not found: 404) is the answer, not a route that does not exist
+                if (json.status() >= 400) ErrorResponses.keepErrorBody(ctx);
             }
             case McpEndpoint.Reply.Accepted accepted -> ctx.status(202);
             case McpEndpoint.Reply.Refused refused ->
