@@ -229,7 +229,7 @@ public final class McpEndpoint {
             return McpSchema.CallToolResult.builder(List.of(new McpSchema.TextContent(ToolCallApproval.refusal(
                             request.name(),
                             reason.get(),
-                            "Baton cannot ask you over this MCP connection (protocol before 2026-07-28),"))))
+                            "Baton cannot ask you over this MCP connection (protocol before 2026-07-28)"))))
                     .isError(true)
                     .build();
         }

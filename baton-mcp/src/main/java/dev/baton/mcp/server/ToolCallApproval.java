@@ -41,7 +41,7 @@ public record ToolCallApproval(Rule rule, boolean trustClients) {
 
     /** The sentence a refused call answers with. */
     static String refusal(String tool, String reason, String why) {
-        return REFUSED + ": " + reason + " " + why + " so " + tool
+        return REFUSED + ": " + reason + " " + why + ", so " + tool
                 + " was not run. Use an MCP client that answers elicitations (protocol 2026-07-28), or Baton's own"
                 + " chat, where you can approve it.";
     }

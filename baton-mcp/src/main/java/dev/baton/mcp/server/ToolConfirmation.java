@@ -57,9 +57,7 @@ final class ToolConfirmation {
             return trustClients
                     ? new Decision.Run()
                     : new Decision.Refuse(error(ToolCallApproval.refusal(
-                            request.name(),
-                            reason,
-                            "This MCP client declares no elicitation, so it cannot be asked,")));
+                            request.name(), reason, "Baton cannot ask you: this MCP client declares no elicitation")));
         }
         String asked = digest(ToolJson.canonical(ToolJson.argumentsForDisplay(argumentsJson)));
         if (request.requestState() == null || !asked.equals(request.requestState()))
