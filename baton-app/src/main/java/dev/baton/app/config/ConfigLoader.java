@@ -47,8 +47,15 @@ public final class ConfigLoader {
             List.of("server", "database", "auth", "models", "roles", "agents", BatonConfig.DEFAULT_AGENT);
 
     /** The keys of {@code server:}. */
-    private static final List<String> SERVER_KEYS =
-            List.of("host", "port", "maxBodyBytes", "dataDir", "acceptQueue", "sseBufferBytes", "mcpAllowedOrigins");
+    private static final List<String> SERVER_KEYS = List.of(
+            "host",
+            "port",
+            "maxBodyBytes",
+            "dataDir",
+            "acceptQueue",
+            "sseBufferBytes",
+            "mcpAllowedOrigins",
+            "mcpTrustClientConfirmation");
 
     /**
      * The sections a front door reads (baton-server: token verification, metrics, tracing, the designs' APIs, the web

@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import reactor.core.publisher.Mono;
 
@@ -53,10 +54,10 @@ final class ServerSession implements AutoCloseable {
     }
 
     private final McpAsyncClient client;
-    private final McpClientTransport transport;
+    private final CallCancellation transport;
     private final Wire wire;
 
-    private ServerSession(McpAsyncClient client, McpClientTransport transport, Wire wire) {
+    private ServerSession(McpAsyncClient client, CallCancellation transport, Wire wire) {
         this.client = client;
         this.transport = transport;
         this.wire = wire;
@@ -74,7 +75,7 @@ final class ServerSession implements AutoCloseable {
             Duration requestTimeout,
             Consumer<List<McpSchema.Tool>> onToolsChanged,
             Consumer<String> onLost) {
-        McpClientTransport transport = transport(settings, wire, onLost);
+        CallCancellation transport = new CallCancellation(transport(settings, wire, onLost));
         McpAsyncClient client = McpClient.async(transport)
                 .clientInfo(CLIENT)
                 .requestTimeout(requestTimeout)
@@ -102,12 +103,12 @@ final class ServerSession implements AutoCloseable {
 
     /** The server's process id, for a stdio server; -1 otherwise. */
     long pid() {
-        return transport instanceof StdioProcessTransport stdio ? stdio.pid() : -1;
+        return transport.delegate() instanceof StdioProcessTransport stdio ? stdio.pid() : -1;
     }
 
     /** How often the HTTP server has said it no longer knows the session (the SDK then opened a new one). */
     long sessionLosses() {
-        return transport instanceof SessionLossWatch watch ? watch.losses() : 0;
+        return transport.delegate() instanceof SessionLossWatch watch ? watch.losses() : 0;
     }
 
     List<McpSchema.Tool> listTools(Duration timeout) {
@@ -115,10 +116,24 @@ final class ServerSession implements AutoCloseable {
         return result == null || result.tools() == null ? List.of() : result.tools();
     }
 
+    /**
+     * Calls a tool within {@code timeout}. When Baton gives up on the call — the timeout passes, or the calling thread
+     * is interrupted (the turn was cancelled) — the server is sent {@code notifications/cancelled} for it.
+     */
     McpSchema.CallToolResult call(McpSchema.CallToolRequest request, McpTransportContext context, Duration timeout) {
-        return client.callTool(request)
-                .contextWrite(c -> c.put(McpTransportContext.KEY, context))
-                .block(timeout);
+        AtomicReference<Object> sent = new AtomicReference<>();
+        try {
+            return client.callTool(request)
+                    .contextWrite(c -> c.put(McpTransportContext.KEY, context).put(CallCancellation.SENT, sent))
+                    .block(timeout);
+        } catch (RuntimeException e) {
+            switch (CallFailure.of(e).kind()) {
+                case TIMEOUT -> transport.cancel(sent, "Baton stopped waiting: the call's timeout passed");
+                case INTERRUPTED -> transport.cancel(sent, "the call was cancelled");
+                default -> {}
+            }
+            throw e;
+        }
     }
 
     void ping(Duration timeout) {
@@ -133,7 +148,7 @@ final class ServerSession implements AutoCloseable {
             client.close();
         }
         // the stdio transport's own close is idempotent and makes sure the process is gone
-        if (transport instanceof StdioProcessTransport stdio) stdio.close();
+        if (transport.delegate() instanceof StdioProcessTransport stdio) stdio.close();
     }
 
     private static McpClientTransport transport(McpServerSettings settings, Wire wire, Consumer<String> onLost) {

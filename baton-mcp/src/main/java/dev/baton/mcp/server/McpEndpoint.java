@@ -20,28 +20,45 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 
 /**
  * Baton's tools served over MCP's streamable HTTP transport, without HTTP: the server's route authenticates the caller
- * (the same JWT as the API) and hands each POST body here. Each request is answered by the SDK's stateless server,
- * built for that request with exactly the caller's tools ({@link ToolAccess#visibleTo}, so {@code tools/list} shows
- * what {@code GET /v1/tools} shows); a {@code tools/call} runs through {@link ToolAccess#call} — the turn's executor,
- * its checks and its audit — as the authenticated caller, whatever the client sends.
+ * (the same JWT as the API) and hands each POST body and its headers here. Two revisions of the protocol are served
+ * side by side ({@link Revisions}):
  *
- * <p>An MCP session is a Baton session: {@code initialize} starts one (with the named agent, or the caller's default)
- * and its id is the {@code Mcp-Session-Id}; later requests must carry it, and one that is unknown, another user's or
- * completed is refused as not found, which tells an MCP client to initialize again. Being a row in the database, the
- * session works on any instance. {@code DELETE} completes it.
+ * <ul>
+ *   <li><b>2026-07-28</b>, without handshake or session: {@link StatelessServer}, on the SDK's server of that revision.
+ *   <li><b>2025-03-26 … 2025-11-25</b>, with the {@code initialize} handshake: each request is answered by the SDK's
+ *       stateless server of those revisions, built for that request with exactly the caller's tools
+ *       ({@link ToolAccess#visibleTo}, so {@code tools/list} shows what {@code GET /v1/tools} shows). An MCP session is
+ *       a Baton session: {@code initialize} starts one (with the named agent, or the caller's default) and its id is
+ *       the {@code Mcp-Session-Id}; later requests must carry it, and one that is unknown, another user's or completed
+ *       is refused as not found, which tells an MCP client to initialize again. Being a row in the database, the
+ *       session works on any instance. {@code DELETE} completes it.
+ * </ul>
+ *
+ * Either way a {@code tools/call} runs through {@link ToolAccess#call} — the turn's executor, its checks and its audit
+ * — as the authenticated caller, whatever the client sends, and a call that needs the user's approval under Baton's
+ * rules goes through {@link ToolCallApproval}: asked over 2026-07-28, refused (or trusted, as configured) otherwise.
  */
 public final class McpEndpoint {
+    private static final Logger log = LoggerFactory.getLogger(McpEndpoint.class);
     /** A backstop only: every tool call is bounded by its own timeout well before this. */
-    private static final Duration REQUEST_LIMIT = Duration.ofMinutes(5);
+    static final Duration REQUEST_LIMIT = Duration.ofMinutes(5);
+
+    /** Baton's version as MCP clients are told it. */
+    static final String VERSION = "0.1.0";
+
+    static final String INSTRUCTIONS =
+            "Baton's tools for the signed-in user: each call runs as that user, with their permissions.";
 
     private static final String CALLER = "baton.caller";
     private static final String SESSION = "baton.session";
     private static final String AGENT = "baton.agent";
-    private static final McpSchema.Implementation SERVER = new McpSchema.Implementation("baton", "Baton", "0.1.0");
+    private static final McpSchema.Implementation SERVER = new McpSchema.Implementation("baton", "Baton", VERSION);
 
     /** What a POST is answered with. */
     public sealed interface Reply {
@@ -49,29 +66,60 @@ public final class McpEndpoint {
          * A JSON-RPC response (a result or a JSON-RPC error) as {@code application/json}.
          *
          * @param sessionId the {@code Mcp-Session-Id} to send back; null except for {@code initialize}
+         * @param status the HTTP status: 200, or for a 2026-07-28 error the one its HTTP binding names (400, 404)
          */
-        record Json(String body, String sessionId) implements Reply {}
+        record Json(String body, String sessionId, int status) implements Reply {
+            public Json(String body, String sessionId) {
+                this(body, sessionId, 200);
+            }
+        }
 
         /** A notification or a response from the client: 202, no body. */
         record Accepted() implements Reply {}
+
+        /** Refused at the HTTP level, as the API refuses: {@code status} with the error {@code code}. */
+        record Refused(int status, String code, String message) implements Reply {}
     }
 
     private final ToolAccess tools;
     private final Sessions sessions;
+    private final ToolCallApproval approval;
     private final McpJsonMapper json = McpJsonDefaults.getMapper();
+    private final StatelessServer stateless;
 
-    public McpEndpoint(ToolAccess tools, Sessions sessions) {
+    /** @param approval what happens to a call that needs the user's approval */
+    public McpEndpoint(ToolAccess tools, Sessions sessions, ToolCallApproval approval) {
         this.tools = Objects.requireNonNull(tools, "tools");
         this.sessions = Objects.requireNonNull(sessions, "sessions");
+        this.approval = Objects.requireNonNull(approval, "approval");
+        this.stateless = new StatelessServer(tools, sessions, approval, Revisions.ALL, json);
     }
 
-    /** The protocol versions this endpoint speaks ({@code MCP-Protocol-Version} must be one of them). */
+    /** The protocol versions this endpoint speaks, newest first. */
     public List<String> protocolVersions() {
-        return new Transport().protocolVersions();
+        return Revisions.ALL;
     }
 
     /**
-     * Answers one POSTed JSON-RPC message for the authenticated caller.
+     * Answers one POSTed JSON-RPC message for the authenticated caller, in the revision it is of.
+     *
+     * @param agentId serve only this agent's tools (the endpoint's {@code ?agent=}); null for all the caller's agents
+     * @throws RefusalException as {@link #post(Principal, String, String, String)}, for the handshake's revisions
+     */
+    public Reply post(Principal caller, String agentId, McpRequestHeaders headers, String body) {
+        if (Revisions.stateless(headers, body)) return stateless.answer(caller, agentId, headers, body);
+        String version = headers.protocolVersion();
+        if (version != null && !Revisions.HANDSHAKE.contains(version))
+            return new Reply.Refused(
+                    400,
+                    "unsupported_protocol_version",
+                    "MCP protocol version " + version + " is not supported; supported: "
+                            + String.join(", ", Revisions.ALL));
+        return post(caller, agentId, headers.sessionId(), body);
+    }
+
+    /**
+     * Answers one POSTed JSON-RPC message of the handshake's revisions for the authenticated caller.
      *
      * @param agentId serve only this agent's tools (the endpoint's {@code ?agent=}); null for all the caller's agents
      * @param sessionId the request's {@code Mcp-Session-Id}, null when absent
@@ -157,8 +205,7 @@ public final class McpEndpoint {
                 .serverInfo(SERVER)
                 .capabilities(
                         McpSchema.ServerCapabilities.builder().tools(false).build())
-                .instructions(
-                        "Baton's tools for the signed-in user: each call runs as that user, with their permissions.")
+                .instructions(INSTRUCTIONS)
                 // the executor validates the arguments, once, as in a turn, and records a refusal in the audit
                 .validateToolInputs(false)
                 // on the request's own (virtual) thread, which waits for the answer anyway
@@ -172,6 +219,26 @@ public final class McpEndpoint {
         Principal caller = (Principal) context.get(CALLER);
         String sessionId = (String) context.get(SESSION);
         String agentId = (String) context.get(AGENT);
+        Optional<String> reason = tools.visibleTo(caller, agentId.isEmpty() ? null : agentId).stream()
+                .filter(permitted -> permitted.tool().definition().name().equals(request.name()))
+                .findFirst()
+                .flatMap(approval::reasonToHold);
+        if (reason.isPresent() && !approval.trustClients()) {
+            // these revisions' elicitation would need a stream to the client; this endpoint answers with JSON only
+            log.info("/mcp: {} of user {} not run: {}", request.name(), caller.userId(), reason.get());
+            return McpSchema.CallToolResult.builder(List.of(new McpSchema.TextContent(ToolCallApproval.refusal(
+                            request.name(),
+                            reason.get(),
+                            "Baton cannot ask you over this MCP connection (protocol before 2026-07-28)"))))
+                    .isError(true)
+                    .build();
+        }
+        if (reason.isPresent())
+            log.info(
+                    "/mcp: {} of user {} needs approval and runs: trusted to the MCP client"
+                            + " (server.mcpTrustClientConfirmation)",
+                    request.name(),
+                    caller.userId());
         return McpTools.result(tools.call(
                 caller,
                 sessionId,

@@ -3,6 +3,8 @@ package dev.baton.mcp.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.baton.core.auth.Principal;
 import dev.baton.core.conversation.ToolCallState;
 import dev.baton.core.tool.ToolCallOutcome;
@@ -40,6 +42,8 @@ import org.junit.jupiter.api.io.TempDir;
  * (and nothing else of the caller's), and a redirect that is refused.
  */
 class HttpServersIT {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     @TempDir
     Path dir;
 
@@ -190,6 +194,48 @@ class HttpServersIT {
         // the caller is only named on the calls made for them, not on the handshake or the tool listing
         assertThat(proxy.seen().stream().filter(s -> !s.isToolCall()))
                 .allSatisfy(s -> assertThat(s.header("X-Baton-User")).isNull());
+    }
+
+    @Test
+    void a_call_baton_gives_up_on_is_cancelled_on_the_server() throws Exception {
+        NodeServer server = opened(NodeServer.everything("streamableHttp", dir));
+        RecordingProxy proxy = opened(RecordingProxy.to(URI.create(server.url("/"))));
+        ToolCalls calls = connect("url: \"" + proxy.url("/mcp") + "\"\ntrusted: true", Duration.ofSeconds(15));
+
+        ToolCallOutcome gaveUp = calls.call(
+                alice,
+                "everything__trigger-long-running-operation",
+                "{\"duration\":60,\"steps\":2}",
+                Duration.ofSeconds(2));
+
+        assertThat(gaveUp.state()).isNotEqualTo(ToolCallState.SUCCEEDED);
+        RecordingProxy.Seen call = proxy.seen().stream()
+                .filter(RecordingProxy.Seen::isToolCall)
+                .findFirst()
+                .orElseThrow();
+        JsonNode id = JSON.readTree(call.body()).path("id");
+        assertThat(id.isMissingNode()).isFalse();
+        // the server is told, on the same session, which request Baton no longer waits for
+        await().atMost(Duration.ofSeconds(15))
+                .untilAsserted(() -> assertThat(proxy.seen().stream()
+                                .filter(s -> s.body().contains("notifications/cancelled"))
+                                .map(s -> readTree(s.body()))
+                                .filter(n -> n.at("/params/requestId").equals(id))
+                                .toList())
+                        .hasSize(1));
+        RecordingProxy.Seen cancelled = proxy.seen().stream()
+                .filter(s -> s.body().contains("notifications/cancelled"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(cancelled.header("Mcp-Session-Id")).isEqualTo(call.header("Mcp-Session-Id"));
+    }
+
+    private static JsonNode readTree(String body) {
+        try {
+            return JSON.readTree(body);
+        } catch (Exception e) {
+            throw new AssertionError(body, e);
+        }
     }
 
     @Test

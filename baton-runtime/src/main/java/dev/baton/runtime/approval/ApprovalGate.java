@@ -34,7 +34,7 @@ public final class ApprovalGate implements ToolApprovals {
 
     @Override
     public Optional<String> reasonToHold(AgentDefinition agent, ToolDefinition tool, ToolCallRequest call) {
-        return agent.approval().policyFor(tool.name(), settings.defaultPolicy()).reason(tool);
+        return settings.reasonToHold(agent, tool);
     }
 
     @Override

@@ -1,11 +1,14 @@
 package dev.baton.runtime.approval;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.core.agent.AgentDefinition;
 import dev.baton.core.agent.ApprovalPolicy;
 import dev.baton.core.config.ConfigNodes;
 import dev.baton.core.config.ConfigSection;
+import dev.baton.core.tool.ToolDefinition;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * baton.yaml's {@code approvals:} section.
@@ -29,6 +32,15 @@ public record ApprovalSettings(Duration expiresAfter, ApprovalPolicy defaultPoli
             throw new IllegalArgumentException("approvals.expiresAfter must be positive");
         Objects.requireNonNull(defaultPolicy, "defaultPolicy");
         if (expiryBatch < 1) throw new IllegalArgumentException("approvals.expiryBatch must be >= 1");
+    }
+
+    /**
+     * Why a call of {@code tool} by {@code agent} must wait for the user's approval, in a sentence for the user; empty
+     * when it may run: the agent's {@code approval:} for the tool, else {@link #defaultPolicy()}. The one rule for a
+     * turn's calls and for calls outside any turn (an MCP client's).
+     */
+    public Optional<String> reasonToHold(AgentDefinition agent, ToolDefinition tool) {
+        return agent.approval().policyFor(tool.name(), defaultPolicy).reason(tool);
     }
 
     /** These settings, an undecided call denied by expiry after {@code after}. */

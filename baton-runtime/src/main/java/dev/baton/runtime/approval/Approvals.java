@@ -9,6 +9,7 @@ import dev.baton.core.conversation.Session;
 import dev.baton.core.model.ToolCallRequest;
 import dev.baton.core.tool.ToolCallScope;
 import dev.baton.core.tool.ToolCatalog;
+import dev.baton.core.tool.ToolDefinition;
 import dev.baton.core.tool.ToolError;
 import dev.baton.core.tool.ToolExecutor;
 import dev.baton.core.turn.Cancellation;
@@ -70,6 +71,7 @@ public final class Approvals {
     private final Clock clock;
     private final PausedTurnEnds ends;
     private final ExpiredTurns expired;
+    private final ApprovalSettings settings;
 
     public Approvals(
             ApprovalStore store,
@@ -92,6 +94,7 @@ public final class Approvals {
         this.executor = new ToolExecutor(Objects.requireNonNull(tools, "tools"), clock);
         this.tools = tools;
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.settings = Objects.requireNonNull(settings, "settings");
         this.ends = new PausedTurnEnds(conversations, agents, runner);
         this.expired = new ExpiredTurns(
                 store,
@@ -99,6 +102,15 @@ public final class Approvals {
                 ends,
                 new AbandonedClaims(store, conversations, ends),
                 this.clock);
+    }
+
+    /**
+     * Why a call of {@code tool} by {@code agent} outside any turn (an MCP client's) needs the user's approval; empty
+     * when it may run. The same rule as a turn's ({@link ApprovalSettings#reasonToHold}); such a call is not held here
+     * (there is no turn to pause): its front door asks the user itself or refuses it.
+     */
+    public Optional<String> reasonToHold(AgentDefinition agent, ToolDefinition tool) {
+        return settings.reasonToHold(agent, tool);
     }
 
     /**

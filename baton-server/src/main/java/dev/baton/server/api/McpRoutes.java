@@ -2,13 +2,19 @@ package dev.baton.server.api;
 
 import dev.baton.core.auth.Principal;
 import dev.baton.mcp.server.McpEndpoint;
+import dev.baton.mcp.server.McpRequestHeaders;
 import dev.baton.server.http.ApiException;
 import dev.baton.server.http.Caller;
+import dev.baton.server.http.ErrorResponses;
 import dev.baton.server.http.RequestBody;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.io.IOException;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * {@code /mcp}: Baton's tools for MCP clients (Claude Desktop, the MCP Inspector, another orchestrator) over the
@@ -19,7 +25,9 @@ import java.util.Locale;
  *
  * <ul>
  *   <li>{@code POST /mcp[?agent=<id>]}: one JSON-RPC message; a request is answered with {@code application/json}, a
- *       notification with 202. {@code initialize} answers with the {@code Mcp-Session-Id} later requests must send.
+ *       notification with 202. A request of the 2026-07-28 revision stands alone (its version in {@code _meta}, its
+ *       {@code Mcp-Method} / {@code Mcp-Name} headers matching the body); in the older revisions {@code initialize}
+ *       answers with the {@code Mcp-Session-Id} later requests must send.
  *   <li>{@code DELETE /mcp}: ends the session.
  *   <li>{@code GET /mcp}: 405 — this endpoint sends nothing unasked, so it offers no event stream.
  * </ul>
@@ -29,11 +37,11 @@ import java.util.Locale;
  * <p>HTTP-level refusals (no token 401, a body that is not JSON-RPC 400, too large 413, wrong media types 415 and 406, a
  * session that is unknown or not the caller's 404) are the API's {@code {"error": …}} bodies; errors of the protocol
  * itself (an unknown method, a tool the caller may not use, params of the wrong shape: -32602) are JSON-RPC errors, as
- * MCP clients expect.
+ * MCP clients expect — for 2026-07-28 requests with the HTTP status its binding names (400 for a header mismatch, an
+ * unsupported version or bad params, 404 for an unknown method).
  */
 public final class McpRoutes {
     static final String SESSION_HEADER = "Mcp-Session-Id";
-    static final String PROTOCOL_HEADER = "MCP-Protocol-Version";
 
     private final McpEndpoint endpoint;
     private final int maxBodyBytes;
@@ -76,21 +84,26 @@ public final class McpRoutes {
         String accept = ctx.header("Accept");
         if (accept != null && !accepts(accept))
             throw new ApiException(406, "not_acceptable", "this endpoint answers with application/json");
-        String version = ctx.header(PROTOCOL_HEADER);
-        if (version != null && !endpoint.protocolVersions().contains(version))
-            throw new ApiException(
-                    400,
-                    "unsupported_protocol_version",
-                    "MCP protocol version " + version + " is not supported; supported: "
-                            + String.join(", ", endpoint.protocolVersions()));
         String body = RequestBody.readUtf8(ctx.req().getInputStream(), ctx.req().getContentLengthLong(), maxBodyBytes);
-        switch (endpoint.post(caller, ctx.queryParam("agent"), ctx.header(SESSION_HEADER), body)) {
+        switch (endpoint.post(caller, ctx.queryParam("agent"), headers(ctx), body)) {
             case McpEndpoint.Reply.Json json -> {
                 if (json.sessionId() != null) ctx.header(SESSION_HEADER, json.sessionId());
-                ctx.status(200).contentType("application/json").result(json.body());
+                ctx.status(json.status()).contentType("application/json").result(json.body());
+                // a JSON-RPC error (Method not found: 404) is the answer, not a route that does not exist
+                if (json.status() >= 400) ErrorResponses.keepErrorBody(ctx);
             }
             case McpEndpoint.Reply.Accepted accepted -> ctx.status(202);
+            case McpEndpoint.Reply.Refused refused ->
+                throw new ApiException(refused.status(), refused.code(), refused.message());
         }
+    }
+
+    /** Every header of the request with all its values: the protocol checks some against the body. */
+    private static McpRequestHeaders headers(Context ctx) {
+        Map<String, List<String>> headers = new LinkedHashMap<>();
+        for (String name : Collections.list(ctx.req().getHeaderNames()))
+            headers.put(name, Collections.list(ctx.req().getHeaders(name)));
+        return new McpRequestHeaders(headers);
     }
 
     private void delete(Context ctx) {

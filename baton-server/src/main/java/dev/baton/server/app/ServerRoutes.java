@@ -1,8 +1,10 @@
 package dev.baton.server.app;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.app.BatonApp;
 import dev.baton.app.config.BatonConfig;
 import dev.baton.mcp.server.McpEndpoint;
+import dev.baton.mcp.server.ToolCallApproval;
 import dev.baton.runtime.Baton;
 import dev.baton.runtime.config.ConfigException;
 import dev.baton.server.api.AuditRoutes;
@@ -43,7 +45,7 @@ final class ServerRoutes {
                 new CatalogRoutes(baton.agents(), baton.toolAccess())::register,
                 new McpAdminRoutes(mcp, config.maxBodyBytes())::register,
                 new McpRoutes(
-                        new McpEndpoint(baton.toolAccess(), baton.sessions()),
+                        new McpEndpoint(baton.toolAccess(), baton.sessions(), mcpApproval(config, baton)),
                         config.maxBodyBytes(),
                         mcpOrigins(config))::register,
                 new SessionRoutes(baton.sessions(), baton.approvals(), baton.turnEvents(), config.maxBodyBytes())
@@ -60,6 +62,18 @@ final class ServerRoutes {
                 new ExperimentRoutes(baton.experiments(), config.maxBodyBytes())::register,
                 new FlagRoutes(baton.flags(), config.maxBodyBytes())::register,
                 new DeliveredMessageRoutes(app.deliveries(), baton.sessions(), sse)::register);
+    }
+
+    /**
+     * Baton's approval rule for calls over /mcp, and {@code server.mcpTrustClientConfirmation} (default false): whether
+     * a call needing approval from an MCP client Baton cannot ask runs (the client is trusted to have asked its user)
+     * or is refused.
+     */
+    private static ToolCallApproval mcpApproval(BatonConfig config, Baton baton) {
+        JsonNode trust = config.section("server").path("mcpTrustClientConfirmation");
+        if (!trust.isMissingNode() && !trust.isNull() && !trust.isBoolean())
+            throw new ConfigException("server.mcpTrustClientConfirmation must be true or false, got " + trust);
+        return new ToolCallApproval(baton.approvals()::reasonToHold, trust.asBoolean(false));
     }
 
     private static McpOrigins mcpOrigins(BatonConfig config) {

@@ -185,6 +185,14 @@ public final class ErrorResponses {
         };
     }
 
+    /**
+     * Marks the answer's body as the route's own account of an error status (an MCP JSON-RPC error answered with 404):
+     * the API's generic error body must not replace it.
+     */
+    public static void keepErrorBody(Context ctx) {
+        ctx.attribute("baton.errorBody", Boolean.TRUE);
+    }
+
     private static boolean hasErrorBody(Context ctx) {
         return Boolean.TRUE.equals(ctx.attribute("baton.errorBody"));
     }
