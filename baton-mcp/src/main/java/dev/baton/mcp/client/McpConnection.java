@@ -81,6 +81,23 @@ final class McpConnection implements CallTarget, AutoCloseable {
         supervisor.start();
     }
 
+    /**
+     * For a server whose tools are listed through its users' own sessions ({@code auth: oauth}): no session of its
+     * own is opened, and its tools are offered once a user's session has listed them ({@link #listedElsewhere}).
+     */
+    void startWithoutSession() {
+        firstAttempt.complete(null);
+        setStatus(ServerStatus.State.CONNECTING, "its tools are listed when a user connects their account");
+    }
+
+    /** The tools a user's own session listed: the catalogue is rebuilt from them (and pinned) like any listing. */
+    void listedElsewhere(List<McpSchema.Tool> tools) {
+        update(() -> {
+            rebuild(tools, lastListed.isEmpty() ? Refresh.INITIAL : Refresh.LIST_CHANGED);
+            if (status.state() != ServerStatus.State.UP) setStatus(ServerStatus.State.UP, null);
+        });
+    }
+
     String name() {
         return settings.name();
     }

@@ -5,6 +5,7 @@ import dev.baton.app.config.BatonConfig;
 import dev.baton.mcp.server.McpEndpoint;
 import dev.baton.runtime.Baton;
 import dev.baton.runtime.config.ConfigException;
+import dev.baton.server.api.AccountConnectionRoutes;
 import dev.baton.server.api.AuditRoutes;
 import dev.baton.server.api.CatalogRoutes;
 import dev.baton.server.api.DeliveredMessageRoutes;
@@ -42,6 +43,7 @@ final class ServerRoutes {
                         ::register,
                 new CatalogRoutes(baton.agents(), baton.toolAccess())::register,
                 new McpAdminRoutes(mcp, config.maxBodyBytes())::register,
+                new AccountConnectionRoutes(mcp.accounts())::register,
                 new McpRoutes(
                         new McpEndpoint(baton.toolAccess(), baton.sessions()),
                         config.maxBodyBytes(),
