@@ -200,7 +200,8 @@ final class McpConnection implements CallTarget, AutoCloseable {
         lostSignals.offer("closed");
         supervisor.interrupt();
         try {
-            supervisor.join(Duration.ofSeconds(10));
+            // a connection whose tools users' sessions list never started its supervisor
+            if (supervisor.getState() != Thread.State.NEW) supervisor.join(Duration.ofSeconds(10));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
