@@ -49,8 +49,7 @@ class OAuthSettingsTest {
                   dynamic: { url: https://b.example.com/mcp, state: perUser, auth: oauth }
                 """);
 
-        assertThat(settings.server("cimd").oauth().clientKind())
-                .isEqualTo(OAuthSettings.ClientKind.METADATA_DOCUMENT);
+        assertThat(settings.server("cimd").oauth().clientKind()).isEqualTo(OAuthSettings.ClientKind.METADATA_DOCUMENT);
         assertThat(settings.server("cimd").oauth().issuer()).isEqualTo(URI.create("https://id.example.com"));
         assertThat(settings.server("dynamic").oauth().clientKind())
                 .isEqualTo(OAuthSettings.ClientKind.DYNAMIC_REGISTRATION);
@@ -73,7 +72,8 @@ class OAuthSettingsTest {
                                 "servers: { n: { url: https://n.example.com/mcp, state: perUser, auth: oauth } }",
                                 "mcp.oauthCallback"),
                         List.of(
-                                CALLBACK + "servers: { n: { url: https://n.example.com/mcp, state: perUser, auth: basic } }",
+                                CALLBACK
+                                        + "servers: { n: { url: https://n.example.com/mcp, state: perUser, auth: basic } }",
                                 "mcp.servers.n.auth must be oauth or none"),
                         List.of(
                                 CALLBACK + "servers: { n: { url: https://n.example.com/mcp, state: perUser, identity: {"
@@ -87,24 +87,26 @@ class OAuthSettingsTest {
                                         + " [admin], auth: oauth } }",
                                 "state: perUser"),
                         List.of(
-                                CALLBACK + "servers: { n: { url: https://n.example.com/mcp, state: perUser, auth: oauth,"
+                                CALLBACK
+                                        + "servers: { n: { url: https://n.example.com/mcp, state: perUser, auth: oauth,"
                                         + " oauth: { clientId: a, clientMetadataUrl: https://b.example.com/c.json } } }",
                                 "mcp.servers.n.oauth: set clientId"),
                         List.of(
-                                CALLBACK + "servers: { n: { url: https://n.example.com/mcp, state: perUser, auth: oauth,"
+                                CALLBACK
+                                        + "servers: { n: { url: https://n.example.com/mcp, state: perUser, auth: oauth,"
                                         + " oauth: { clientSecret: x } } }",
                                 "mcp.servers.n.oauth: clientSecret needs the clientId"),
                         List.of(
-                                CALLBACK + "servers: { n: { url: https://n.example.com/mcp, state: perUser, auth: oauth,"
+                                CALLBACK
+                                        + "servers: { n: { url: https://n.example.com/mcp, state: perUser, auth: oauth,"
                                         + " oauth: { clientMetadataUrl: http://b.example.com/c.json } } }",
                                 "clientMetadataUrl must be an https URL"),
                         List.of(
-                                CALLBACK + "servers: { n: { url: https://n.example.com/mcp, state: perUser, auth: oauth,"
+                                CALLBACK
+                                        + "servers: { n: { url: https://n.example.com/mcp, state: perUser, auth: oauth,"
                                         + " oauth: { scope: [a] } } }",
                                 "mcp.servers.n.oauth: unknown key 'scope'"),
-                        List.of(
-                                "oauthCallback: /relative\nservers: {}",
-                                "mcp.oauthCallback must be an absolute URL"))
+                        List.of("oauthCallback: /relative\nservers: {}", "mcp.oauthCallback must be an absolute URL"))
                 .forEach(c -> assertThatThrownBy(() -> parse(c.get(0)))
                         .as(c.get(0))
                         .isInstanceOf(IllegalArgumentException.class)

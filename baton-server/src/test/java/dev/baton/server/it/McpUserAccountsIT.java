@@ -167,9 +167,11 @@ class McpUserAccountsIT {
 
         // bob connects: his items, never alice's
         connect(bob, "bob");
-        String bobsItems = toolResult(turn(bob, "my items")).path("result").path("text").asText();
+        String bobsItems =
+                toolResult(turn(bob, "my items")).path("result").path("text").asText();
         assertThat(bobsItems).contains("bob's bicycle").doesNotContain("alice");
-        String alicesItems = toolResult(turn(alice, "my items")).path("result").path("text").asText();
+        String alicesItems =
+                toolResult(turn(alice, "my items")).path("result").path("text").asText();
         assertThat(alicesItems).contains("alice's notebook").doesNotContain("bob");
 
         // each lists their own connection only
@@ -188,7 +190,8 @@ class McpUserAccountsIT {
         assertThat(again.status()).isEqualTo(404);
         assertThat(again.body().path("error").path("code").asText()).isEqualTo("not_found");
         assertThat(ofType(turn(alice, "who am i"), "connect_required")).hasSize(1);
-        assertThat(toolResult(turn(bob, "who am i")).path("result").path("text").asText()).contains("\"sub\":\"bob\"");
+        assertThat(toolResult(turn(bob, "who am i")).path("result").path("text").asText())
+                .contains("\"sub\":\"bob\"");
     }
 
     @Test

@@ -24,14 +24,12 @@ import org.junit.jupiter.api.Test;
 class UserAccountsTest {
     static final Instant NOW = Instant.parse("2026-05-01T10:00:00Z");
 
-    final McpSettings settings = McpSettings.parse(
-            Yaml.parse("""
+    final McpSettings settings = McpSettings.parse(Yaml.parse("""
                     oauthCallback: http://127.0.0.1:1/oauth/mcp/callback
                     servers:
                       notes: { url: "http://127.0.0.1:1/mcp", state: perUser, auth: oauth, oauth: { clientId: baton } }
                       plain: { url: "http://127.0.0.1:1/other", state: shared, sharedWith: [admin] }
-                    """),
-            Map.of());
+                    """), Map.of());
     final TokenCipher cipher = TokenCipher.fromBase64(TokenCipher.generateKey(), null);
     final InMemoryAccountTokens store = new InMemoryAccountTokens();
 
@@ -104,24 +102,24 @@ class UserAccountsTest {
                     .isInstanceOfSatisfying(
                             AccountFlowException.class,
                             e -> assertThat(e.kind()).isEqualTo(AccountFlowException.Kind.UNKNOWN_SERVER));
-            assertThatThrownBy(() -> at(NOW).revoke("acme", "alice", server))
-                    .isInstanceOf(AccountFlowException.class);
+            assertThatThrownBy(() -> at(NOW).revoke("acme", "alice", server)).isInstanceOf(AccountFlowException.class);
         }
     }
 
     @Test
     void a_users_tokens_are_read_by_their_key_only_and_ones_that_do_not_open_count_as_not_connected() {
-        AccountTokens alices = new AccountTokens("alice-access", "alice-refresh", NOW.plusSeconds(3600), "mcp", "baton");
+        AccountTokens alices =
+                new AccountTokens("alice-access", "alice-refresh", NOW.plusSeconds(3600), "mcp", "baton");
         store.save(new AccountToken(
-                "acme",
-                "alice",
-                "notes",
-                cipher.seal(alices.toJson(), "mcp-account\nacme\nalice\nnotes"),
-                NOW,
-                NOW));
+                "acme", "alice", "notes", cipher.seal(alices.toJson(), "mcp-account\nacme\nalice\nnotes"), NOW, NOW));
         // bob's row holds a copy of alice's sealed value: it does not open as his
         store.save(new AccountToken(
-                "acme", "bob", "notes", store.find("acme", "alice", "notes").orElseThrow().sealed(), NOW, NOW));
+                "acme",
+                "bob",
+                "notes",
+                store.find("acme", "alice", "notes").orElseThrow().sealed(),
+                NOW,
+                NOW));
 
         assertThat(at(NOW).accessToken("acme", "alice", "notes")).contains("alice-access");
         assertThat(at(NOW).accessToken("acme", "bob", "notes")).isEmpty();
