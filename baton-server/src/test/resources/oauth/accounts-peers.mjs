@@ -6,7 +6,7 @@
 // Prints one line {"issuer": "...", "mcpUrl": "..."} on stdout once both serve.
 //  - the provider: authorization code with PKCE for the public client "baton" (redirect URI: the callback), the
 //    development login and consent forms (any login name becomes the account's sub), RFC 8707 resource indicators
-//    issuing RS256 JWT access tokens for the MCP server's URL, refresh tokens, and revocation.
+//    issuing RS256 JWT access tokens for the MCP server's URL (for 20 s), refresh tokens, and revocation.
 //  - the MCP server: stateless streamable HTTP at /mcp; a request without a valid token for it (signature by the
 //    provider's JWKS, issuer, audience) is 401 with WWW-Authenticate naming its RFC 9728 metadata, served at
 //    /.well-known/oauth-protected-resource/mcp. Its tools: whoami (the token's sub) and my_items (that sub's items).
@@ -55,7 +55,9 @@ const provider = new Provider(issuer, {
         return {
           scope: 'mcp',
           audience: mcpUrl,
-          accessTokenTTL: 300,
+          // shorter than Baton's refresh margin (30 s): every call refreshes first, so the test exercises refresh
+          // (and the rotation of the refresh token oidc-provider does for public clients) on every call
+          accessTokenTTL: 20,
           accessTokenFormat: 'jwt',
           jwt: { sign: { alg: 'RS256' } },
         };

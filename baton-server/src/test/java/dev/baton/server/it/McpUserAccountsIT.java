@@ -50,7 +50,8 @@ import org.junit.jupiter.api.io.TempDir;
  * authorization code flow with PKCE, driven here over plain HTTP as a browser would (following redirects, posting the
  * forms). Alice sees her data only; Bob, not connected, gets {@code connect_required} (a typed event and a tool result
  * that tells the model), then connects and sees his own only; Alice disconnects and is asked to connect again; a
- * callback whose state or {@code iss} is not right is refused with 400.
+ * callback whose state or {@code iss} is not right is refused with 400. The provider's access tokens live 20 s, less
+ * than the margin within which Baton refreshes, so every call goes through a refresh (with rotated refresh tokens).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class McpUserAccountsIT {
@@ -174,9 +175,15 @@ class McpUserAccountsIT {
                 toolResult(turn(alice, "my items")).path("result").path("text").asText();
         assertThat(alicesItems).contains("alice's notebook").doesNotContain("bob");
 
-        // each lists their own connection only
+        // each lists their own connection only; alice's tokens were refreshed for her calls (they live 20 s, less
+        // than the margin Baton refreshes within), so they are newer than the connection
         JsonNode listed = t.api.get("/v1/mcp/connections", alice).body();
         assertThat(listed.path("connections").findValuesAsText("server")).containsExactly("notes");
+        JsonNode alicesConnection = listed.path("connections").get(0);
+        assertThat(java.time.Instant.parse(alicesConnection.path("updatedAt").asText()))
+                .isAfter(java.time.Instant.parse(
+                        alicesConnection.path("connectedAt").asText()));
+        assertThat(alicesConnection.toString()).doesNotContain("access").doesNotContain("refresh");
         assertThat(listed.path("servers").get(0).path("connected").asBoolean()).isTrue();
         JsonNode carols = t.api.get("/v1/mcp/connections", carol).body();
         assertThat(carols.path("connections")).isEmpty();
