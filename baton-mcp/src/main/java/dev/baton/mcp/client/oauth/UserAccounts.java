@@ -2,23 +2,17 @@ package dev.baton.mcp.client.oauth;
 
 import com.nimbusds.oauth2.sdk.AuthorizationCode;
 import com.nimbusds.oauth2.sdk.AuthorizationCodeGrant;
-import com.nimbusds.oauth2.sdk.AuthorizationGrant;
 import com.nimbusds.oauth2.sdk.AuthorizationRequest;
 import com.nimbusds.oauth2.sdk.AuthorizationResponse;
 import com.nimbusds.oauth2.sdk.ParseException;
 import com.nimbusds.oauth2.sdk.RefreshTokenGrant;
 import com.nimbusds.oauth2.sdk.ResponseType;
 import com.nimbusds.oauth2.sdk.Scope;
-import com.nimbusds.oauth2.sdk.TokenErrorResponse;
-import com.nimbusds.oauth2.sdk.TokenRequest;
-import com.nimbusds.oauth2.sdk.TokenResponse;
-import com.nimbusds.oauth2.sdk.TokenRevocationRequest;
 import com.nimbusds.oauth2.sdk.as.AuthorizationServerMetadata;
 import com.nimbusds.oauth2.sdk.id.Issuer;
 import com.nimbusds.oauth2.sdk.id.State;
 import com.nimbusds.oauth2.sdk.pkce.CodeChallengeMethod;
 import com.nimbusds.oauth2.sdk.pkce.CodeVerifier;
-import com.nimbusds.oauth2.sdk.token.AccessToken;
 import com.nimbusds.oauth2.sdk.token.RefreshToken;
 import com.nimbusds.oauth2.sdk.token.Tokens;
 import dev.baton.core.auth.Principal;
@@ -27,7 +21,6 @@ import dev.baton.core.tool.account.AccountToken;
 import dev.baton.core.tool.account.AccountTokenStore;
 import dev.baton.mcp.config.McpServerSettings;
 import dev.baton.mcp.config.McpSettings;
-import java.io.IOException;
 import java.net.URI;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -39,6 +32,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -77,8 +71,9 @@ public final class UserAccounts {
     private final Clock clock;
     private final AuthorizationServers authorizationServers = new AuthorizationServers();
     private final OAuthClients clients;
+    private final TokenEndpoint endpoint;
     /** One refresh at a time per user and server, on this instance. */
-    private final Map<String, Object> refreshLocks = new ConcurrentHashMap<>();
+    private final Map<String, ReentrantLock> refreshLocks = new ConcurrentHashMap<>();
 
     /** A started authorization: where to send the user's browser, and the value that browser must keep. */
     public record Started(URI authorizationUrl, String browserValue) {}
@@ -98,6 +93,7 @@ public final class UserAccounts {
         this.cipher = Objects.requireNonNull(cipher, "cipher");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.clients = new OAuthClients(callback);
+        this.endpoint = new TokenEndpoint(authorizationServers, clients, clock);
     }
 
     /** Baton's path that starts connecting the named server. */
@@ -204,13 +200,13 @@ public final class UserAccounts {
         AuthorizationCode code = response.toSuccessResponse().getAuthorizationCode();
         if (code == null)
             throw new AccountFlowException(AccountFlowException.Kind.BAD_STATE, "the callback carries no code");
-        Tokens tokens = exchange(
+        Tokens tokens = endpoint.exchange(
                 settings,
                 metadata,
                 client,
                 new AuthorizationCodeGrant(code, callback, new CodeVerifier(pending.codeVerifier())));
         Instant now = clock.instant();
-        AccountTokens own = own(tokens, client, null);
+        AccountTokens own = endpoint.own(tokens, client, null);
         save(pending.tenantId(), pending.userId(), settings.name(), own, now, now);
         log.info(
                 "user {} of tenant {} connected their account on MCP server {}",
@@ -258,11 +254,19 @@ public final class UserAccounts {
      */
     public boolean revoke(String tenantId, String userId, String server) {
         McpServerSettings settings = server(server);
-        Optional<AccountToken> stored = store.find(tenantId, userId, server);
-        if (stored.isEmpty()) return false;
-        AccountTokens tokens = openQuietly(stored.get());
-        store.delete(tenantId, userId, server);
-        if (tokens != null) revokeAtProvider(settings, tokens);
+        AccountTokens tokens;
+        // under the refresh lock: a refresh in progress must not store its tokens again after they were forgotten
+        ReentrantLock lock = refreshLock(tenantId, userId, server);
+        lock.lock();
+        try {
+            Optional<AccountToken> stored = store.find(tenantId, userId, server);
+            if (stored.isEmpty()) return false;
+            tokens = openQuietly(stored.get());
+            store.delete(tenantId, userId, server);
+        } finally {
+            lock.unlock();
+        }
+        if (tokens != null) endpoint.revoke(settings, tokens);
         log.info("user {} of tenant {} disconnected their account on MCP server {}", userId, tenantId, server);
         return true;
     }
@@ -284,7 +288,10 @@ public final class UserAccounts {
                         stored.get().updatedAt());
             return Optional.of(tokens.accessToken());
         }
-        synchronized (refreshLocks.computeIfAbsent(tenantId + "\n" + userId + "\n" + server, k -> new Object())) {
+        // a lock, not synchronized: the refresh waits on the network, which must not pin a virtual thread's carrier
+        ReentrantLock lock = refreshLock(tenantId, userId, server);
+        lock.lock();
+        try {
             // another call may have refreshed meanwhile
             AccountToken latest = store.find(tenantId, userId, server).orElse(null);
             if (latest == null) return Optional.empty();
@@ -292,7 +299,13 @@ public final class UserAccounts {
             if (now == null) return Optional.empty();
             if (!now.accessToken().equals(tokens.accessToken())) return Optional.of(now.accessToken());
             return refresh(settings, tenantId, userId, latest, now);
+        } finally {
+            lock.unlock();
         }
+    }
+
+    private ReentrantLock refreshLock(String tenantId, String userId, String server) {
+        return refreshLocks.computeIfAbsent(tenantId + "\n" + userId + "\n" + server, k -> new ReentrantLock());
     }
 
     private Optional<String> refresh(
@@ -308,9 +321,9 @@ public final class UserAccounts {
             return Optional.empty();
         }
         try {
-            Tokens refreshed = exchange(
+            Tokens refreshed = endpoint.exchange(
                     settings, metadata, client, new RefreshTokenGrant(new RefreshToken(tokens.refreshToken())));
-            AccountTokens own = own(refreshed, client, tokens.refreshToken());
+            AccountTokens own = endpoint.own(refreshed, client, tokens.refreshToken());
             save(tenantId, userId, settings.name(), own, stored.connectedAt(), clock.instant());
             return Optional.of(own.accessToken());
         } catch (AccountFlowException e) {
@@ -322,61 +335,6 @@ public final class UserAccounts {
                     e.getMessage());
             store.delete(tenantId, userId, settings.name());
             return Optional.empty();
-        }
-    }
-
-    private Tokens exchange(
-            McpServerSettings settings,
-            AuthorizationServerMetadata metadata,
-            OAuthClients.Client client,
-            AuthorizationGrant grant) {
-        TokenRequest.Builder request = client.secret() != null
-                ? new TokenRequest.Builder(metadata.getTokenEndpointURI(), client.authentication(), grant)
-                : new TokenRequest.Builder(metadata.getTokenEndpointURI(), client.id(), grant);
-        request.resources(settings.oauth().resource());
-        try {
-            TokenResponse response = TokenResponse.parse(
-                    OAuthClients.timeouts(request.build().toHTTPRequest()).send());
-            if (response instanceof TokenErrorResponse error)
-                throw new AccountFlowException(
-                        AccountFlowException.Kind.DENIED,
-                        "the token endpoint said " + error.getErrorObject().getCode()
-                                + (error.getErrorObject().getDescription() == null
-                                        ? ""
-                                        : ": " + error.getErrorObject().getDescription()));
-            return response.toSuccessResponse().getTokens();
-        } catch (IOException | ParseException e) {
-            throw new AccountFlowException(
-                    AccountFlowException.Kind.PROVIDER_FAILED,
-                    "the token endpoint of " + settings.name() + "'s authorization server failed: " + e.getMessage());
-        }
-    }
-
-    private void revokeAtProvider(McpServerSettings settings, AccountTokens tokens) {
-        try {
-            AuthorizationServerMetadata metadata = authorizationServers.of(settings);
-            URI endpoint = metadata.getRevocationEndpointURI();
-            if (endpoint == null) return;
-            OAuthClients.Client client = clients.byId(settings, metadata, tokens.clientId());
-            if (client == null) return;
-            List<com.nimbusds.oauth2.sdk.token.Token> revoked = tokens.refreshToken() == null
-                    ? List.of(new com.nimbusds.oauth2.sdk.token.BearerAccessToken(tokens.accessToken()))
-                    : List.of(
-                            new RefreshToken(tokens.refreshToken()),
-                            new com.nimbusds.oauth2.sdk.token.BearerAccessToken(tokens.accessToken()));
-            for (com.nimbusds.oauth2.sdk.token.Token token : revoked) {
-                TokenRevocationRequest request = client.secret() != null
-                        ? new TokenRevocationRequest(endpoint, client.authentication(), token)
-                        : new TokenRevocationRequest(endpoint, client.id(), token);
-                var response = OAuthClients.timeouts(request.toHTTPRequest()).send();
-                if (response.getStatusCode() != 200)
-                    log.warn("MCP server {}: revoking a token answered {}", settings.name(), response.getStatusCode());
-            }
-        } catch (IOException | RuntimeException e) {
-            log.warn(
-                    "MCP server {}: revoking a user's token failed ({}); it was forgotten here",
-                    settings.name(),
-                    e.toString());
         }
     }
 
@@ -398,19 +356,6 @@ public final class UserAccounts {
         if (!settings.oauth().scopes().isEmpty())
             return new Scope(settings.oauth().scopes().toArray(String[]::new));
         return null;
-    }
-
-    private AccountTokens own(Tokens tokens, OAuthClients.Client client, String previousRefresh) {
-        AccessToken access = tokens.getAccessToken();
-        Instant expiresAt = access.getLifetime() > 0 ? clock.instant().plusSeconds(access.getLifetime()) : null;
-        String refresh =
-                tokens.getRefreshToken() != null ? tokens.getRefreshToken().getValue() : previousRefresh;
-        return new AccountTokens(
-                access.getValue(),
-                refresh,
-                expiresAt,
-                access.getScope() == null ? null : access.getScope().toString(),
-                client.id().getValue());
     }
 
     private void save(
