@@ -3,13 +3,15 @@
 // answers with the caller's own data.
 //
 // usage: node accounts-peers.mjs <baton's callback URL>
-// Prints one line {"issuer": "...", "mcpUrl": "..."} on stdout once both serve.
+// Prints one line {"issuer": "...", "mcpUrl": "...", "steadyUrl": "..."} on stdout once both serve.
 //  - the provider: authorization code with PKCE for the public client "baton" (redirect URI: the callback), the
 //    development login and consent forms (any login name becomes the account's sub), RFC 8707 resource indicators
-//    issuing RS256 JWT access tokens for the MCP server's URL (for 20 s), refresh tokens, and revocation.
-//  - the MCP server: stateless streamable HTTP at /mcp; a request without a valid token for it (signature by the
-//    provider's JWKS, issuer, audience) is 401 with WWW-Authenticate naming its RFC 9728 metadata, served at
-//    /.well-known/oauth-protected-resource/mcp. Its tools: whoami (the token's sub) and my_items (that sub's items).
+//    issuing RS256 JWT access tokens for each MCP endpoint's URL, refresh tokens, and revocation.
+//  - the MCP server: stateless streamable HTTP at /mcp (tokens live 20 s) and /steady/mcp (300 s); a request without
+//    a valid token for that endpoint (signature by the provider's JWKS, issuer, audience, not forgotten) is 401 with
+//    WWW-Authenticate naming its RFC 9728 metadata, served at /.well-known/oauth-protected-resource + the path. Its
+//    tools: whoami (the token's sub, and how many of that sub's requests it refused), my_items (that sub's items) and
+//    forget_this_token (the token of the call is refused from then on, as a server that revoked it would).
 import http from 'node:http';
 import Provider from 'oidc-provider';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
@@ -32,6 +34,8 @@ const mcpServer = http.createServer();
 const issuer = await listen(providerServer);
 const mcpOrigin = await listen(mcpServer);
 const mcpUrl = `${mcpOrigin}/mcp`;
+const steadyUrl = `${mcpOrigin}/steady/mcp`;
+const ttl = { [mcpUrl]: 20, [steadyUrl]: 300 };
 
 const provider = new Provider(issuer, {
   clients: [
@@ -51,13 +55,14 @@ const provider = new Provider(issuer, {
       defaultResource: () => undefined,
       useGrantedResource: () => true,
       getResourceServerInfo: (ctx, indicator) => {
-        if (indicator !== mcpUrl) throw new Provider.errors.InvalidTarget();
+        if (!(indicator in ttl)) throw new Provider.errors.InvalidTarget();
         return {
           scope: 'mcp',
-          audience: mcpUrl,
-          // shorter than Baton's refresh margin (30 s): every call refreshes first, so the test exercises refresh
-          // (and the rotation of the refresh token oidc-provider does for public clients) on every call
-          accessTokenTTL: 20,
+          audience: indicator,
+          // /mcp's are shorter than Baton's refresh margin (30 s): every call refreshes first, so the test exercises
+          // refresh (and the rotation of the refresh token oidc-provider does for public clients) on every call;
+          // /steady/mcp's last, so a token the server refuses is refreshed after the refusal
+          accessTokenTTL: ttl[indicator],
           accessTokenFormat: 'jwt',
           jwt: { sign: { alg: 'RS256' } },
         };
@@ -74,7 +79,8 @@ providerServer.on('request', provider.callback());
 
 const jwks = createRemoteJWKSet(new URL(`${issuer}/jwks`));
 const items = { alice: ["alice's notebook", "alice's tea"], bob: ["bob's bicycle"] };
-const metadataUrl = `${mcpOrigin}/.well-known/oauth-protected-resource/mcp`;
+const forgotten = new Set();
+const refusals = {};
 
 const readBody = (req) =>
   new Promise((resolve, reject) => {
@@ -84,9 +90,11 @@ const readBody = (req) =>
     req.on('error', reject);
   });
 
-const unauthorized = (res, error) => {
+const unauthorized = (res, path, error) => {
   res.writeHead(401, {
-    'WWW-Authenticate': `Bearer resource_metadata="${metadataUrl}"` + (error ? `, error="${error}"` : ''),
+    'WWW-Authenticate':
+      `Bearer resource_metadata="${mcpOrigin}/.well-known/oauth-protected-resource${path}"` +
+      (error ? `, error="${error}"` : ''),
     'Content-Type': 'application/json',
   });
   res.end(JSON.stringify({ error: error ?? 'unauthorized' }));
@@ -94,23 +102,32 @@ const unauthorized = (res, error) => {
 
 mcpServer.on('request', async (req, res) => {
   try {
-    if (req.url === '/.well-known/oauth-protected-resource/mcp') {
+    const prefix = '/.well-known/oauth-protected-resource';
+    if (req.url.startsWith(prefix) && `${mcpOrigin}${req.url.slice(prefix.length)}` in ttl) {
       res.writeHead(200, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify({ resource: mcpUrl, authorization_servers: [issuer], bearer_methods_supported: ['header'] }));
+      const resource = `${mcpOrigin}${req.url.slice(prefix.length)}`;
+      res.end(JSON.stringify({ resource, authorization_servers: [issuer], bearer_methods_supported: ['header'] }));
       return;
     }
-    if (req.url !== '/mcp') {
+    const resource = `${mcpOrigin}${req.url}`;
+    if (!(resource in ttl)) {
       res.writeHead(404).end();
       return;
     }
     const authorization = req.headers.authorization ?? '';
-    if (!authorization.startsWith('Bearer ')) return unauthorized(res);
+    if (!authorization.startsWith('Bearer ')) return unauthorized(res, req.url);
     let sub;
+    let jti;
     try {
-      const { payload } = await jwtVerify(authorization.slice(7), jwks, { issuer, audience: mcpUrl });
+      const { payload } = await jwtVerify(authorization.slice(7), jwks, { issuer, audience: resource });
       sub = payload.sub;
+      jti = payload.jti;
     } catch (e) {
-      return unauthorized(res, 'invalid_token');
+      return unauthorized(res, req.url, 'invalid_token');
+    }
+    if (forgotten.has(jti)) {
+      refusals[sub] = (refusals[sub] ?? 0) + 1;
+      return unauthorized(res, req.url, 'invalid_token');
     }
     if (req.method !== 'POST') {
       res.writeHead(405, { Allow: 'POST' }).end();
@@ -122,7 +139,15 @@ mcpServer.on('request', async (req, res) => {
     server.registerTool(
       'whoami',
       { description: 'Tells whose account this is.', inputSchema: {}, annotations: { readOnlyHint: true } },
-      async () => ({ content: [{ type: 'text', text: JSON.stringify({ sub }) }] }),
+      async () => ({ content: [{ type: 'text', text: JSON.stringify({ sub, refusals: refusals[sub] ?? 0 }) }] }),
+    );
+    server.registerTool(
+      'forget_this_token',
+      { description: 'Refuses the token of this call from now on.', inputSchema: {} },
+      async () => {
+        forgotten.add(jti);
+        return { content: [{ type: 'text', text: 'forgotten' }] };
+      },
     );
     server.registerTool(
       'my_items',
@@ -142,7 +167,7 @@ mcpServer.on('request', async (req, res) => {
   }
 });
 
-process.stdout.write(JSON.stringify({ issuer, mcpUrl }) + '\n');
+process.stdout.write(JSON.stringify({ issuer, mcpUrl, steadyUrl }) + '\n');
 process.on('SIGTERM', () => {
   providerServer.close();
   mcpServer.close(() => process.exit(0));

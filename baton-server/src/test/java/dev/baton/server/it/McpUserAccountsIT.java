@@ -59,7 +59,7 @@ class McpUserAccountsIT {
             id: notes
             name: Notes assistant
             model: simulator:default
-            tools: ["mcp:notes/*"]
+            tools: ["mcp:notes/*", "mcp:steady/*"]
             systemPrompt: You read the user's own notes service.
             """;
     static final Pattern FORM_ACTION = Pattern.compile("<form[^>]*action=\"([^\"]+)\"");
@@ -96,6 +96,7 @@ class McpUserAccountsIT {
         assertThat(line).as("the peers' first line").isNotNull();
         JsonNode started = ApiClient.JSON.readTree(line);
         String mcpUrl = started.path("mcpUrl").asText();
+        String steadyUrl = started.path("steadyUrl").asText();
 
         // no issuer configured: Baton reads it from the MCP server's protected-resource metadata
         String yaml = """
@@ -108,10 +109,17 @@ class McpUserAccountsIT {
                       auth: oauth
                       trusted: true
                       oauth: { clientId: baton, scopes: [openid, mcp] }
-                """.formatted(q(callback), q(mcpUrl));
+                    steady:
+                      url: %s
+                      state: perUser
+                      auth: oauth
+                      trusted: true
+                      oauth: { clientId: baton, scopes: [openid, mcp] }
+                      tools: { forget_this_token: { destructive: false } }
+                """.formatted(q(callback), q(mcpUrl), q(steadyUrl));
         Path agents = Files.createDirectories(dir.resolve("agents"));
         Files.writeString(agents.resolve("notes.yaml"), AGENT);
-        Set<String> chat = Set.of("sessions:read:self", "sessions:write:self", "mcp:notes");
+        Set<String> chat = Set.of("sessions:read:self", "sessions:write:self", "mcp:notes", "mcp:steady");
         BatonConfig config = new BatonConfig(
                 port,
                 TestServer.sqliteUrl(dir),
@@ -126,6 +134,10 @@ class McpUserAccountsIT {
         SimulatorScript script1 = SimulatorScript.builder()
                 .whenUserSays("who am i", Reply.toolCall("notes__whoami", "{}"))
                 .whenUserSays("my items", Reply.toolCall("notes__my_items", "{}"))
+                .whenUserSays("steady who", Reply.toolCall("steady__whoami", "{}"))
+                .whenUserSays("steady forget", Reply.toolCall("steady__forget_this_token", "{}"))
+                .whenToolResult("steady__whoami", Reply.text("Checked."))
+                .whenToolResult("steady__forget_this_token", Reply.text("Forgotten."))
                 .whenToolResult("notes__whoami", Reply.text("Checked."))
                 .whenToolResult("notes__my_items", Reply.text("Listed."))
                 .build();
@@ -199,6 +211,31 @@ class McpUserAccountsIT {
         assertThat(ofType(turn(alice, "who am i"), "connect_required")).hasSize(1);
         assertThat(toolResult(turn(bob, "who am i")).path("result").path("text").asText())
                 .contains("\"sub\":\"bob\"");
+    }
+
+    @Test
+    void a_token_the_server_refuses_is_refreshed_and_the_call_sent_again() throws Exception {
+        // tokens for this server outlive Baton's refresh margin: the one the server refuses is used, not refreshed
+        // first
+        String erin = TestServer.token("erin", "student");
+        connect(erin, "erin", "steady");
+        assertThat(toolResult(turn(erin, "steady who"))
+                        .path("result")
+                        .path("text")
+                        .asText())
+                .contains("\"sub\":\"erin\"", "\"refusals\":0");
+        assertThat(toolResult(turn(erin, "steady forget")).path("ok").asBoolean())
+                .isTrue();
+
+        List<SseEvent> after = turn(erin, "steady who");
+
+        // the server refused erin's token once; Baton refreshed it and sent the call again, which went through
+        assertThat(ofType(after, "connect_required")).isEmpty();
+        assertThat(toolResult(after).path("ok").asBoolean())
+                .as(after.toString())
+                .isTrue();
+        assertThat(toolResult(after).path("result").path("text").asText())
+                .contains("\"sub\":\"erin\"", "\"refusals\":1");
     }
 
     @Test
@@ -276,7 +313,11 @@ class McpUserAccountsIT {
 
     /** Connects the user's account: start at Baton, log in and consent at the provider, come back to Baton. */
     private JsonNode connect(String token, String login) throws Exception {
-        Started started = start(token);
+        return connect(token, login, "notes");
+    }
+
+    private JsonNode connect(String token, String login, String server) throws Exception {
+        Started started = start(token, server);
         URI back = new ProviderBrowser().authorize(started.authorizationUrl(), login);
         var r = callback(back.getRawQuery(), started.cookie());
         assertThat(r.status()).as(r.raw()).isEqualTo(200);
@@ -284,8 +325,12 @@ class McpUserAccountsIT {
     }
 
     private Started start(String token) throws Exception {
+        return start(token, "notes");
+    }
+
+    private Started start(String token, String server) throws Exception {
         HttpResponse<String> r = baton.send(
-                HttpRequest.newBuilder(URI.create(base() + "/v1/mcp/servers/notes/connect"))
+                HttpRequest.newBuilder(URI.create(base() + "/v1/mcp/servers/" + server + "/connect"))
                         .header("Authorization", "Bearer " + token)
                         .header("Accept", "application/json")
                         .GET()
