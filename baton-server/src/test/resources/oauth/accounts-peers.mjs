@@ -5,7 +5,7 @@
 // usage: node accounts-peers.mjs <baton's callback URL>
 // Prints one line {"issuer": "...", "mcpUrl": "...", "steadyUrl": "..."} on stdout once both serve.
 //  - the provider: authorization code with PKCE for the public client "baton" (redirect URI: the callback), the
-//    development login and consent forms (any login name becomes the account's sub), RFC 8707 resource indicators
+//    development login and consent forms, open dynamic client registration (any login name becomes the account's sub), RFC 8707 resource indicators
 //    issuing RS256 JWT access tokens for each MCP endpoint's URL, refresh tokens, and revocation.
 //  - the MCP server: stateless streamable HTTP at /mcp (tokens live 20 s) and /steady/mcp (300 s); a request without
 //    a valid token for that endpoint (signature by the provider's JWKS, issuer, audience, not forgotten) is 401 with
@@ -50,6 +50,8 @@ const provider = new Provider(issuer, {
   features: {
     devInteractions: { enabled: true },
     revocation: { enabled: true },
+    // dynamic client registration (RFC 7591), for a server configured with no client of its own
+    registration: { enabled: true },
     resourceIndicators: {
       enabled: true,
       defaultResource: () => undefined,

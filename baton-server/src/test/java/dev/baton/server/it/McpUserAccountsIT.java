@@ -59,7 +59,7 @@ class McpUserAccountsIT {
             id: notes
             name: Notes assistant
             model: simulator:default
-            tools: ["mcp:notes/*", "mcp:steady/*"]
+            tools: ["mcp:notes/*", "mcp:steady/*", "mcp:dynamic/*"]
             systemPrompt: You read the user's own notes service.
             """;
     static final Pattern FORM_ACTION = Pattern.compile("<form[^>]*action=\"([^\"]+)\"");
@@ -116,10 +116,12 @@ class McpUserAccountsIT {
                       trusted: true
                       oauth: { clientId: baton, scopes: [openid, mcp] }
                       tools: { forget_this_token: { destructive: false } }
-                """.formatted(q(callback), q(mcpUrl), q(steadyUrl));
+                    dynamic: { url: %s, state: perUser, auth: oauth, trusted: true, oauth: { scopes: [openid, mcp] } }
+                """.formatted(q(callback), q(mcpUrl), q(steadyUrl), q(mcpUrl));
         Path agents = Files.createDirectories(dir.resolve("agents"));
         Files.writeString(agents.resolve("notes.yaml"), AGENT);
-        Set<String> chat = Set.of("sessions:read:self", "sessions:write:self", "mcp:notes", "mcp:steady");
+        Set<String> chat =
+                Set.of("sessions:read:self", "sessions:write:self", "mcp:notes", "mcp:steady", "mcp:dynamic");
         BatonConfig config = new BatonConfig(
                 port,
                 TestServer.sqliteUrl(dir),
@@ -136,6 +138,8 @@ class McpUserAccountsIT {
                 .whenUserSays("my items", Reply.toolCall("notes__my_items", "{}"))
                 .whenUserSays("steady who", Reply.toolCall("steady__whoami", "{}"))
                 .whenUserSays("steady forget", Reply.toolCall("steady__forget_this_token", "{}"))
+                .whenUserSays("dynamic who", Reply.toolCall("dynamic__whoami", "{}"))
+                .whenToolResult("dynamic__whoami", Reply.text("Checked."))
                 .whenToolResult("steady__whoami", Reply.text("Checked."))
                 .whenToolResult("steady__forget_this_token", Reply.text("Forgotten."))
                 .whenToolResult("notes__whoami", Reply.text("Checked."))
@@ -196,11 +200,12 @@ class McpUserAccountsIT {
                 .isAfter(java.time.Instant.parse(
                         alicesConnection.path("connectedAt").asText()));
         assertThat(alicesConnection.toString()).doesNotContain("access").doesNotContain("refresh");
-        assertThat(listed.path("servers").get(0).path("connected").asBoolean()).isTrue();
+        assertThat(listed.path("servers").findValuesAsText("server")).containsExactly("dynamic", "notes", "steady");
+        assertThat(listed.path("servers").get(1).path("connected").asBoolean()).isTrue();
         JsonNode carols = t.api.get("/v1/mcp/connections", carol).body();
         assertThat(carols.path("connections")).isEmpty();
-        assertThat(carols.path("servers").get(0).path("connected").asBoolean()).isFalse();
-        assertThat(carols.path("servers").get(0).path("connectUrl").asText())
+        assertThat(carols.path("servers").get(1).path("connected").asBoolean()).isFalse();
+        assertThat(carols.path("servers").get(1).path("connectUrl").asText())
                 .isEqualTo("/v1/mcp/servers/notes/connect");
 
         // alice disconnects (once): she is asked to connect again; bob is still connected
@@ -236,6 +241,26 @@ class McpUserAccountsIT {
                 .isTrue();
         assertThat(toolResult(after).path("result").path("text").asText())
                 .contains("\"sub\":\"erin\"", "\"refusals\":1");
+    }
+
+    @Test
+    void a_server_with_no_client_configured_gets_one_by_dynamic_registration() throws Exception {
+        String frank = TestServer.token("frank", "student");
+        Started started = start(frank, "dynamic");
+        String clientId = query(started.authorizationUrl()).get("client_id");
+        assertThat(clientId).isNotBlank().isNotEqualTo("baton");
+
+        URI back = new ProviderBrowser().authorize(started.authorizationUrl(), "frank");
+        assertThat(callback(back.getRawQuery(), started.cookie()).status()).isEqualTo(200);
+
+        assertThat(toolResult(turn(frank, "dynamic who"))
+                        .path("result")
+                        .path("text")
+                        .asText())
+                .contains("\"sub\":\"frank\"");
+        // the registered client is kept: the next authorization names the same one
+        assertThat(query(start(frank, "dynamic").authorizationUrl()).get("client_id"))
+                .isEqualTo(clientId);
     }
 
     @Test
