@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.core.tool.ConnectRequiredException;
 import dev.baton.core.tool.ToolContext;
 import dev.baton.core.tool.ToolException;
+import dev.baton.mcp.client.oauth.AccountFlowException;
 import dev.baton.mcp.client.oauth.UserAccounts;
 import dev.baton.mcp.config.McpServerSettings;
 import dev.baton.mcp.config.McpTransport;
@@ -74,7 +75,7 @@ final class AccountSessions implements CallTarget, AutoCloseable {
         String tenant = context.principal().tenantId();
         String user = context.principal().userId();
         UserKey key = UserKey.of(tenant, user);
-        String token = accounts.accessToken(tenant, user, settings.name()).orElseThrow(this::connectRequired);
+        String token = token(() -> accounts.accessToken(tenant, user, settings.name()));
         UserSession own = sessions.computeIfAbsent(key, k -> new UserSession());
         own.token = token;
         own.lastUsed = clock.instant();
@@ -92,8 +93,7 @@ final class AccountSessions implements CallTarget, AutoCloseable {
                 if (rejectedToken(e) && attempt == 0) {
                     // the token expired early or was revoked elsewhere: one refresh, then the call once more
                     closeSession(own);
-                    own.token = accounts.refreshAfterRejection(tenant, user, settings.name())
-                            .orElseThrow(this::connectRequired);
+                    own.token = token(() -> accounts.refreshAfterRejection(tenant, user, settings.name()));
                     continue;
                 }
                 if (rejectedToken(e)) throw connectRequired();
@@ -119,7 +119,13 @@ final class AccountSessions implements CallTarget, AutoCloseable {
      * before anybody calls one; a failure is only logged.
      */
     void warm(String tenantId, String userId) {
-        Optional<String> token = accounts.accessToken(tenantId, userId, settings.name());
+        Optional<String> token;
+        try {
+            token = accounts.accessToken(tenantId, userId, settings.name());
+        } catch (AccountFlowException e) {
+            log.warn("MCP server {}: a user's token could not be refreshed: {}", settings.name(), e.getMessage());
+            return;
+        }
         if (token.isEmpty()) return;
         UserSession own = sessions.computeIfAbsent(UserKey.of(tenantId, userId), k -> new UserSession());
         own.token = token.get();
@@ -193,6 +199,18 @@ final class AccountSessions implements CallTarget, AutoCloseable {
             Instant last = own.lastUsed;
             if (own.open != null && last != null && !last.plus(idleTimeout).isAfter(now)) closeSession(own);
         });
+    }
+
+    /**
+     * The user's token, or {@link ConnectRequiredException} when there is none; an authorization server that failed a
+     * refresh makes the server unavailable for now (the user need not connect again).
+     */
+    private String token(java.util.function.Supplier<Optional<String>> lookup) {
+        try {
+            return lookup.get().orElseThrow(this::connectRequired);
+        } catch (AccountFlowException e) {
+            throw unavailable("cannot be called: refreshing the user's token failed (" + e.getMessage() + ")");
+        }
     }
 
     private static boolean rejectedToken(Throwable thrown) {
