@@ -12,6 +12,7 @@ import { Admin, adminPermissions } from "./admin.js";
 import { wireExport } from "./export.js";
 import { wireTheme } from "./theme.js";
 import { Deliveries } from "./deliveries.js";
+import { refreshAccounts } from "./accounts.js";
 
 const AGENT_KEY = "baton.agent";
 
@@ -83,6 +84,7 @@ async function enter() {
   state.routedTo = null;
   await Promise.all([
     sidebar.refresh().catch(() => announce("The conversation list could not be loaded.")),
+    refreshAccounts().catch(() => {}),
     adminPermissions().then((p) => {
       state.permissions = p;
       admin.setPermissions(p);

@@ -7,6 +7,7 @@ import { h, announce, copyButton } from "./dom.js";
 import { ApiError } from "./api.js";
 import { render, plainText } from "./markdown.js";
 import { toolCard } from "./tool-card.js";
+import { connectPrompt } from "./accounts.js";
 import { describe } from "./errors.js";
 import { assistantMessage, errorNotice } from "./messages.js";
 
@@ -39,6 +40,7 @@ export class Turn {
       case "tool_call": this.toolCall(d); break;
       case "tool_result": this.toolResult(d); break;
       case "approval_required": this.approvalRequired(d); break;
+      case "connect_required": this.connectRequired(d); break;
       case "blocked": this.blocked(d); break;
       case "done": this.done(d); break;
       case "error":
@@ -88,6 +90,14 @@ export class Turn {
   toolResult(d) {
     const card = this.cards.get(d.id);
     if (card) card.finish(d);
+  }
+
+  /** A tool needs the user's own account on its server: a Connect button below the call. */
+  connectRequired(d) {
+    this.typing.remove();
+    this.flush(true);
+    this.block = null;
+    this.view.parts.append(connectPrompt(d), this.typing);
   }
 
   /** A call that has not run: it waits for the user's decision (approval_required, or a pending one on reload). */

@@ -2,10 +2,13 @@ package dev.baton.app;
 
 import dev.baton.app.config.BatonConfig;
 import dev.baton.mcp.client.McpClients;
+import dev.baton.mcp.client.oauth.TokenKeys;
+import dev.baton.mcp.client.oauth.UserAccounts;
 import dev.baton.mcp.config.McpServerSettings;
 import dev.baton.mcp.config.McpSettings;
 import dev.baton.runtime.config.ConfigException;
 import dev.baton.store.jdbc.Database;
+import dev.baton.store.jdbc.mcp.JdbcAccountTokens;
 import dev.baton.store.jdbc.mcp.JdbcToolPins;
 import java.time.Clock;
 import java.time.Duration;
@@ -30,7 +33,16 @@ final class McpWiring {
         } catch (IllegalArgumentException e) {
             throw new ConfigException(e.getMessage());
         }
-        McpClients clients = McpClients.start(settings, new JdbcToolPins(db), clock);
+        UserAccounts accounts = null;
+        if (settings.servers().stream().anyMatch(McpServerSettings::userAccounts)) {
+            try {
+                accounts = new UserAccounts(
+                        settings, new JdbcAccountTokens(db), TokenKeys.cipher(config.env(), config.dataDir()), clock);
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException(e.getMessage());
+            }
+        }
+        McpClients clients = McpClients.start(settings, new JdbcToolPins(db), accounts, clock);
         if (clients.isEmpty()) return clients;
         Duration wait = settings.servers().stream()
                 .map(McpServerSettings::timeout)

@@ -130,7 +130,8 @@ final class ToolRun {
         } catch (ToolException e) {
             String code = e.code() == null || e.code().isBlank() ? "tool_error" : e.code();
             String message = e.getMessage() == null ? "The tool refused the call." : e.getMessage();
-            return finished(ToolCallState.FAILED, null, new ToolError(code, message));
+            ToolError.AccountConnect connect = e instanceof ConnectRequiredException c ? c.connect() : null;
+            return finished(ToolCallState.FAILED, null, new ToolError(code, message, connect));
         } catch (Exception e) {
             // the real cause stays in the log; the model (and so the user) only learns that the tool failed
             log.warn("tool {} failed unexpectedly", call.name(), e);
@@ -145,7 +146,7 @@ final class ToolRun {
     private ToolCallOutcome finished(ToolCallState state, JsonNode result, ToolError error) {
         // every shape of result, and every error, is bounded here: before it is stored, streamed or sent anywhere
         if (result != null) result = ToolResultBound.apply(result);
-        if (error != null) error = new ToolError(error.code(), ToolResultBound.apply(error.message()));
+        if (error != null) error = new ToolError(error.code(), ToolResultBound.apply(error.message()), error.connect());
         long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startedNanos);
         return new ToolCallOutcome(call, state, result, error, startedAt, clock.instant(), millis);
     }

@@ -127,7 +127,7 @@ final class ToolDispatcher {
             outcomes.add(ToolCallOutcome.rejected(call, ToolCallState.DENIED, overLimit, clock.instant()));
         }
         for (ToolCallOutcome o : outcomes) {
-            sink.accept(finishedEvent(o));
+            finished(o, sink);
         }
         return new Dispatched(outcomes, held);
     }
@@ -162,7 +162,7 @@ final class ToolDispatcher {
                 case TurnResume.ToolDecision.Settled settled -> settled.outcome();
             };
             outcomes.add(o);
-            sink.accept(finishedEvent(o));
+            finished(o, sink);
         }
         return List.copyOf(outcomes);
     }
@@ -194,6 +194,15 @@ final class ToolDispatcher {
     private static void started(ToolCallRequest call, Consumer<TurnEvent> sink) {
         sink.accept(new TurnEvent.ToolCallStarted(
                 call.id(), call.name(), ToolJson.argumentsForDisplay(call.argumentsJson())));
+    }
+
+    /** The call's finished event, after a {@link TurnEvent.ConnectRequired} when it needs the user's account. */
+    private static void finished(ToolCallOutcome o, Consumer<TurnEvent> sink) {
+        if (!o.ok() && o.error().connect() != null) {
+            ToolError.AccountConnect connect = o.error().connect();
+            sink.accept(new TurnEvent.ConnectRequired(o.request().id(), connect.server(), connect.connectUrl()));
+        }
+        sink.accept(finishedEvent(o));
     }
 
     static TurnEvent.ToolCallFinished finishedEvent(ToolCallOutcome o) {

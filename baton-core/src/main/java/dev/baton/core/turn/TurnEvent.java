@@ -33,6 +33,16 @@ public sealed interface TurnEvent {
     record Blocked(String response) implements TurnEvent {}
 
     /**
+     * A tool call could not run because the user has not connected their own account on the tool's server; sent just
+     * before that call's {@link ToolCallFinished}, so a client can offer to connect (a button to {@code connectUrl}).
+     *
+     * @param toolCallId the model's id of the call
+     * @param server the server's configured name
+     * @param connectUrl Baton's path that starts the authorization with the server's identity provider
+     */
+    record ConnectRequired(String toolCallId, String server, String connectUrl) implements TurnEvent {}
+
+    /**
      * The turn ended with an answer.
      *
      * @param stopReason why the turn stopped, so a client can tell a normal answer from one cut short:

@@ -14,9 +14,11 @@ import dev.baton.core.conversation.SessionState;
 import dev.baton.core.conversation.ToolCallState;
 import dev.baton.core.model.ToolCallRequest;
 import dev.baton.core.tool.CallCache;
+import dev.baton.core.tool.ConnectRequiredException;
 import dev.baton.core.tool.Tool;
 import dev.baton.core.tool.ToolCallOutcome;
 import dev.baton.core.tool.ToolCatalog;
+import dev.baton.core.tool.ToolError;
 import dev.baton.core.tool.ToolExecutor;
 import java.time.Clock;
 import java.time.Duration;
@@ -32,6 +34,9 @@ class ToolDispatcherTest {
     private final Tool echo =
             tool("echo", objectSchema("{\"n\":{\"type\":\"integer\"}}", "n"), Set.of(), null, (args, ctx) -> {
                 executions.incrementAndGet();
+                if (args.get("n").asInt() == 99)
+                    throw new ConnectRequiredException(
+                            new ToolError.AccountConnect("notes", "/v1/mcp/servers/notes/connect"));
                 return json("{\"n\":" + args.get("n") + "}");
             });
     private final List<TurnEvent> events = new ArrayList<>();
@@ -73,6 +78,32 @@ class ToolDispatcherTest {
             calls.add(new ToolCallRequest("c" + i, "echo", "{\"n\":" + i + "}"));
         }
         return calls;
+    }
+
+    @Test
+    void a_call_that_needs_the_users_account_is_announced_just_before_its_finish_with_where_to_connect() {
+        List<ToolCallOutcome> outcomes = dispatch(
+                10,
+                50,
+                0,
+                0,
+                List.of(
+                        new ToolCallRequest("c1", "echo", "{\"n\":1}"),
+                        new ToolCallRequest("c2", "echo", "{\"n\":99}")));
+
+        assertThat(outcomes.get(1).error().code()).isEqualTo("connect_required");
+        assertThat(outcomes.get(1).error().connect())
+                .isEqualTo(new ToolError.AccountConnect("notes", "/v1/mcp/servers/notes/connect"));
+        assertThat(events.subList(2, events.size()))
+                .extracting(e -> e.getClass().getSimpleName())
+                .containsExactly("ToolCallFinished", "ConnectRequired", "ToolCallFinished");
+        assertThat(events.get(3))
+                .isEqualTo(new TurnEvent.ConnectRequired("c2", "notes", "/v1/mcp/servers/notes/connect"));
+        TurnEvent.ToolCallFinished finished = (TurnEvent.ToolCallFinished) events.get(4);
+        assertThat(finished.ok()).isFalse();
+        assertThat(finished.error()).startsWith("connect_required: ").contains("connect their notes account");
+        // a call that failed for any other reason carries no link
+        assertThat(outcomes.get(0).ok()).isTrue();
     }
 
     @Test

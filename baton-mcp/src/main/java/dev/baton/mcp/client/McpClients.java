@@ -3,6 +3,7 @@ package dev.baton.mcp.client;
 import dev.baton.core.tool.ToolSource;
 import dev.baton.core.tool.pin.ToolPin;
 import dev.baton.core.tool.pin.ToolPins;
+import dev.baton.mcp.client.oauth.UserAccounts;
 import dev.baton.mcp.config.McpServerSettings;
 import dev.baton.mcp.config.McpSettings;
 import dev.baton.mcp.config.McpTransport;
@@ -20,6 +21,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The external MCP servers Baton is a client of: one supervised connection and one {@link ToolSource} per configured
@@ -38,22 +40,58 @@ public final class McpClients implements AutoCloseable {
     private final PinGuard pins;
     /** The pools of processes per user, by server name. */
     private final Map<String, UserProcesses> userProcesses;
+    /** The users' own sessions of the servers with {@code auth: oauth}, by server name. */
+    private final Map<String, AccountSessions> accountSessions;
 
-    private McpClients(List<McpConnection> connections, PinGuard pins, Map<String, UserProcesses> userProcesses) {
+    private final McpAccounts accounts;
+
+    private McpClients(
+            List<McpConnection> connections,
+            PinGuard pins,
+            Map<String, UserProcesses> userProcesses,
+            Map<String, AccountSessions> accountSessions,
+            McpAccounts accounts) {
         this.connections = List.copyOf(connections);
         this.userProcesses = Map.copyOf(userProcesses);
+        this.accountSessions = Map.copyOf(accountSessions);
+        this.accounts = accounts;
         this.sources =
                 connections.stream().map(c -> (ToolSource) new McpToolSource(c)).toList();
         this.pins = pins;
     }
 
-    /** Starts connecting to every configured server, in the background. */
+    /** Starts connecting to every configured server, in the background; none may have {@code auth: oauth}. */
     public static McpClients start(McpSettings settings, ToolPins pins, Clock clock) {
+        return start(settings, pins, null, clock);
+    }
+
+    /**
+     * Starts connecting to every configured server, in the background.
+     *
+     * @param accounts the users' own accounts, for the servers with {@code auth: oauth}; null when there are none
+     */
+    public static McpClients start(McpSettings settings, ToolPins pins, UserAccounts accounts, Clock clock) {
         Objects.requireNonNull(settings, "settings");
         PinGuard guard = new PinGuard(pins, clock);
         Map<String, UserProcesses> pools = new LinkedHashMap<>();
+        Map<String, AccountSessions> ownSessions = new LinkedHashMap<>();
         List<McpConnection> connections = new ArrayList<>();
+        List<McpConnection> listedByUsers = new ArrayList<>();
         for (McpServerSettings server : settings.servers()) {
+            if (server.userAccounts()) {
+                if (accounts == null)
+                    throw new IllegalArgumentException("MCP server " + server.name() + " has auth: oauth, which needs"
+                            + " the users' accounts (a token store and key)");
+                AtomicReference<McpConnection> listing = new AtomicReference<>();
+                AccountSessions sessions = new AccountSessions(
+                        server, accounts, tools -> listing.get().listedElsewhere(tools), clock);
+                McpConnection connection = new McpConnection(server, settings, guard, clock, sessions);
+                listing.set(connection);
+                ownSessions.put(server.name(), sessions);
+                listedByUsers.add(connection);
+                connections.add(connection);
+                continue;
+            }
             // a server whose state is per user is still started once, to list its tools; that process is never called
             UserProcesses pool = null;
             McpServerSettings listed = server;
@@ -64,8 +102,17 @@ public final class McpClients implements AutoCloseable {
             }
             connections.add(new McpConnection(listed, settings, guard, clock, pool));
         }
-        connections.forEach(McpConnection::start);
-        return new McpClients(connections, guard, pools);
+        for (McpConnection c : connections) {
+            if (listedByUsers.contains(c)) c.startWithoutSession();
+            else c.start();
+        }
+        McpAccounts own = accounts == null ? null : new McpAccounts(accounts, ownSessions);
+        return new McpClients(connections, guard, pools, ownSessions, own);
+    }
+
+    /** Users' own accounts on the servers with {@code auth: oauth}; empty when Baton was started without them. */
+    public Optional<McpAccounts> accounts() {
+        return Optional.ofNullable(accounts);
     }
 
     /** One source per server, in configuration order. */
@@ -134,6 +181,7 @@ public final class McpClients implements AutoCloseable {
     public void close() {
         // in parallel: each may wait a few seconds for its process to exit
         userProcesses.values().parallelStream().forEach(UserProcesses::close);
+        accountSessions.values().parallelStream().forEach(AccountSessions::close);
         connections.parallelStream().forEach(McpConnection::close);
     }
 

@@ -81,6 +81,23 @@ final class McpConnection implements CallTarget, AutoCloseable {
         supervisor.start();
     }
 
+    /**
+     * For a server whose tools are listed through its users' own sessions ({@code auth: oauth}): no session of its
+     * own is opened, and its tools are offered once a user's session has listed them ({@link #listedElsewhere}).
+     */
+    void startWithoutSession() {
+        firstAttempt.complete(null);
+        setStatus(ServerStatus.State.CONNECTING, "its tools are listed when a user connects their account");
+    }
+
+    /** The tools a user's own session listed: the catalogue is rebuilt from them (and pinned) like any listing. */
+    void listedElsewhere(List<McpSchema.Tool> tools) {
+        update(() -> {
+            rebuild(tools, lastListed.isEmpty() ? Refresh.INITIAL : Refresh.LIST_CHANGED);
+            if (status.state() != ServerStatus.State.UP) setStatus(ServerStatus.State.UP, null);
+        });
+    }
+
     String name() {
         return settings.name();
     }
@@ -183,7 +200,8 @@ final class McpConnection implements CallTarget, AutoCloseable {
         lostSignals.offer("closed");
         supervisor.interrupt();
         try {
-            supervisor.join(Duration.ofSeconds(10));
+            // a connection whose tools users' sessions list never started its supervisor
+            if (supervisor.getState() != Thread.State.NEW) supervisor.join(Duration.ofSeconds(10));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -75,7 +75,21 @@ final class ServerSession implements AutoCloseable {
             Duration requestTimeout,
             Consumer<List<McpSchema.Tool>> onToolsChanged,
             Consumer<String> onLost) {
-        CallCancellation transport = new CallCancellation(transport(settings, wire, onLost));
+        return open(settings, wire, requestTimeout, onToolsChanged, onLost, null);
+    }
+
+    /**
+     * @param bearer for a session of one user's own account: their current access token, read for every HTTP request
+     *     (so a refreshed one is used at once); null for a session with no user authorization
+     */
+    static ServerSession open(
+            McpServerSettings settings,
+            Wire wire,
+            Duration requestTimeout,
+            Consumer<List<McpSchema.Tool>> onToolsChanged,
+            Consumer<String> onLost,
+            java.util.function.Supplier<String> bearer) {
+        CallCancellation transport = new CallCancellation(transport(settings, wire, onLost, bearer));
         McpAsyncClient client = McpClient.async(transport)
                 .clientInfo(CLIENT)
                 .requestTimeout(requestTimeout)
@@ -151,15 +165,20 @@ final class ServerSession implements AutoCloseable {
         if (transport.delegate() instanceof StdioProcessTransport stdio) stdio.close();
     }
 
-    private static McpClientTransport transport(McpServerSettings settings, Wire wire, Consumer<String> onLost) {
+    private static McpClientTransport transport(
+            McpServerSettings settings,
+            Wire wire,
+            Consumer<String> onLost,
+            java.util.function.Supplier<String> bearer) {
         return switch (settings.transport()) {
             case McpTransport.Stdio stdio ->
                 new StdioProcessTransport(settings.name(), stdio, McpJsonDefaults.getMapper(), onLost);
-            case McpTransport.Http http -> new SessionLossWatch(http(http, settings, wire));
+            case McpTransport.Http http -> new SessionLossWatch(http(http, settings, wire, bearer));
         };
     }
 
-    private static McpClientTransport http(McpTransport.Http http, McpServerSettings settings, Wire wire) {
+    private static McpClientTransport http(
+            McpTransport.Http http, McpServerSettings settings, Wire wire, java.util.function.Supplier<String> bearer) {
         URI url = http.url();
         String base = url.getScheme() + "://" + url.getRawAuthority();
         String endpoint = (url.getRawPath() == null || url.getRawPath().isEmpty() ? "/" : url.getRawPath())
@@ -171,7 +190,13 @@ final class ServerSession implements AutoCloseable {
         HttpClient.Builder clients =
                 HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).followRedirects(HttpClient.Redirect.NEVER);
         Duration connectTimeout = min(settings.timeout(), Duration.ofSeconds(10));
-        McpSyncHttpClientRequestCustomizer identity = identityHeaders(settings.identity());
+        McpSyncHttpClientRequestCustomizer forwarded = identityHeaders(settings.identity());
+        McpSyncHttpClientRequestCustomizer identity = bearer == null
+                ? forwarded
+                : (builder, method, uri, body, context) -> {
+                    forwarded.customize(builder, method, uri, body, context);
+                    builder.setHeader("Authorization", "Bearer " + bearer.get());
+                };
         return switch (wire) {
             case SSE ->
                 HttpClientSseClientTransport.builder(base)

@@ -16,6 +16,8 @@ import java.util.Set;
  * @param state whose data the server holds: each user's own, or everybody's (then only named roles use it)
  * @param trusted whether the server's own hints ({@code readOnlyHint}, {@code destructiveHint}) are believed; an
  *     untrusted server's tools all wait for approval unless the operator says otherwise per tool
+ * @param oauth for {@code auth: oauth}: each user connects their own account and their calls carry their own token;
+ *     null when the server needs no user authorization
  */
 public record McpServerSettings(
         String name,
@@ -25,7 +27,8 @@ public record McpServerSettings(
         Map<String, ToolSettings> tools,
         IdentityForwarding identity,
         ServerState state,
-        boolean trusted) {
+        boolean trusted,
+        OAuthSettings oauth) {
 
     public static final String NAME_PATTERN = "[A-Za-z0-9][A-Za-z0-9-]{0,31}";
 
@@ -43,8 +46,14 @@ public record McpServerSettings(
         if (identity.headers() && !(transport instanceof McpTransport.Http))
             throw new IllegalArgumentException("identity headers need an HTTP server; use identity.meta for " + name);
         Objects.requireNonNull(state, "state");
+        if (oauth != null && !(transport instanceof McpTransport.Http))
+            throw new IllegalArgumentException("auth: oauth is for url servers (a user's account on a remote server)");
+        if (oauth != null && !(state instanceof ServerState.PerUser))
+            throw new IllegalArgumentException("auth: oauth means every user calls with their own account: say"
+                    + " state: perUser (a shared server would mix users' accounts)");
         if (state instanceof ServerState.PerUser
                 && transport instanceof McpTransport.Http
+                && oauth == null
                 && !identity.meta()
                 && identity.userHeader() == null)
             throw new IllegalArgumentException("state perUser for a url server means the server keeps each user's data"
@@ -52,9 +61,27 @@ public record McpServerSettings(
                     + " or say state: shared with sharedWith: [roles]");
     }
 
+    /** A server that needs no user authorization. */
+    public McpServerSettings(
+            String name,
+            McpTransport transport,
+            Duration timeout,
+            Set<String> permissions,
+            Map<String, ToolSettings> tools,
+            IdentityForwarding identity,
+            ServerState state,
+            boolean trusted) {
+        this(name, transport, timeout, permissions, tools, identity, state, trusted, null);
+    }
+
     /** The same server reached another way (a user's own process). */
     public McpServerSettings withTransport(McpTransport other) {
-        return new McpServerSettings(name, other, timeout, permissions, tools, identity, state, trusted);
+        return new McpServerSettings(name, other, timeout, permissions, tools, identity, state, trusted, oauth);
+    }
+
+    /** Whether each user connects their own account on it ({@code auth: oauth}). */
+    public boolean userAccounts() {
+        return oauth != null;
     }
 
     /** Whether a process of its own runs for each user (a command server whose state is per user). */

@@ -27,14 +27,22 @@ import java.util.Set;
  * @param restartDelay the first wait before restarting a server that exited or reconnecting one that went away
  * @param maxRestartDelay the wait doubles after each failed attempt up to this
  * @param healthCheck how often a connected server is pinged, so one that went away while idle is noticed
+ * @param oauthCallback Baton's public URL of {@code /oauth/mcp/callback}, where the identity providers of servers
+ *     with {@code auth: oauth} send users back (registered with them as the redirect URI); null when no server has
+ *     {@code auth: oauth}
  */
 public record McpSettings(
-        List<McpServerSettings> servers, Duration restartDelay, Duration maxRestartDelay, Duration healthCheck) {
+        List<McpServerSettings> servers,
+        Duration restartDelay,
+        Duration maxRestartDelay,
+        Duration healthCheck,
+        URI oauthCallback) {
 
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
-    public static final McpSettings NONE = new McpSettings(List.of(), null, null, null);
+    public static final McpSettings NONE = new McpSettings(List.of(), null, null, null, null);
 
-    private static final Set<String> SECTION_KEYS = Set.of("servers", "restartDelay", "maxRestartDelay", "healthCheck");
+    private static final Set<String> SECTION_KEYS =
+            Set.of("servers", "restartDelay", "maxRestartDelay", "healthCheck", "oauthCallback");
     private static final Set<String> SERVER_KEYS = Set.of(
             "command",
             "args",
@@ -50,9 +58,13 @@ public record McpSettings(
             "sharedWith",
             "maxProcesses",
             "idleTimeout",
-            "trusted");
+            "trusted",
+            "auth",
+            "oauth");
     private static final Set<String> TOOL_KEYS = Set.of("permissions", "timeout", "destructive");
     private static final Set<String> IDENTITY_KEYS = Set.of("meta", "userHeader", "tenantHeader");
+    private static final Set<String> OAUTH_KEYS =
+            Set.of("issuer", "clientId", "clientSecret", "clientMetadataUrl", "scopes", "resource");
 
     public McpSettings {
         servers = List.copyOf(servers);
@@ -66,7 +78,17 @@ public record McpSettings(
         for (McpServerSettings s : servers) {
             if (!names.add(s.name().toLowerCase(Locale.ROOT)))
                 throw new IllegalArgumentException("mcp: server '" + s.name() + "' is configured twice");
+            if (s.userAccounts() && oauthCallback == null)
+                throw new IllegalArgumentException("mcp.servers." + s.name() + " has auth: oauth, so Baton needs"
+                        + " mcp.oauthCallback: its public URL of /oauth/mcp/callback, where the identity provider"
+                        + " sends the user back (e.g. https://baton.example.com/oauth/mcp/callback)");
         }
+        if (oauthCallback != null) OAuthSettings.requireHttp(oauthCallback, "mcp.oauthCallback");
+    }
+
+    public McpSettings(
+            List<McpServerSettings> servers, Duration restartDelay, Duration maxRestartDelay, Duration healthCheck) {
+        this(servers, restartDelay, maxRestartDelay, healthCheck, null);
     }
 
     /**
@@ -90,7 +112,13 @@ public record McpSettings(
                 servers,
                 duration(section.path("restartDelay"), null, "mcp.restartDelay"),
                 duration(section.path("maxRestartDelay"), null, "mcp.maxRestartDelay"),
-                duration(section.path("healthCheck"), null, "mcp.healthCheck"));
+                duration(section.path("healthCheck"), null, "mcp.healthCheck"),
+                section.has("oauthCallback")
+                        ? url(
+                                placeholders.expand(
+                                        text(section.path("oauthCallback"), "mcp.oauthCallback"), "mcp.oauthCallback"),
+                                "mcp.oauthCallback")
+                        : null);
     }
 
     private static McpServerSettings server(String name, JsonNode node, Placeholders placeholders) {
@@ -126,8 +154,9 @@ public record McpSettings(
         Set<String> permissions = permissions(node.path("permissions"), where);
         IdentityForwarding identity = identity(node.path("identity"), where);
         boolean trusted = flag(node.path("trusted"), false, where + ".trusted");
+        OAuthSettings oauth = oauth(node, where, transport, placeholders);
         try {
-            return new McpServerSettings(name, transport, timeout, permissions, tools, identity, state, trusted);
+            return new McpServerSettings(name, transport, timeout, permissions, tools, identity, state, trusted, oauth);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
         }
@@ -234,6 +263,69 @@ public record McpSettings(
             return new McpTransport.Http(uri, headers, mode);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(where + ".url: " + e.getMessage());
+        }
+    }
+
+    /** {@code auth: oauth} and its {@code oauth:} map; null for a server without user authorization. */
+    private static OAuthSettings oauth(JsonNode node, String where, McpTransport transport, Placeholders placeholders) {
+        String auth = node.has("auth") ? text(node.path("auth"), where + ".auth") : "none";
+        if (!auth.equals("oauth") && !auth.equals("none"))
+            throw new IllegalArgumentException(where + ".auth must be oauth or none, got '" + auth + "'");
+        JsonNode settings = node.path("oauth");
+        if (auth.equals("none")) {
+            if (!settings.isMissingNode())
+                throw new IllegalArgumentException(where + ".oauth is for auth: oauth; add auth: oauth or remove it");
+            return null;
+        }
+        if (!(transport instanceof McpTransport.Http http))
+            throw new IllegalArgumentException(where + ": auth: oauth is for url servers, not command ones");
+        String oauthWhere = where + ".oauth";
+        if (settings.isMissingNode() || settings.isNull())
+            settings = com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+        else {
+            requireObject(settings, oauthWhere);
+            checkKeys(settings, OAUTH_KEYS, oauthWhere);
+        }
+        List<String> scopes = new ArrayList<>();
+        JsonNode scopesNode = settings.path("scopes");
+        if (!scopesNode.isMissingNode()) {
+            if (!scopesNode.isArray())
+                throw new IllegalArgumentException(oauthWhere + ".scopes must be a list of strings");
+            for (int i = 0; i < scopesNode.size(); i++)
+                scopes.add(text(scopesNode.get(i), oauthWhere + ".scopes[" + i + "]"));
+        }
+        try {
+            return new OAuthSettings(
+                    optionalUrl(settings.path("issuer"), oauthWhere + ".issuer", placeholders),
+                    optionalText(settings.path("clientId"), oauthWhere + ".clientId", placeholders),
+                    optionalText(settings.path("clientSecret"), oauthWhere + ".clientSecret", placeholders),
+                    optionalUrl(settings.path("clientMetadataUrl"), oauthWhere + ".clientMetadataUrl", placeholders),
+                    scopes,
+                    settings.has("resource")
+                            ? optionalUrl(settings.path("resource"), oauthWhere + ".resource", placeholders)
+                            : http.url());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(oauthWhere + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static String optionalText(JsonNode node, String where, Placeholders placeholders) {
+        if (node.isMissingNode() || node.isNull()) return null;
+        return placeholders.expand(text(node, where), where);
+    }
+
+    private static URI optionalUrl(JsonNode node, String where, Placeholders placeholders) {
+        String text = optionalText(node, where, placeholders);
+        return text == null ? null : url(text, where);
+    }
+
+    private static URI url(String text, String where) {
+        try {
+            URI uri = new URI(text);
+            if (!uri.isAbsolute()) throw new IllegalArgumentException(where + " must be an absolute URL, got " + text);
+            return uri;
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException(where + " is not a URL: " + e.getMessage());
         }
     }
 

@@ -45,6 +45,7 @@ public final class TurnEventCodec {
             case TurnEvent.ToolCallStarted t -> "tool_call_started";
             case TurnEvent.ToolCallFinished t -> "tool_call_finished";
             case TurnEvent.Blocked b -> "blocked";
+            case TurnEvent.ConnectRequired c -> "connect_required";
             case TurnEvent.ApprovalRequired a -> "approval_required";
             case TurnEvent.AwaitingApproval a -> "awaiting_approval";
             case TurnEvent.Done d -> "done";
@@ -82,6 +83,7 @@ public final class TurnEventCodec {
             case "tool_call_started" -> TurnEvent.ToolCallStarted.class;
             case "tool_call_finished" -> TurnEvent.ToolCallFinished.class;
             case "blocked" -> TurnEvent.Blocked.class;
+            case "connect_required" -> TurnEvent.ConnectRequired.class;
             case "approval_required" -> TurnEvent.ApprovalRequired.class;
             case "awaiting_approval" -> TurnEvent.AwaitingApproval.class;
             case "done" -> TurnEvent.Done.class;

@@ -61,6 +61,15 @@ final class TaskProgress {
                 answer.append(blocked.response());
                 yield List.of(A2aWire.artifactUpdate(taskId, contextId, blocked.response(), false, false));
             }
+            case TurnEvent.ConnectRequired connect -> {
+                // the tool's result tells the model, which tells the user; the link is for Baton's own users
+                ObjectNode data = Json.MAPPER.createObjectNode();
+                data.putObject("connectRequired")
+                        .put("toolCallId", connect.toolCallId())
+                        .put("server", connect.server())
+                        .put("connectUrl", connect.connectUrl());
+                yield List.of(working(data));
+            }
             case TurnEvent.ToolCallStarted call -> {
                 ObjectNode data = Json.MAPPER.createObjectNode();
                 data.putObject("toolCall")

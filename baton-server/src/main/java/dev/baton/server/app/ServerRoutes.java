@@ -7,6 +7,7 @@ import dev.baton.mcp.server.McpEndpoint;
 import dev.baton.mcp.server.ToolCallApproval;
 import dev.baton.runtime.Baton;
 import dev.baton.runtime.config.ConfigException;
+import dev.baton.server.api.AccountConnectionRoutes;
 import dev.baton.server.api.AuditRoutes;
 import dev.baton.server.api.CatalogRoutes;
 import dev.baton.server.api.DeliveredMessageRoutes;
@@ -44,6 +45,7 @@ final class ServerRoutes {
                         ::register,
                 new CatalogRoutes(baton.agents(), baton.toolAccess())::register,
                 new McpAdminRoutes(mcp, config.maxBodyBytes())::register,
+                new AccountConnectionRoutes(mcp.accounts())::register,
                 new McpRoutes(
                         new McpEndpoint(baton.toolAccess(), baton.sessions(), mcpApproval(config, baton)),
                         config.maxBodyBytes(),

@@ -22,6 +22,8 @@ final class ChatRuntimeEvents implements SseTurnListener.Encoder {
         switch (event) {
             case TurnEvent.Started started -> {}
             case TurnEvent.Thinking thinking -> {}
+            // this wire has no such event: the tool's result tells the model, which tells the user
+            case TurnEvent.ConnectRequired connect -> {}
             case TurnEvent.Chunk chunk -> sse.send("chunk", data().put("content", chunk.content()));
             case TurnEvent.Blocked blocked -> sse.send("chunk", data().put("content", blocked.response()));
             case TurnEvent.ToolCallStarted call -> {

@@ -37,6 +37,8 @@ final class OrchestratorEvents implements SseTurnListener.Encoder {
             case TurnEvent.Thinking thinking -> sse.sendAsIs("thinking", data().put("content", thinking.content()));
             case TurnEvent.Chunk chunk -> delta(sse, chunk.content());
             case TurnEvent.Blocked blocked -> delta(sse, blocked.response());
+            // this design has no such event: the tool's result tells the model, which tells the user
+            case TurnEvent.ConnectRequired connect -> {}
             case TurnEvent.ToolCallStarted call -> {
                 argumentsById.put(call.id(), call.arguments());
                 ObjectNode d = data().put("tool_name", call.name());

@@ -53,6 +53,10 @@ public final class SseEvents {
                 d.put("response", b.response());
                 yield "blocked";
             }
+            case TurnEvent.ConnectRequired c -> {
+                d.put("toolCallId", c.toolCallId()).put("server", c.server()).put("connectUrl", c.connectUrl());
+                yield "connect_required";
+            }
             case TurnEvent.ApprovalRequired a -> {
                 approval(d, a);
                 yield "approval_required";

@@ -66,7 +66,8 @@ final class WebAssets {
             "starters",
             "export",
             "theme",
-            "deliveries"
+            "deliveries",
+            "accounts"
         }) {
             files.put("js/" + module + ".js", JS);
         }

@@ -139,6 +139,10 @@ final class Views {
                 d.put("response", b.response());
                 yield "blocked";
             }
+            case TurnEvent.ConnectRequired c -> {
+                d.put("toolCallId", c.toolCallId()).put("server", c.server()).put("connectUrl", c.connectUrl());
+                yield "connect_required";
+            }
             case TurnEvent.ApprovalRequired a -> {
                 approvalRequired(d, a);
                 yield "approval_required";
