@@ -1,0 +1,153 @@
+package dev.baton.runtime.durable;
+
+import dev.baton.core.agent.AgentDefinition;
+import dev.baton.core.auth.Principal;
+import dev.baton.core.conversation.Session;
+import dev.baton.core.conversation.TurnFence;
+import dev.baton.core.turn.TurnOutcome;
+import dev.baton.core.turn.TurnRequest;
+import dev.baton.core.turn.TurnState;
+import dev.baton.core.turn.TurnStateCodec;
+import dev.baton.runtime.RefusalException;
+import dev.baton.runtime.agent.AgentRegistry;
+import dev.baton.runtime.session.Sessions;
+import dev.baton.runtime.stream.TurnEventLog;
+import dev.baton.runtime.stream.TurnEventRecorder;
+import dev.baton.runtime.turn.TurnDispatcher;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Finds running turns whose instance died (their lease ran out, or their instance restarted) and goes on with each on
+ * this instance: under the session's turn lock, the turn is taken over by a compare-and-set on its lease's epoch (one
+ * instance wins), then it goes on from its last checkpoint as the user it runs for, on a thread of its own. Its events
+ * go to the turn's event log, numbered after those kept of the dead instance's run.
+ */
+public final class OrphanedTurns {
+    private static final Logger log = LoggerFactory.getLogger(OrphanedTurns.class);
+
+    private final TurnLeaseStore store;
+    private final LeasedTurnJournal journal;
+    private final DurableTurnSettings settings;
+    private final Sessions sessions;
+    private final AgentRegistry agents;
+    private final TurnDispatcher dispatcher;
+    private final TurnEventLog events;
+    private final Clock clock;
+
+    public OrphanedTurns(
+            TurnLeaseStore store,
+            LeasedTurnJournal journal,
+            DurableTurnSettings settings,
+            Sessions sessions,
+            AgentRegistry agents,
+            TurnDispatcher dispatcher,
+            TurnEventLog events,
+            Clock clock) {
+        this.store = store;
+        this.journal = journal;
+        this.settings = settings;
+        this.sessions = sessions;
+        this.agents = agents;
+        this.dispatcher = dispatcher;
+        this.events = events;
+        this.clock = clock;
+    }
+
+    /** At boot: the turns this instance's earlier boots ran are orphaned now, not when their leases run out. */
+    public int afterRestart() {
+        int n = store.expireEarlierBoots(journal.self(), clock.instant());
+        if (n > 0) log.info("{} turns of this instance's previous boot are taken over", n);
+        return n;
+    }
+
+    /**
+     * Renews this instance's leases, then takes over the orphaned turns it finds (each goes on on a virtual thread).
+     *
+     * @return how many turns it took over
+     */
+    public int heartbeat() {
+        journal.heartbeat();
+        int taken = 0;
+        for (LeasedTurn orphan : store.orphaned(clock.instant(), settings.sweepBatch())) {
+            if (takeOver(orphan)) taken++;
+        }
+        return taken;
+    }
+
+    /** Takes {@code orphan} over and starts it going on; false when it is not this instance's to take now. */
+    private boolean takeOver(LeasedTurn orphan) {
+        Principal principal;
+        TurnState stored;
+        try {
+            principal = PrincipalJson.decode(orphan.principal());
+            stored = TurnStateCodec.decode(orphan.state());
+        } catch (RuntimeException e) {
+            log.error("orphaned turn {} cannot be read; it is dropped", orphan.turnId(), e);
+            store.takeOver(orphan, journal.self(), clock.instant(), clock.instant())
+                    .ifPresent(t -> store.close(t.fence()));
+            return false;
+        }
+        Optional<AgentDefinition> agent = agents.find(orphan.agentId());
+        Optional<Session> session = sessions.find(principal, orphan.sessionId());
+        Duration left = agent.map(a -> TakeoverRequests.timeLeft(stored, clock.instant(), a))
+                .orElse(Duration.ofMinutes(1));
+        TurnDispatcher.SessionLock lock;
+        try {
+            lock = dispatcher.lock(orphan.sessionId(), left == null ? Duration.ofMinutes(10) : left);
+        } catch (RefusalException busy) {
+            return false; // a turn runs in the session (or its dead instance's shared lock has not expired yet)
+        }
+        Optional<LeasedTurn> taken;
+        try {
+            Instant now = clock.instant();
+            taken = store.takeOver(orphan, journal.self(), now, now.plus(settings.lease()));
+        } catch (RuntimeException e) {
+            lock.close();
+            throw e;
+        }
+        if (taken.isEmpty()) {
+            lock.close();
+            return false; // another instance was first
+        }
+        TurnFence fence = taken.get().fence();
+        if (agent.isEmpty() || session.isEmpty()) {
+            lock.close();
+            journal.close(fence);
+            log.warn(
+                    "orphaned turn {} dropped: its {} is gone",
+                    orphan.turnId(),
+                    agent.isEmpty() ? "agent " + orphan.agentId() : "session " + orphan.sessionId());
+            return false;
+        }
+        journal.adopt(fence);
+        log.warn(
+                "turn {} of request {} was orphaned by instance {}; taken over at epoch {}",
+                orphan.turnId(),
+                orphan.requestId(),
+                orphan.owner().instanceId(),
+                fence.epoch());
+        TurnRequest request = TakeoverRequests.resuming(
+                clock.instant(), taken.get(), stored, principal, session.get(), agent.get(), lock.cancellation());
+        Thread.ofVirtual().name("turn-takeover-" + orphan.turnId()).start(() -> goOn(lock, request));
+        return true;
+    }
+
+    private void goOn(TurnDispatcher.SessionLock lock, TurnRequest request) {
+        try (lock) {
+            TurnEventRecorder recorder = new TurnEventRecorder(events, request.principal());
+            TurnOutcome outcome = dispatcher.run(lock, request, recorder::record);
+            log.info(
+                    "taken-over turn {} of request {} ended: {}",
+                    request.resume().state().turnId(),
+                    request.requestId(),
+                    outcome.succeeded() ? "answered" : outcome.terminal());
+        } catch (RuntimeException e) {
+            log.error("taken-over turn {} failed", request.resume().state().turnId(), e);
+        }
+    }
+}
