@@ -36,6 +36,7 @@ import dev.baton.runtime.assignment.Assignments;
 import dev.baton.runtime.audit.AuditTrails;
 import dev.baton.runtime.config.ConfigException;
 import dev.baton.runtime.conversation.Conversations;
+import dev.baton.runtime.durable.DurableRetries;
 import dev.baton.runtime.durable.DurableTurnSettings;
 import dev.baton.runtime.durable.DurableTurnsJob;
 import dev.baton.runtime.durable.InstanceIdentity;
@@ -533,14 +534,18 @@ public final class BatonBuilder {
                 runner,
                 tools,
                 clock);
-        Conversations conversations = new Conversations(sessions, agents, limits, dispatcher, keys, approvals);
+        DurableRetries retries = journal != null && keys != null
+                ? journal.keysFrom(new DurableRetries(
+                        turnLeaseStore, keys, durableTurns.lease().plus(agents.longestRequestTimeout()), clock))
+                : null;
+        Conversations conversations = new Conversations(sessions, agents, limits, dispatcher, keys, approvals, retries);
         List<Supplier<AutoCloseable>> jobs = new ArrayList<>();
         jobs.add(() -> SessionSweeper.start(lifecycle, this.lifecycle));
         jobs.add(() -> ApprovalExpiry.start(approvals, this.lifecycle.sweepInterval()));
         if (idempotencyStore != null) jobs.add(() -> IdempotencyKeyExpiry.start(idempotencyStore, clock, idempotency));
         if (journal != null) {
             OrphanedTurns orphans = new OrphanedTurns(
-                    turnLeaseStore, journal, durableTurns, sessions, agents, dispatcher, turnEvents, clock);
+                    turnLeaseStore, journal, durableTurns, sessions, agents, dispatcher, turnEvents, retries, clock);
             jobs.add(() -> DurableTurnsJob.start(orphans, durableTurns.heartbeat()));
         }
         if (experimentStore != null) {

@@ -9,6 +9,8 @@ import java.util.Objects;
  *
  * @param principal who the turn runs for, as {@link PrincipalJson} text: a takeover runs it as that user
  * @param state the turn's state after its last step, as {@code TurnStateCodec} JSON
+ * @param idempotencyOwner the owner of the idempotency key the request that started the turn claimed; null for none
+ * @param idempotencyKey that key, settled with the turn's outcome by whoever finishes it; null for none
  */
 public record LeasedTurn(
         String turnId,
@@ -22,7 +24,9 @@ public record LeasedTurn(
         InstanceIdentity owner,
         Instant leasedUntil,
         Instant startedAt,
-        String state) {
+        String state,
+        String idempotencyOwner,
+        String idempotencyKey) {
     public LeasedTurn {
         Objects.requireNonNull(turnId, "turnId");
         Objects.requireNonNull(tenantId, "tenantId");

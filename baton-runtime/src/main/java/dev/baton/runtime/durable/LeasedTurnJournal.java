@@ -5,6 +5,7 @@ import dev.baton.core.turn.TurnJournal;
 import dev.baton.core.turn.TurnRequest;
 import dev.baton.core.turn.TurnState;
 import dev.baton.core.turn.TurnStateCodec;
+import dev.baton.runtime.admission.IdempotencyKeys;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -27,6 +28,8 @@ public final class LeasedTurnJournal implements TurnJournal {
     private final InstanceIdentity self;
     private final Duration lease;
     private final Clock clock;
+    /** The idempotency keys of running requests; null when none are kept. */
+    private volatile DurableRetries retries;
     /** Leases held by turns running here, and leases of ended turns still to end in the store. */
     private final Set<TurnFence> held = ConcurrentHashMap.newKeySet();
 
@@ -39,9 +42,17 @@ public final class LeasedTurnJournal implements TurnJournal {
         this.clock = clock;
     }
 
+    /** Remembers, with each lease, the idempotency key its request claimed in {@code keys}; returns {@code keys}. */
+    public DurableRetries keysFrom(DurableRetries keys) {
+        this.retries = keys;
+        return keys;
+    }
+
     @Override
     public TurnFence open(TurnRequest request, TurnState start) {
         Instant now = clock.instant();
+        DurableRetries r = retries;
+        IdempotencyKeys.Claimed claimed = r == null ? null : r.claimOf(request.requestId());
         LeasedTurn turn = new LeasedTurn(
                 start.turnId(),
                 1,
@@ -54,7 +65,9 @@ public final class LeasedTurnJournal implements TurnJournal {
                 self,
                 now.plus(lease),
                 now,
-                TurnStateCodec.encode(start));
+                TurnStateCodec.encode(start),
+                claimed == null ? null : claimed.owner(),
+                claimed == null ? null : claimed.key());
         try {
             store.open(turn);
         } catch (RuntimeException e) {

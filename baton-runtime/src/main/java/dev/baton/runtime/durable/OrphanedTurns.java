@@ -38,6 +38,8 @@ public final class OrphanedTurns {
     private final TurnDispatcher dispatcher;
     private final TurnEventLog events;
     private final Clock clock;
+    /** Null when no idempotency keys are kept. */
+    private final DurableRetries retries;
 
     public OrphanedTurns(
             TurnLeaseStore store,
@@ -47,6 +49,7 @@ public final class OrphanedTurns {
             AgentRegistry agents,
             TurnDispatcher dispatcher,
             TurnEventLog events,
+            DurableRetries retries,
             Clock clock) {
         this.store = store;
         this.journal = journal;
@@ -55,6 +58,7 @@ public final class OrphanedTurns {
         this.agents = agents;
         this.dispatcher = dispatcher;
         this.events = events;
+        this.retries = retries;
         this.clock = clock;
     }
 
@@ -133,14 +137,17 @@ public final class OrphanedTurns {
                 fence.epoch());
         TurnRequest request = TakeoverRequests.resuming(
                 clock.instant(), taken.get(), stored, principal, session.get(), agent.get(), lock.cancellation());
-        Thread.ofVirtual().name("turn-takeover-" + orphan.turnId()).start(() -> goOn(lock, request));
+        LeasedTurn leased = taken.get();
+        Thread.ofVirtual().name("turn-takeover-" + orphan.turnId()).start(() -> goOn(lock, request, leased));
         return true;
     }
 
-    private void goOn(TurnDispatcher.SessionLock lock, TurnRequest request) {
+    private void goOn(TurnDispatcher.SessionLock lock, TurnRequest request, LeasedTurn leased) {
         try (lock) {
             TurnEventRecorder recorder = new TurnEventRecorder(events, request.principal());
             TurnOutcome outcome = dispatcher.run(lock, request, recorder::record);
+            // a retry of the request that started the turn waits for this, and replays it
+            if (retries != null) retries.settle(leased, outcome);
             log.info(
                     "taken-over turn {} of request {} ended: {}",
                     request.resume().state().turnId(),

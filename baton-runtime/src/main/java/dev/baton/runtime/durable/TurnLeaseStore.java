@@ -35,6 +35,9 @@ public interface TurnLeaseStore {
      */
     int expireEarlierBoots(InstanceIdentity current, Instant now);
 
+    /** The running turn started by the request that claimed this idempotency key, if it is still running. */
+    Optional<LeasedTurn> byIdempotencyKey(String owner, String key);
+
     /** Turns whose lease ran out by {@code now}, longest orphaned first. */
     List<LeasedTurn> orphaned(Instant now, int limit);
 

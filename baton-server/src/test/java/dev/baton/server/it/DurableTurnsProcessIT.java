@@ -30,7 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Durable turns with real processes: the packaged server is killed (kill -9) in the middle of a turn, and the turn is
  * taken over — by the same instance restarted on SQLite, or by a second instance sharing PostgreSQL — and finishes
  * from its last checkpoint: one user message, one assistant message, each tool's effect once, the usage of the model
- * calls the checkpoint holds and of those made after the takeover.
+ * calls the checkpoint holds and of those made after the takeover. A client that retries its request with the same
+ * Idempotency-Key gets the answer of the turn taken over.
  *
  * <p>Each phase is reached without timing: the simulator holds the model call ({@link Fault.HoldAfter}) and the test
  * waits until it has seen the call (or the stream has sent a chunk) before it kills; the latch is released before the
@@ -38,6 +39,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class DurableTurnsProcessIT {
     private static final String STORY = "Once upon a time " + "there was a turn that outlived its server ".repeat(20);
+    private static final String TOOL_REQUEST = "{\"content\":\"note the durable task\"}";
+    private static final Map<String, String> KEY = Map.of("Idempotency-Key", "durable-tool-1");
     private static final CountDownLatch STORY_HELD = new CountDownLatch(1);
     private static final CountDownLatch AFTER_TOOL_HELD = new CountDownLatch(1);
     private static final CountDownLatch SCALE_OUT_HELD = new CountDownLatch(1);
@@ -114,7 +117,8 @@ class DurableTurnsProcessIT {
     }
 
     @Test
-    void a_single_instance_killed_just_after_a_tool_ran_does_not_run_it_again_after_its_restart() throws Exception {
+    void a_single_instance_killed_just_after_a_tool_ran_does_not_run_it_again_and_the_retry_gets_the_answer()
+            throws Exception {
         Path dir = instanceDir("tool", "solo");
         Map<String, String> env = env(dir, "jdbc:sqlite:" + dir.resolve("baton.db"));
         String token = TestServer.token("durable-tool");
@@ -123,8 +127,7 @@ class DurableTurnsProcessIT {
             ApiClient api = new ApiClient(server.url());
             session = api.startSession(token, "durable");
             int before = (int) sim.requestCount();
-            try (ApiClient.SseStream stream =
-                    api.openStream(messages(session), token, "{\"content\":\"note the durable task\"}")) {
+            try (ApiClient.SseStream stream = api.openStream(messages(session), token, TOOL_REQUEST, KEY)) {
                 assertThat(stream.status).isEqualTo(200);
                 // the model is asked again after the tool: the tool's step (its row and the checkpoint) is written
                 sim.awaitRequest(before + 1, Duration.ofSeconds(60));
@@ -134,6 +137,12 @@ class DurableTurnsProcessIT {
         AFTER_TOOL_HELD.countDown();
         try (ServerProcess server = ServerProcess.start(dir, env)) {
             ApiClient api = new ApiClient(server.url());
+            // the client retries with its key: it waits for the turn taken over and gets its answer, not a 409
+            var retried = api.post(
+                    messages(session), token, TOOL_REQUEST.getBytes(java.nio.charset.StandardCharsets.UTF_8), KEY);
+            assertThat(retried.status()).isEqualTo(200);
+            assertThat(retried.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+            assertThat(retried.body().path("answer").asText()).isEqualTo("Saved it.");
             assertThat(awaitAnswer(api, token, session).path("content").asText())
                     .isEqualTo("Saved it.");
             assertOneExchange(api, token, session, "note the durable task");

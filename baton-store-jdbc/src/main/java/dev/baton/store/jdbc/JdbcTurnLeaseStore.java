@@ -23,7 +23,8 @@ import java.util.Set;
  */
 public final class JdbcTurnLeaseStore implements TurnLeaseStore {
     private static final String COLUMNS = "turn_id, epoch, tenant_id, user_id, session_id, request_id, agent_id,"
-            + " principal_json, instance_id, boot_id, leased_until, started_at, state_json";
+            + " principal_json, instance_id, boot_id, leased_until, started_at, state_json, idempotency_owner,"
+            + " idempotency_key";
 
     private final Database db;
     private final ColumnCodec codec;
@@ -36,8 +37,8 @@ public final class JdbcTurnLeaseStore implements TurnLeaseStore {
     @Override
     public void open(LeasedTurn turn) {
         db.inOneStatement(c -> {
-            try (PreparedStatement ps = c.prepareStatement(
-                    "INSERT INTO running_turns (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO running_turns (" + COLUMNS
+                    + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
                 ps.setString(1, turn.turnId());
                 ps.setLong(2, turn.epoch());
                 ps.setString(3, turn.tenantId());
@@ -51,6 +52,8 @@ public final class JdbcTurnLeaseStore implements TurnLeaseStore {
                 codec.setInstant(ps, 11, turn.leasedUntil());
                 codec.setInstant(ps, 12, turn.startedAt());
                 ps.setString(13, turn.state());
+                ps.setString(14, turn.idempotencyOwner());
+                ps.setString(15, turn.idempotencyKey());
                 ps.executeUpdate();
             }
             return null;
@@ -97,6 +100,20 @@ public final class JdbcTurnLeaseStore implements TurnLeaseStore {
                 ps.setString(3, current.bootId());
                 codec.setInstant(ps, 4, now);
                 return ps.executeUpdate();
+            }
+        });
+    }
+
+    @Override
+    public Optional<LeasedTurn> byIdempotencyKey(String owner, String key) {
+        return db.withConnection(c -> {
+            try (PreparedStatement ps = c.prepareStatement(
+                    "SELECT " + COLUMNS + " FROM running_turns WHERE idempotency_owner = ? AND idempotency_key = ?")) {
+                ps.setString(1, owner);
+                ps.setString(2, key);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? Optional.of(turn(rs)) : Optional.<LeasedTurn>empty();
+                }
             }
         });
     }
@@ -154,6 +171,8 @@ public final class JdbcTurnLeaseStore implements TurnLeaseStore {
                 new InstanceIdentity(rs.getString("instance_id"), rs.getString("boot_id")),
                 codec.getInstant(rs, "leased_until"),
                 codec.getInstant(rs, "started_at"),
-                rs.getString("state_json"));
+                rs.getString("state_json"),
+                rs.getString("idempotency_owner"),
+                rs.getString("idempotency_key"));
     }
 }

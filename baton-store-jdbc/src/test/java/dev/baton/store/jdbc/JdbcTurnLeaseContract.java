@@ -138,6 +138,19 @@ abstract class JdbcTurnLeaseContract {
     }
 
     @Test
+    void a_running_turn_is_found_by_the_idempotency_key_of_the_request_that_started_it() {
+        LeasedTurn turn = opened(first, T0);
+
+        assertThat(leases.byIdempotencyKey(turn.idempotencyOwner(), turn.idempotencyKey()))
+                .hasValueSatisfying(t -> assertThat(t.turnId()).isEqualTo(turn.turnId()));
+        assertThat(leases.byIdempotencyKey(turn.idempotencyOwner(), "another-key"))
+                .isEmpty();
+        leases.close(turn.fence());
+        assertThat(leases.byIdempotencyKey(turn.idempotencyOwner(), turn.idempotencyKey()))
+                .isEmpty();
+    }
+
+    @Test
     void a_step_writes_its_checkpoint_which_a_takeover_goes_on_from() {
         Session session = session();
         LeasedTurn turn = opened(first, T0, session);
@@ -189,7 +202,9 @@ abstract class JdbcTurnLeaseContract {
                 owner,
                 at.plus(LEASE),
                 at,
-                "{\"iteration\":0}");
+                "{\"iteration\":0}",
+                "1:t:" + userId,
+                "key-" + sessionId);
         leases.open(turn);
         return turn;
     }
