@@ -38,6 +38,7 @@ import dev.baton.runtime.config.ConfigException;
 import dev.baton.runtime.conversation.Conversations;
 import dev.baton.runtime.durable.DurableRetries;
 import dev.baton.runtime.durable.DurableTurnSettings;
+import dev.baton.runtime.durable.DurableTurns;
 import dev.baton.runtime.durable.DurableTurnsJob;
 import dev.baton.runtime.durable.InstanceIdentity;
 import dev.baton.runtime.durable.LeasedTurnJournal;
@@ -538,16 +539,31 @@ public final class BatonBuilder {
                 ? journal.keysFrom(new DurableRetries(
                         turnLeaseStore, keys, durableTurns.lease().plus(agents.longestRequestTimeout()), clock))
                 : null;
-        Conversations conversations = new Conversations(sessions, agents, limits, dispatcher, keys, approvals, retries);
+        OrphanedTurns orphans = journal == null
+                ? null
+                : new OrphanedTurns(
+                        turnLeaseStore,
+                        journal,
+                        durableTurns,
+                        sessions,
+                        agents,
+                        dispatcher,
+                        turnEvents,
+                        retries,
+                        clock);
+        Conversations conversations = new Conversations(
+                sessions,
+                agents,
+                limits,
+                dispatcher,
+                keys,
+                approvals,
+                orphans == null ? null : new DurableTurns(orphans, retries));
         List<Supplier<AutoCloseable>> jobs = new ArrayList<>();
         jobs.add(() -> SessionSweeper.start(lifecycle, this.lifecycle));
         jobs.add(() -> ApprovalExpiry.start(approvals, this.lifecycle.sweepInterval()));
         if (idempotencyStore != null) jobs.add(() -> IdempotencyKeyExpiry.start(idempotencyStore, clock, idempotency));
-        if (journal != null) {
-            OrphanedTurns orphans = new OrphanedTurns(
-                    turnLeaseStore, journal, durableTurns, sessions, agents, dispatcher, turnEvents, retries, clock);
-            jobs.add(() -> DurableTurnsJob.start(orphans, durableTurns.heartbeat()));
-        }
+        if (orphans != null) jobs.add(() -> DurableTurnsJob.start(orphans, durableTurns.heartbeat()));
         if (experimentStore != null) {
             experiments.seed(this.experiments.definitions());
             jobs.add(() -> RollbackJob.start(experiments, this.experiments.evaluateEvery()));

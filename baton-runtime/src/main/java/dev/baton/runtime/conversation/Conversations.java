@@ -15,7 +15,7 @@ import dev.baton.runtime.admission.RateDecision;
 import dev.baton.runtime.admission.TurnAdmission;
 import dev.baton.runtime.agent.AgentRegistry;
 import dev.baton.runtime.approval.Approvals;
-import dev.baton.runtime.durable.DurableRetries;
+import dev.baton.runtime.durable.DurableTurns;
 import dev.baton.runtime.session.Sessions;
 import dev.baton.runtime.turn.TurnDispatcher;
 import java.time.Duration;
@@ -46,8 +46,8 @@ public final class Conversations {
     private final IdempotencyKeys idempotency;
     /** Null when tool calls never wait for approval. */
     private final Approvals approvals;
-    /** Null unless turns are durable and keys are kept: a retry then waits for a turn taken over. */
-    private final DurableRetries retries;
+    /** Null unless turns are durable: see {@link DurableTurns}. */
+    private final DurableTurns durable;
 
     public Conversations(
             Sessions sessions,
@@ -70,8 +70,8 @@ public final class Conversations {
     }
 
     /**
-     * @param retries lets a retry whose request's instance died wait for the turn taken over and replay its answer;
-     *     null for none
+     * @param durable with durable turns: an orphaned turn of the session goes on before a new message's, and a retry
+     *     whose request's instance died waits for the turn taken over and replays its answer; null for none
      */
     public Conversations(
             Sessions sessions,
@@ -80,8 +80,8 @@ public final class Conversations {
             TurnDispatcher dispatcher,
             IdempotencyKeys idempotency,
             Approvals approvals,
-            DurableRetries retries) {
-        this.retries = retries;
+            DurableTurns durable) {
+        this.durable = durable;
         this.sessions = Objects.requireNonNull(sessions, "sessions");
         this.agents = Objects.requireNonNull(agents, "agents");
         this.admission = Objects.requireNonNull(admission, "admission");
@@ -156,7 +156,7 @@ public final class Conversations {
         if (claim instanceof IdempotencyKeys.Replay replay) return new SendResult.Replayed(replay.outcome());
         IdempotencyKeys.Claimed claimed = (IdempotencyKeys.Claimed) claim;
         SendResult result;
-        if (retries != null) retries.running(options.requestId(), claimed);
+        if (durable != null) durable.running(options.requestId(), claimed);
         try {
             result = send.run();
         } catch (RuntimeException | Error e) {
@@ -168,7 +168,7 @@ public final class Conversations {
             }
             throw e;
         } finally {
-            if (retries != null) retries.ended(options.requestId());
+            if (durable != null) durable.ended(options.requestId());
         }
         // a turn paused for approval replays as paused: a retry must not deny its own pending calls
         boolean replayable = result instanceof SendResult.Ran ran
@@ -200,8 +200,8 @@ public final class Conversations {
         try {
             return idempotency.claim(caller, key, target);
         } catch (RefusalException e) {
-            if (retries == null || !(e.refusal() instanceof Refusal.IdempotencyKeyInUse)) throw e;
-            return retries.afterTakeover(caller, key, target).orElseThrow(() -> e);
+            if (durable == null || !(e.refusal() instanceof Refusal.IdempotencyKeyInUse)) throw e;
+            return durable.afterTakeover(caller, key, target).orElseThrow(() -> e);
         }
     }
 
@@ -224,6 +224,8 @@ public final class Conversations {
             TurnOutcome outcome;
             try (TurnDispatcher.SessionLock lock =
                     dispatcher.lock(session.id(), agent.limits().requestTimeout())) {
+                // a turn of the session whose instance died answers its message before this one is taken
+                if (durable != null) durable.beforeTurn(lock, session.id());
                 // under the session's lock: a decision cannot go on with the paused turn meanwhile
                 Session current = approvals != null
                                 && approvals.supersede(

@@ -8,6 +8,7 @@ import dev.baton.core.turn.TurnOutcome;
 import dev.baton.core.turn.TurnRequest;
 import dev.baton.core.turn.TurnState;
 import dev.baton.core.turn.TurnStateCodec;
+import dev.baton.runtime.Refusal;
 import dev.baton.runtime.RefusalException;
 import dev.baton.runtime.agent.AgentRegistry;
 import dev.baton.runtime.session.Sessions;
@@ -83,8 +84,62 @@ public final class OrphanedTurns {
         return taken;
     }
 
+    /**
+     * Before a new turn in the session, under the session's lock: a turn of the session whose instance died goes on
+     * first, on this thread, so its answer comes before the new message's; a turn still leased by a live instance makes
+     * the session busy (one turn per session on any instance, with or without Redis).
+     *
+     * @throws RefusalException {@link Refusal.SessionBusy} when another instance runs the session's turn
+     */
+    public void beforeTurn(TurnDispatcher.SessionLock lock, String sessionId) {
+        Optional<LeasedTurn> leased = store.inSession(sessionId);
+        if (leased.isEmpty()) return;
+        if (leased.get().leasedUntil().isAfter(clock.instant())) throw new RefusalException(new Refusal.SessionBusy());
+        claim(leased.get(), lock).ifPresent(taken -> goOn(lock, taken));
+    }
+
+    /** A turn taken over by this instance, ready to go on under its session's lock. */
+    private record Taken(TurnRequest request, LeasedTurn leased) {}
+
     /** Takes {@code orphan} over and starts it going on; false when it is not this instance's to take now. */
     private boolean takeOver(LeasedTurn orphan) {
+        TurnDispatcher.SessionLock lock;
+        try {
+            lock = dispatcher.lock(orphan.sessionId(), lockTime(orphan));
+        } catch (RefusalException busy) {
+            return false; // a turn runs in the session (or its dead instance's shared lock has not expired yet)
+        }
+        Optional<Taken> taken;
+        try {
+            taken = claim(orphan, lock);
+        } catch (RuntimeException e) {
+            lock.close();
+            throw e;
+        }
+        if (taken.isEmpty()) {
+            lock.close();
+            return false;
+        }
+        Thread.ofVirtual().name("turn-takeover-" + orphan.turnId()).start(() -> {
+            try (lock) {
+                goOn(lock, taken.get());
+            }
+        });
+        return true;
+    }
+
+    /** How long the session is held for a turn taken over: its agent's request timeout (its deadline is its own). */
+    private Duration lockTime(LeasedTurn orphan) {
+        return agents.find(orphan.agentId())
+                .map(a -> a.limits().requestTimeout())
+                .orElse(Duration.ofMinutes(10));
+    }
+
+    /**
+     * Takes {@code orphan} over under {@code lock} (a compare-and-set on its epoch) and builds the request that goes
+     * on with it; empty when another instance was first, or the turn cannot go on (it is then dropped).
+     */
+    private Optional<Taken> claim(LeasedTurn orphan, TurnDispatcher.SessionLock lock) {
         Principal principal;
         TurnState stored;
         try {
@@ -94,39 +149,21 @@ public final class OrphanedTurns {
             log.error("orphaned turn {} cannot be read; it is dropped", orphan.turnId(), e);
             store.takeOver(orphan, journal.self(), clock.instant(), clock.instant())
                     .ifPresent(t -> store.close(t.fence()));
-            return false;
+            return Optional.empty();
         }
         Optional<AgentDefinition> agent = agents.find(orphan.agentId());
         Optional<Session> session = sessions.find(principal, orphan.sessionId());
-        Duration left = agent.map(a -> TakeoverRequests.timeLeft(stored, clock.instant(), a))
-                .orElse(Duration.ofMinutes(1));
-        TurnDispatcher.SessionLock lock;
-        try {
-            lock = dispatcher.lock(orphan.sessionId(), left == null ? Duration.ofMinutes(10) : left);
-        } catch (RefusalException busy) {
-            return false; // a turn runs in the session (or its dead instance's shared lock has not expired yet)
-        }
-        Optional<LeasedTurn> taken;
-        try {
-            Instant now = clock.instant();
-            taken = store.takeOver(orphan, journal.self(), now, now.plus(settings.lease()));
-        } catch (RuntimeException e) {
-            lock.close();
-            throw e;
-        }
-        if (taken.isEmpty()) {
-            lock.close();
-            return false; // another instance was first
-        }
+        Instant now = clock.instant();
+        Optional<LeasedTurn> taken = store.takeOver(orphan, journal.self(), now, now.plus(settings.lease()));
+        if (taken.isEmpty()) return Optional.empty(); // another instance was first
         TurnFence fence = taken.get().fence();
         if (agent.isEmpty() || session.isEmpty()) {
-            lock.close();
             journal.close(fence);
             log.warn(
                     "orphaned turn {} dropped: its {} is gone",
                     orphan.turnId(),
                     agent.isEmpty() ? "agent " + orphan.agentId() : "session " + orphan.sessionId());
-            return false;
+            return Optional.empty();
         }
         journal.adopt(fence);
         log.warn(
@@ -137,17 +174,16 @@ public final class OrphanedTurns {
                 fence.epoch());
         TurnRequest request = TakeoverRequests.resuming(
                 clock.instant(), taken.get(), stored, principal, session.get(), agent.get(), lock.cancellation());
-        LeasedTurn leased = taken.get();
-        Thread.ofVirtual().name("turn-takeover-" + orphan.turnId()).start(() -> goOn(lock, request, leased));
-        return true;
+        return Optional.of(new Taken(request, taken.get()));
     }
 
-    private void goOn(TurnDispatcher.SessionLock lock, TurnRequest request, LeasedTurn leased) {
-        try (lock) {
+    private void goOn(TurnDispatcher.SessionLock lock, Taken taken) {
+        TurnRequest request = taken.request();
+        try {
             TurnEventRecorder recorder = new TurnEventRecorder(events, request.principal());
             TurnOutcome outcome = dispatcher.run(lock, request, recorder::record);
             // a retry of the request that started the turn waits for this, and replays it
-            if (retries != null) retries.settle(leased, outcome);
+            if (retries != null) retries.settle(taken.leased(), outcome);
             log.info(
                     "taken-over turn {} of request {} ended: {}",
                     request.resume().state().turnId(),

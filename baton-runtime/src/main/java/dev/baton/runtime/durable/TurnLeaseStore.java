@@ -38,6 +38,9 @@ public interface TurnLeaseStore {
     /** The running turn started by the request that claimed this idempotency key, if it is still running. */
     Optional<LeasedTurn> byIdempotencyKey(String owner, String key);
 
+    /** The session's leased turn (running, or orphaned), the oldest if several. */
+    Optional<LeasedTurn> inSession(String sessionId);
+
     /** Turns whose lease ran out by {@code now}, longest orphaned first. */
     List<LeasedTurn> orphaned(Instant now, int limit);
 

@@ -84,8 +84,8 @@ class DurableTurnsProcessIT {
     }
 
     @Test
-    void a_single_instance_killed_while_the_model_streams_finishes_the_turn_after_its_restart() throws Exception {
-        Path dir = instanceDir("stream", "solo");
+    void a_single_instance_killed_while_the_model_streams_finishes_the_turn_before_the_next_message() throws Exception {
+        Path dir = instanceDir("stream", "solo", "30s", "10s");
         Map<String, String> env = env(dir, "jdbc:sqlite:" + dir.resolve("baton.db"));
         String token = TestServer.token("durable-stream");
         String session;
@@ -104,15 +104,23 @@ class DurableTurnsProcessIT {
         STORY_HELD.countDown();
         try (ServerProcess server = ServerProcess.start(dir, env)) {
             ApiClient api = new ApiClient(server.url());
-            JsonNode answer = awaitAnswer(api, token, session);
-            assertThat(answer.path("content").asText()).isEqualTo(STORY);
-            assertOneExchange(api, token, session, "tell me a durable story");
-            // the model call the crash cut was made again; the cut call's usage was never reported
+            // a new message at once (the heartbeat's sweep is 10 s away): the turn taken over answers first
+            var next = api.post(messages(session), token, "{\"content\":\"and now?\"}");
+            assertThat(next.status()).isEqualTo(200);
+            assertThat(next.body().path("answer").asText()).isEqualTo("Fine answer.");
+            JsonNode messages = api.get(messages(session), token).body().path("messages");
+            List<String> said = new ArrayList<>();
+            messages.forEach(m ->
+                    said.add(m.path("role").asText() + ": " + m.path("content").asText()));
+            assertThat(said)
+                    .containsExactly(
+                            "user: tell me a durable story",
+                            "assistant: " + STORY,
+                            "user: and now?",
+                            "assistant: Fine answer.");
+            // the model call the crash cut was made again (the cut call's usage was never reported), then the next
             assertThat(count(sqlite(dir), "SELECT count(*) FROM ai_usage WHERE session_id = ?", session))
-                    .isEqualTo(1);
-            assertThat(api.post(messages(session), token, "{\"content\":\"and now?\"}")
-                            .status())
-                    .isEqualTo(200);
+                    .isEqualTo(2);
         }
     }
 
@@ -199,6 +207,10 @@ class DurableTurnsProcessIT {
 
     /** A working folder for one instance: its agents, and a config that leases turns under {@code instanceId}. */
     private static Path instanceDir(String name, String instanceId) throws Exception {
+        return instanceDir(name, instanceId, "3s", "1s");
+    }
+
+    private static Path instanceDir(String name, String instanceId, String lease, String heartbeat) throws Exception {
         Path dir = Files.createDirectories(workDir.resolve(name));
         Files.createDirectories(dir.resolve("agents"));
         Files.copy(
@@ -212,9 +224,9 @@ class DurableTurnsProcessIT {
                 durableTurns:
                   enabled: true
                   instanceId: %s
-                  lease: 3s
-                  heartbeat: 1s
-                """.formatted(instanceId));
+                  lease: %s
+                  heartbeat: %s
+                """.formatted(instanceId, lease, heartbeat));
         return dir;
     }
 

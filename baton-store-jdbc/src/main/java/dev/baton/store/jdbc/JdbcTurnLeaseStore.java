@@ -119,6 +119,19 @@ public final class JdbcTurnLeaseStore implements TurnLeaseStore {
     }
 
     @Override
+    public Optional<LeasedTurn> inSession(String sessionId) {
+        return db.withConnection(c -> {
+            try (PreparedStatement ps = c.prepareStatement(
+                    "SELECT " + COLUMNS + " FROM running_turns WHERE session_id = ? ORDER BY started_at LIMIT 1")) {
+                ps.setString(1, sessionId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? Optional.of(turn(rs)) : Optional.<LeasedTurn>empty();
+                }
+            }
+        });
+    }
+
+    @Override
     public List<LeasedTurn> orphaned(Instant now, int limit) {
         return db.withConnection(c -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS
