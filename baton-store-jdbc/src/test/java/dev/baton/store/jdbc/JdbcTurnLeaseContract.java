@@ -151,6 +151,17 @@ abstract class JdbcTurnLeaseContract {
     }
 
     @Test
+    void a_sessions_leased_turn_is_found_until_its_answer_ends_the_lease() {
+        Session session = session();
+        LeasedTurn turn = opened(first, T0, session);
+
+        assertThat(leases.inSession(session.id()))
+                .hasValueSatisfying(t -> assertThat(t.fence()).isEqualTo(turn.fence()));
+        conversations.completeTurn(session.userId(), answer(session, turn.fence()));
+        assertThat(leases.inSession(session.id())).isEmpty();
+    }
+
+    @Test
     void a_step_writes_its_checkpoint_which_a_takeover_goes_on_from() {
         Session session = session();
         LeasedTurn turn = opened(first, T0, session);
