@@ -15,6 +15,7 @@ import dev.baton.core.tool.ToolSource;
 import dev.baton.core.trace.TurnTracing;
 import dev.baton.core.turn.CachingTokenCounter;
 import dev.baton.core.turn.TokenCounter;
+import dev.baton.core.turn.TurnJournal;
 import dev.baton.core.turn.TurnRunner;
 import dev.baton.runtime.admission.AdmittedModelCalls;
 import dev.baton.runtime.admission.BucketStore;
@@ -35,6 +36,14 @@ import dev.baton.runtime.assignment.Assignments;
 import dev.baton.runtime.audit.AuditTrails;
 import dev.baton.runtime.config.ConfigException;
 import dev.baton.runtime.conversation.Conversations;
+import dev.baton.runtime.durable.DurableRetries;
+import dev.baton.runtime.durable.DurableTurnSettings;
+import dev.baton.runtime.durable.DurableTurns;
+import dev.baton.runtime.durable.DurableTurnsJob;
+import dev.baton.runtime.durable.InstanceIdentity;
+import dev.baton.runtime.durable.LeasedTurnJournal;
+import dev.baton.runtime.durable.OrphanedTurns;
+import dev.baton.runtime.durable.TurnLeaseStore;
 import dev.baton.runtime.experiment.ExperimentListener;
 import dev.baton.runtime.experiment.ExperimentSettings;
 import dev.baton.runtime.experiment.ExperimentSetup;
@@ -119,6 +128,8 @@ public final class BatonBuilder {
     private SessionSweeper.Settings lifecycle = SessionSweeper.Settings.DEFAULTS;
     private IdempotencyKeyExpiry.Settings idempotency = IdempotencyKeyExpiry.Settings.DEFAULTS;
     private ApprovalSettings approvals = ApprovalSettings.DEFAULTS;
+    private DurableTurnSettings durableTurns = DurableTurnSettings.DEFAULTS;
+    private TurnLeaseStore turnLeaseStore;
     private TurnEventLogSettings streams = TurnEventLogSettings.DEFAULTS;
     private ExperimentSettings experiments = ExperimentSettings.DEFAULTS;
     private FlagSettings flags = FlagSettings.NONE;
@@ -150,6 +161,15 @@ public final class BatonBuilder {
     /** Remembers idempotency keys (default: none; a request with a key is then refused). */
     public BatonBuilder idempotencyStore(IdempotencyStore store) {
         this.idempotencyStore = Objects.requireNonNull(store, "store");
+        return this;
+    }
+
+    /**
+     * Keeps the leases and checkpoints of running turns, so a turn whose instance died goes on on another (used when
+     * baton.yaml's {@code durableTurns.enabled}; the conversation store must write its steps to the same place).
+     */
+    public BatonBuilder turnLeaseStore(TurnLeaseStore store) {
+        this.turnLeaseStore = Objects.requireNonNull(store, "store");
         return this;
     }
 
@@ -281,6 +301,12 @@ public final class BatonBuilder {
         return this;
     }
 
+    /** Whether running turns are leased and taken over when their instance dies (baton.yaml's {@code durableTurns}). */
+    public BatonBuilder durableTurns(DurableTurnSettings settings) {
+        this.durableTurns = Objects.requireNonNull(settings, "settings");
+        return this;
+    }
+
     /**
      * How many events of a turn are kept, and how long (baton.yaml's {@code streams}), for the in-process log used
      * when no {@link #turnEventLog} is given.
@@ -393,6 +419,7 @@ public final class BatonBuilder {
                 .lifecycle(read.lifecycle())
                 .idempotency(read.idempotency())
                 .approvals(read.approvals())
+                .durableTurns(read.durableTurns())
                 .streams(read.streams())
                 .experiments(read.experiments())
                 .flags(read.flags());
@@ -467,10 +494,15 @@ public final class BatonBuilder {
         sources.add(new StandardToolSource(conversationStore, assignments, new PriorSessions(search)));
         ToolCatalog tools = new ToolCatalog(toolGuard.apply(List.copyOf(sources)));
         ApprovalStore approvalsKept = approvalStore != null ? approvalStore : ApprovalStore.inMemory();
+        LeasedTurnJournal journal = durableTurns.enabled() && turnLeaseStore != null
+                ? new LeasedTurnJournal(
+                        turnLeaseStore, InstanceIdentity.boot(durableTurns.instanceId()), durableTurns.lease(), clock)
+                : null;
         TurnRunner runner = new TurnRunner(
                         conversationStore, models, tools, CachingTokenCounter.of(tokenCounter), prices, clock, modules)
                 .withPromptSections(AssignmentPrompt::sectionsFor)
-                .withApprovals(new ApprovalGate(approvalsKept, this.approvals, clock));
+                .withApprovals(new ApprovalGate(approvalsKept, this.approvals, clock))
+                .withJournal(journal != null ? journal : TurnJournal.NONE);
         RunningTurns running = opened(opened, turnLocks == null ? new RunningTurns() : RunningTurns.shared(turnLocks));
         TurnDispatcher dispatcher = opened(
                 opened, new TurnDispatcher(runner, running, TurnObserver.both(observer, experimentTurns), tracing));
@@ -503,11 +535,35 @@ public final class BatonBuilder {
                 runner,
                 tools,
                 clock);
-        Conversations conversations = new Conversations(sessions, agents, limits, dispatcher, keys, approvals);
+        DurableRetries retries = journal != null && keys != null
+                ? journal.keysFrom(new DurableRetries(
+                        turnLeaseStore, keys, durableTurns.lease().plus(agents.longestRequestTimeout()), clock))
+                : null;
+        OrphanedTurns orphans = journal == null
+                ? null
+                : new OrphanedTurns(
+                        turnLeaseStore,
+                        journal,
+                        durableTurns,
+                        sessions,
+                        agents,
+                        dispatcher,
+                        turnEvents,
+                        retries,
+                        clock);
+        Conversations conversations = new Conversations(
+                sessions,
+                agents,
+                limits,
+                dispatcher,
+                keys,
+                approvals,
+                orphans == null ? null : new DurableTurns(orphans, retries));
         List<Supplier<AutoCloseable>> jobs = new ArrayList<>();
         jobs.add(() -> SessionSweeper.start(lifecycle, this.lifecycle));
         jobs.add(() -> ApprovalExpiry.start(approvals, this.lifecycle.sweepInterval()));
         if (idempotencyStore != null) jobs.add(() -> IdempotencyKeyExpiry.start(idempotencyStore, clock, idempotency));
+        if (orphans != null) jobs.add(() -> DurableTurnsJob.start(orphans, durableTurns.heartbeat()));
         if (experimentStore != null) {
             experiments.seed(this.experiments.definitions());
             jobs.add(() -> RollbackJob.start(experiments, this.experiments.evaluateEvery()));

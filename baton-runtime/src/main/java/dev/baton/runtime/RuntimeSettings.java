@@ -6,6 +6,7 @@ import dev.baton.runtime.agent.AgentRegistry;
 import dev.baton.runtime.approval.ApprovalSettings;
 import dev.baton.runtime.assignment.Assignments;
 import dev.baton.runtime.config.ConfigException;
+import dev.baton.runtime.durable.DurableTurnSettings;
 import dev.baton.runtime.experiment.ExperimentSettings;
 import dev.baton.runtime.flag.FlagSettings;
 import dev.baton.runtime.session.ConfigCascade;
@@ -26,6 +27,7 @@ record RuntimeSettings(
         SessionSweeper.Settings lifecycle,
         IdempotencyKeyExpiry.Settings idempotency,
         ApprovalSettings approvals,
+        DurableTurnSettings durableTurns,
         TurnEventLogSettings streams,
         ExperimentSettings experiments,
         FlagSettings flags) {
@@ -37,6 +39,7 @@ record RuntimeSettings(
             SessionSweeper.Settings.SECTION,
             IdempotencyKeyExpiry.Settings.SECTION,
             ApprovalSettings.SECTION,
+            DurableTurnSettings.SECTION,
             TurnEventLogSettings.SECTION,
             ExperimentSettings.SECTION,
             FlagSettings.SECTION);
@@ -55,6 +58,7 @@ record RuntimeSettings(
                 SessionSweeper.Settings.from(root.path(SessionSweeper.Settings.SECTION)),
                 IdempotencyKeyExpiry.Settings.from(root.path(IdempotencyKeyExpiry.Settings.SECTION)),
                 ApprovalSettings.from(root.path(ApprovalSettings.SECTION)),
+                DurableTurnSettings.from(root.path(DurableTurnSettings.SECTION)),
                 TurnEventLogSettings.from(root.path(TurnEventLogSettings.SECTION)),
                 ExperimentSettings.from(root.path(ExperimentSettings.SECTION)),
                 FlagSettings.from(root.path(FlagSettings.SECTION))));

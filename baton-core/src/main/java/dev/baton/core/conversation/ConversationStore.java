@@ -66,12 +66,28 @@ public interface ConversationStore {
     void recordToolCalls(String userId, List<ToolCallRecord> calls);
 
     /**
+     * Writes one step of a leased running turn: its finished tool calls (as {@link #recordToolCalls}) and its
+     * checkpoint ({@code state}, {@code TurnStateCodec} JSON) in one transaction, only while {@code fence} holds. A
+     * store without leases (one process, nothing to take a turn over) writes the tool calls only.
+     *
+     * @param calls the step's tool calls; empty after a model call
+     * @throws TurnFencedException when another instance took the turn over: nothing was written
+     */
+    default void recordStep(String userId, List<ToolCallRecord> calls, TurnFence fence, String state) {
+        recordToolCalls(userId, calls);
+    }
+
+    /**
      * Writes a turn's assistant message, its tool calls, usage, audit and extraction rows atomically, and bumps the
      * session's message and tool-call counts (by every tool call of the turn). A tool call whose id
      * {@link #recordToolCalls} wrote is linked to the assistant message rather than written again.
      *
+     * <p>A record with a {@link TurnRecord#fence()} is stored only while the fence holds, and ends the turn's lease in
+     * the same transaction.
+     *
      * @return the assistant message as stored, with its seq
      * @throws java.util.NoSuchElementException if the session is not the user's
+     * @throws TurnFencedException when another instance took the turn over: nothing was written
      */
     Message completeTurn(String userId, TurnRecord turn);
 

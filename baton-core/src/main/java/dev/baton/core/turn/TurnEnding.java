@@ -3,6 +3,7 @@ package dev.baton.core.turn;
 import dev.baton.core.conversation.Message;
 import dev.baton.core.conversation.MessageStatus;
 import dev.baton.core.conversation.ToolCallRecord;
+import dev.baton.core.conversation.TurnFencedException;
 import dev.baton.core.hook.AfterAiOutcome;
 import dev.baton.core.hook.HookContext;
 import dev.baton.core.hook.ModuleAudit;
@@ -28,11 +29,13 @@ final class TurnEnding {
     private final TurnRecorder recorder;
     private final ModulePipeline modules;
     private final PendingUsage pendingUsage;
+    private final TurnJournal journal;
 
-    TurnEnding(TurnRecorder recorder, ModulePipeline modules, PendingUsage pendingUsage) {
+    TurnEnding(TurnRecorder recorder, ModulePipeline modules, PendingUsage pendingUsage, TurnJournal journal) {
         this.recorder = recorder;
         this.modules = modules;
         this.pendingUsage = pendingUsage;
+        this.journal = journal;
     }
 
     /**
@@ -92,6 +95,7 @@ final class TurnEnding {
             TurnProgress progress,
             AnswerStream out,
             Consumer<TurnEvent> sink) {
+        if (e instanceof TurnFencedException fenced) return takenOver(request, user, progress, fenced, sink);
         TurnFailures.Interruption why = TurnFailures.interruption(e, request, progress);
         return fail(request, user, progress, out, why.status(), why.failure(), sink);
     }
@@ -117,6 +121,8 @@ final class TurnEnding {
             TurnRecorder.Recorded recorded = recorder.complete(request, progress, shown, status);
             assistant = recorded.message();
             calls = recorded.toolCalls();
+        } catch (TurnFencedException e) {
+            return takenOver(request, user, progress, e, sink);
         } catch (StoreUnavailableException e) {
             log.warn(
                     "request {}: could not save the {} turn: {}",
@@ -124,11 +130,36 @@ final class TurnEnding {
                     status.wireName(),
                     e.getMessage());
             pendingUsage.keep(request.requestId(), progress.usage, e);
+            journal.close(progress.fence);
         } catch (RuntimeException e) {
             log.error("request {}: could not save the {} turn", request.requestId(), status.wireName(), e);
             pendingUsage.keep(request.requestId(), progress.usage, e);
+            journal.close(progress.fence);
         }
         return end(sink, new TurnOutcome(user, assistant, calls, progress.totalUsage(), progress.model, failed));
+    }
+
+    /**
+     * Ends a turn another instance took over (this one stopped renewing its lease): nothing more is written — the
+     * other instance stores the answer, with the usage of every model call up to its checkpoint — and the client of
+     * this instance is told to follow the turn elsewhere.
+     */
+    private static TurnOutcome takenOver(
+            TurnRequest request, Message user, TurnProgress progress, TurnFencedException e, Consumer<TurnEvent> sink) {
+        log.warn(
+                "request {}: turn {} was taken over by another instance (lease epoch {} lost); this one stops",
+                request.requestId(),
+                progress.turnId,
+                e.fence().epoch());
+        return end(
+                sink,
+                new TurnOutcome(
+                        user,
+                        null,
+                        TurnRecorder.unlinked(request, progress.toolCalls),
+                        progress.totalUsage(),
+                        progress.model,
+                        TurnFailures.takenOver()));
     }
 
     /** Sends the outcome's terminal event and returns the outcome. */

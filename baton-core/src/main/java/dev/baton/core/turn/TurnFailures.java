@@ -46,6 +46,14 @@ final class TurnFailures {
         return new Interruption(MessageStatus.INCOMPLETE, internal());
     }
 
+    /** The turn goes on on another instance, which took it over when this one stopped renewing its lease. */
+    static TurnEvent.Failed takenOver() {
+        return new TurnEvent.Failed(
+                "turn_taken_over",
+                "Another server took this turn over and is finishing it. Follow the turn's stream to see its answer.",
+                true);
+    }
+
     static TurnEvent.Failed of(ModelFailure failure) {
         return switch (failure.kind()) {
             case RATE_LIMITED ->

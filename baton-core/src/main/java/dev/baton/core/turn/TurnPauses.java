@@ -26,9 +26,12 @@ final class TurnPauses {
     private final TurnRecorder recorder;
     private final ModulePipeline modules;
     private final Clock clock;
+    private final TurnJournal journal;
 
-    TurnPauses(ToolApprovals approvals, TurnRecorder recorder, ModulePipeline modules, Clock clock) {
+    TurnPauses(
+            ToolApprovals approvals, TurnRecorder recorder, ModulePipeline modules, Clock clock, TurnJournal journal) {
         this.approvals = approvals;
+        this.journal = journal;
         this.recorder = recorder;
         this.modules = modules;
         this.clock = clock;
@@ -50,6 +53,8 @@ final class TurnPauses {
             Consumer<TurnEvent> sink) {
         TurnState state = progress.snapshot(out.filters().snapshot());
         List<ToolApprovals.Pending> pending = approvals.pause(new ToolApprovals.Pause(request, state, held));
+        // the stored pause is what goes on from here, on whichever instance the decision reaches
+        journal.close(progress.fence);
         List<TurnEvent.ApprovalRequired> announced = new ArrayList<>(pending.size());
         for (ToolApprovals.Pending p : pending) {
             TurnEvent.ApprovalRequired event = new TurnEvent.ApprovalRequired(

@@ -1,5 +1,6 @@
 package dev.baton.core.turn;
 
+import dev.baton.core.conversation.TurnFence;
 import dev.baton.core.conversation.UsageRecord;
 import dev.baton.core.hook.OutputFilterChain;
 import dev.baton.core.model.ChatMessage;
@@ -34,6 +35,8 @@ final class TurnProgress {
     final CallCache cache;
     /** The filters' state as restored; the live chain's state is asked for when a snapshot is taken. */
     final OutputFilterChain.State filters;
+    /** The turn's lease once {@link TurnJournal#open} gave it one; its writes are fenced by it. Null: not leased. */
+    TurnFence fence;
 
     private TurnProgress(TurnState state, long deadlineNanos) {
         this.turnId = state.turnId();

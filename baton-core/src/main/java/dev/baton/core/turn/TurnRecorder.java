@@ -7,12 +7,13 @@ import dev.baton.core.conversation.Message;
 import dev.baton.core.conversation.MessageRole;
 import dev.baton.core.conversation.MessageStatus;
 import dev.baton.core.conversation.ToolCallRecord;
+import dev.baton.core.conversation.TurnFence;
+import dev.baton.core.conversation.TurnFencedException;
 import dev.baton.core.conversation.TurnRecord;
 import dev.baton.core.conversation.UsageRecord;
 import dev.baton.core.hook.ModuleAudit;
 import dev.baton.core.hook.ModuleExtraction;
 import dev.baton.core.id.Ids;
-import dev.baton.core.tool.ToolCallOutcome;
 import java.time.Clock;
 import java.util.List;
 import org.slf4j.Logger;
@@ -70,7 +71,7 @@ final class TurnRecorder {
 
     /**
      * Saves the end of the turn with the audit records and extractions of its answer, in one transaction. Tool calls
-     * already written by {@link #recordToolCalls} are linked to the answer, not written again.
+     * already written by {@link #step} or {@link #record} are linked to the answer, not written again.
      */
     Recorded complete(
             TurnRequest request,
@@ -80,30 +81,27 @@ final class TurnRecorder {
             List<ModuleAudit> audit,
             List<ModuleExtraction> extractions) {
         return complete(
-                request, progress.model, progress.toolCalls, progress.usage, content, status, audit, extractions);
+                request,
+                progress.model,
+                progress.toolCalls,
+                progress.usage,
+                content,
+                status,
+                audit,
+                extractions,
+                progress.fence);
     }
 
     /** Saves the answer of a turn that never called the model (a before_ai block). */
     Recorded completeWithoutModel(TurnRequest request, String content) {
-        return complete(request, null, List.of(), List.of(), content, MessageStatus.COMPLETE, List.of(), List.of());
+        return complete(
+                request, null, List.of(), List.of(), content, MessageStatus.COMPLETE, List.of(), List.of(), null);
     }
 
     /**
-     * Writes the finished tool calls of one step right away, unlinked, so a turn that never ends (a crash) still
-     * leaves them in the audit trail; each gets the row id the end of the turn will link. A failed write is logged
-     * and otherwise ignored: the end of the turn writes whatever is not there yet.
-     */
-    List<TurnState.ToolCall> recordToolCalls(TurnRequest request, List<ToolCallOutcome> outcomes) {
-        return record(
-                request,
-                outcomes.stream()
-                        .map(o -> new TurnState.ToolCall(Ids.newId(), o))
-                        .toList());
-    }
-
-    /**
-     * Writes finished tool calls like {@link #recordToolCalls}, under row ids chosen before they ran (a held call's
-     * row gets the id its approval was known by).
+     * Writes finished tool calls right away, unlinked, under row ids chosen before they ran (a held call's row gets
+     * the id its approval was known by), so a turn that never ends (a crash) still leaves them in the audit trail. A
+     * failed write is logged and otherwise ignored: the end of the turn writes whatever is not there yet.
      */
     List<TurnState.ToolCall> record(TurnRequest request, List<TurnState.ToolCall> calls) {
         if (calls.isEmpty()) {
@@ -124,6 +122,39 @@ final class TurnRecorder {
         return calls;
     }
 
+    /**
+     * Writes a step of a leased turn ({@code progress.fence} not null): the step's finished tool calls, unlinked, and
+     * the turn's state after it (as {@code out}'s filters leave it), in one transaction under the turn's fence; without a lease, the tool calls only (as
+     * {@link #record}). A failed write is logged and otherwise ignored, as for {@link #record}: the last checkpoint
+     * stored stays the one a takeover goes on from.
+     *
+     * @throws TurnFencedException when another instance took the turn over (nothing was written)
+     */
+    void step(TurnRequest request, TurnProgress progress, List<TurnState.ToolCall> calls, AnswerStream out) {
+        if (progress.fence == null) {
+            record(request, calls);
+            return;
+        }
+        String sessionId = request.session().id();
+        try {
+            store.recordStep(
+                    request.principal().userId(),
+                    calls.stream().map(c -> c.toRecord(sessionId, null)).toList(),
+                    progress.fence,
+                    TurnStateCodec.encode(progress.snapshot(out.filters().snapshot())));
+        } catch (TurnFencedException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            log.warn(
+                    "request {}: could not write the step of turn {}; the end of the turn will write its {} tool"
+                            + " calls: {}",
+                    request.requestId(),
+                    progress.turnId,
+                    calls.size(),
+                    e.toString());
+        }
+    }
+
     private Recorded complete(
             TurnRequest request,
             String model,
@@ -132,7 +163,8 @@ final class TurnRecorder {
             String content,
             MessageStatus status,
             List<ModuleAudit> audit,
-            List<ModuleExtraction> extractions) {
+            List<ModuleExtraction> extractions,
+            TurnFence fence) {
         String sessionId = request.session().id();
         Message assistant = new Message(
                 Ids.newId(),
@@ -156,7 +188,8 @@ final class TurnRecorder {
                         calls,
                         usage,
                         auditRows(request, assistant.id(), audit),
-                        extractionRows(request, assistant.id(), extractions)));
+                        extractionRows(request, assistant.id(), extractions),
+                        fence));
         return new Recorded(stored, calls, usage);
     }
 

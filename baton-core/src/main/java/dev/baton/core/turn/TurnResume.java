@@ -1,5 +1,6 @@
 package dev.baton.core.turn;
 
+import dev.baton.core.conversation.TurnFence;
 import dev.baton.core.model.ToolCallRequest;
 import dev.baton.core.tool.ToolCallOutcome;
 import dev.baton.core.tool.ToolError;
@@ -14,11 +15,18 @@ import java.util.Objects;
  *
  * @param state the state the turn paused with (its deadline already moved by whoever resumes it)
  * @param decisions one per held call, in the model's order
+ * @param fence the lease of a running turn taken over from an instance that died ({@link TurnJournal}): the turn's
+ *     writes go on under it; null for a turn paused for approval
  */
-public record TurnResume(TurnState state, List<ToolDecision> decisions) {
+public record TurnResume(TurnState state, List<ToolDecision> decisions, TurnFence fence) {
     public TurnResume {
         Objects.requireNonNull(state, "state");
         decisions = List.copyOf(decisions);
+    }
+
+    /** A paused turn going on once its held calls are decided. */
+    public TurnResume(TurnState state, List<ToolDecision> decisions) {
+        this(state, decisions, null);
     }
 
     /** The user's decision on one held call. */

@@ -69,6 +69,7 @@ final class TurnResumption {
         TurnState state = paused.state();
         sink.accept(new TurnEvent.Started(state.turnId(), request.session().id(), request.requestId()));
         TurnProgress progress = TurnProgress.resume(state, clock);
+        progress.fence = paused.fence();
         String userId = request.principal().userId();
         Message user = userMessage(request, state);
         AnswerStream out = null;
@@ -93,7 +94,7 @@ final class TurnResumption {
             ModelBinding binding =
                     models.resolve(request.agent().model(), request.agent().fallbackModels());
             List<ToolSpec> specs = tools.specsFor(request.agent(), request.principal());
-            runDecidedCalls(request, paused, progress, sink);
+            runDecidedCalls(request, paused, progress, out, sink);
             steps.checkpoint(request, TurnCheckpoint.Step.TOOL_CALLS, progress, out);
             return steps.run(
                     new RunningTurn(request, user, binding, specs, progress, out, turnContext, startedNanos, sink));
@@ -122,7 +123,7 @@ final class TurnResumption {
 
     /** Runs the approved calls and refuses the others, records the calls not recorded yet, and adds their results. */
     private void runDecidedCalls(
-            TurnRequest request, TurnResume paused, TurnProgress progress, Consumer<TurnEvent> sink) {
+            TurnRequest request, TurnResume paused, TurnProgress progress, AnswerStream out, Consumer<TurnEvent> sink) {
         TurnState state = paused.state();
         TurnLimits limits = request.agent().limits();
         Duration toolTimeout = TurnSteps.bounded(limits.toolTimeout(), limits, progress);
@@ -146,9 +147,11 @@ final class TurnResumption {
                 unrecorded.add(call);
             }
         }
-        recorder.record(request, unrecorded);
         progress.toolCalls.addAll(decided);
         progress.addToolResults(
                 outcomes.stream().map(ToolCallOutcome::toMessage).toList());
+        // a turn taken over writes them with the state after them, under its new lease
+        if (progress.fence != null) recorder.step(request, progress, unrecorded, out);
+        else recorder.record(request, unrecorded);
     }
 }

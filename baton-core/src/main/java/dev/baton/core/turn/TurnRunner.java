@@ -72,6 +72,7 @@ public final class TurnRunner {
     private final ToolApprovals approvals;
     private final TurnPauses pauses;
     private final PendingUsage pendingUsage;
+    private final TurnJournal journal;
     private final TurnEnding ending;
     private final TurnSteps steps;
     private final TurnResumption resumption;
@@ -95,7 +96,8 @@ public final class TurnRunner {
                 request -> PromptSections.NONE,
                 TurnSteps.NO_CHECKPOINTS,
                 ToolApprovals.NONE,
-                new PendingUsage(store, USAGE_RETRY));
+                new PendingUsage(store, USAGE_RETRY),
+                TurnJournal.NONE);
     }
 
     private TurnRunner(
@@ -109,7 +111,8 @@ public final class TurnRunner {
             Function<TurnRequest, PromptSections> sections,
             Consumer<TurnCheckpoint> checkpoints,
             ToolApprovals approvals,
-            PendingUsage pendingUsage) {
+            PendingUsage pendingUsage,
+            TurnJournal journal) {
         this.store = Objects.requireNonNull(store, "store");
         this.models = Objects.requireNonNull(models, "models");
         this.tools = Objects.requireNonNull(tools, "tools");
@@ -121,11 +124,12 @@ public final class TurnRunner {
         this.checkpoints = Objects.requireNonNull(checkpoints, "checkpoints");
         this.approvals = Objects.requireNonNull(approvals, "approvals");
         this.pendingUsage = Objects.requireNonNull(pendingUsage, "pendingUsage");
+        this.journal = Objects.requireNonNull(journal, "journal");
         this.contexts = new ContextBuilder(store, tokens, clock);
         ToolDispatcher dispatcher = new ToolDispatcher(new ToolExecutor(tools, clock), tools, approvals, clock);
         this.recorder = new TurnRecorder(store, clock);
-        this.pauses = new TurnPauses(approvals, recorder, modules, clock);
-        this.ending = new TurnEnding(recorder, modules, pendingUsage);
+        this.pauses = new TurnPauses(approvals, recorder, modules, clock, journal);
+        this.ending = new TurnEnding(recorder, modules, pendingUsage, journal);
         this.steps = new TurnSteps(new CallPricing(costs, clock), dispatcher, recorder, pauses, ending, checkpoints);
         this.resumption = new TurnResumption(
                 store, contexts, modules, models, tools, approvals, dispatcher, recorder, steps, ending, clock);
@@ -147,7 +151,8 @@ public final class TurnRunner {
                 sectionsForTurn,
                 checkpoints,
                 approvals,
-                pendingUsage);
+                pendingUsage,
+                journal);
     }
 
     /**
@@ -157,7 +162,18 @@ public final class TurnRunner {
      */
     public TurnRunner withCheckpoints(Consumer<TurnCheckpoint> listener) {
         return new TurnRunner(
-                store, models, tools, tokens, costs, clock, modules, sections, listener, approvals, pendingUsage);
+                store,
+                models,
+                tools,
+                tokens,
+                costs,
+                clock,
+                modules,
+                sections,
+                listener,
+                approvals,
+                pendingUsage,
+                journal);
     }
 
     /**
@@ -166,7 +182,18 @@ public final class TurnRunner {
      */
     public TurnRunner withApprovals(ToolApprovals gate) {
         return new TurnRunner(
-                store, models, tools, tokens, costs, clock, modules, sections, checkpoints, gate, pendingUsage);
+                store,
+                models,
+                tools,
+                tokens,
+                costs,
+                clock,
+                modules,
+                sections,
+                checkpoints,
+                gate,
+                pendingUsage,
+                journal);
     }
 
     /**
@@ -194,7 +221,30 @@ public final class TurnRunner {
                 sections,
                 checkpoints,
                 approvals,
-                new PendingUsage(store, every));
+                new PendingUsage(store, every),
+                journal);
+    }
+
+    /**
+     * A runner that leases every new turn in {@code turns} once its context is built, and writes each step (its tool
+     * calls and the state after it) and the answer under the lease's fence: a turn whose instance dies is taken over
+     * by another and goes on from its last step ({@link TurnResume#fence}), and the instance that lost it cannot write
+     * again ({@link TurnEvent.Failed} {@code turn_taken_over}, nothing stored).
+     */
+    public TurnRunner withJournal(TurnJournal turns) {
+        return new TurnRunner(
+                store,
+                models,
+                tools,
+                tokens,
+                costs,
+                clock,
+                modules,
+                sections,
+                checkpoints,
+                approvals,
+                pendingUsage,
+                turns);
     }
 
     /**
@@ -315,6 +365,8 @@ public final class TurnRunner {
                     context.historyTokens(),
                     context.historyBudget());
             progress.messages.addAll(context.messages());
+            progress.fence =
+                    journal.open(request, progress.snapshot(out.filters().snapshot()));
             return steps.run(
                     new RunningTurn(request, user, binding, specs, progress, out, turnContext, startedNanos, sink));
         } catch (RuntimeException e) {

@@ -1,11 +1,13 @@
 package dev.baton.core.turn;
 
 import dev.baton.core.agent.TurnLimits;
+import dev.baton.core.id.Ids;
 import dev.baton.core.model.ChatMessage;
 import dev.baton.core.model.ModelFailure;
 import dev.baton.core.model.ModelReply;
 import dev.baton.core.model.ModelRequest;
 import java.time.Duration;
+import java.util.List;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -67,6 +69,10 @@ final class TurnSteps {
                     : reply.model();
             progress.usage.add(pricing.usageOf(request, turn.binding(), reply, call.latencyMs()));
             progress.messages.add(new ChatMessage.Assistant(reply.text(), reply.toolCalls()));
+            if (reply.wantsTools()) {
+                // what a takeover goes on from if this instance dies while the tools run: their outcome is unknown
+                recorder.step(request, progress, List.of(), out);
+            }
             checkpoint(request, TurnCheckpoint.Step.MODEL_CALL, progress, out);
 
             if (!reply.wantsTools()) {
@@ -93,8 +99,13 @@ final class TurnSteps {
                     timeLeft,
                     progress.cache,
                     turn.sink());
-            progress.toolCalls.addAll(recorder.recordToolCalls(request, step.outcomes()));
+            List<TurnState.ToolCall> calls = step.outcomes().stream()
+                    .map(o -> new TurnState.ToolCall(Ids.newId(), o))
+                    .toList();
+            progress.toolCalls.addAll(calls);
             step.outcomes().forEach(o -> progress.messages.add(o.toMessage()));
+            // the calls and the state after them in one write: a takeover never runs a recorded call again
+            recorder.step(request, progress, calls, out);
             if (!step.held().isEmpty()) {
                 return TurnEnding.end(
                         turn.sink(),

@@ -150,7 +150,7 @@ public final class IdempotencyKeys {
      * The store's owner of a caller's keys: tenant and user, length-prefixed so that no two (tenant, user) pairs
      * can produce the same owner whatever characters their ids contain.
      */
-    static String owner(Principal caller) {
+    public static String owner(Principal caller) {
         return caller.tenantId().length() + ":" + caller.tenantId() + ":" + caller.userId();
     }
 

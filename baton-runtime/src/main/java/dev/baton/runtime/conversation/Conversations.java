@@ -9,11 +9,13 @@ import dev.baton.core.turn.TurnRequest;
 import dev.baton.runtime.Refusal;
 import dev.baton.runtime.RefusalException;
 import dev.baton.runtime.admission.BudgetReservation;
+import dev.baton.runtime.admission.IdempotencyKey;
 import dev.baton.runtime.admission.IdempotencyKeys;
 import dev.baton.runtime.admission.RateDecision;
 import dev.baton.runtime.admission.TurnAdmission;
 import dev.baton.runtime.agent.AgentRegistry;
 import dev.baton.runtime.approval.Approvals;
+import dev.baton.runtime.durable.DurableTurns;
 import dev.baton.runtime.session.Sessions;
 import dev.baton.runtime.turn.TurnDispatcher;
 import java.time.Duration;
@@ -44,6 +46,8 @@ public final class Conversations {
     private final IdempotencyKeys idempotency;
     /** Null when tool calls never wait for approval. */
     private final Approvals approvals;
+    /** Null unless turns are durable: see {@link DurableTurns}. */
+    private final DurableTurns durable;
 
     public Conversations(
             Sessions sessions,
@@ -62,6 +66,22 @@ public final class Conversations {
             TurnDispatcher dispatcher,
             IdempotencyKeys idempotency,
             Approvals approvals) {
+        this(sessions, agents, admission, dispatcher, idempotency, approvals, null);
+    }
+
+    /**
+     * @param durable with durable turns: an orphaned turn of the session goes on before a new message's, and a retry
+     *     whose request's instance died waits for the turn taken over and replays its answer; null for none
+     */
+    public Conversations(
+            Sessions sessions,
+            AgentRegistry agents,
+            TurnAdmission admission,
+            TurnDispatcher dispatcher,
+            IdempotencyKeys idempotency,
+            Approvals approvals,
+            DurableTurns durable) {
+        this.durable = durable;
         this.sessions = Objects.requireNonNull(sessions, "sessions");
         this.agents = Objects.requireNonNull(agents, "agents");
         this.admission = Objects.requireNonNull(admission, "admission");
@@ -132,10 +152,11 @@ public final class Conversations {
         if (options.idempotencyKey() == null) return send.run();
         if (idempotency == null)
             throw RefusalException.invalidInput("idempotency keys are not supported by this deployment");
-        IdempotencyKeys.Claim claim = idempotency.claim(caller, options.idempotencyKey(), target);
+        IdempotencyKeys.Claim claim = claim(caller, options.idempotencyKey(), target);
         if (claim instanceof IdempotencyKeys.Replay replay) return new SendResult.Replayed(replay.outcome());
         IdempotencyKeys.Claimed claimed = (IdempotencyKeys.Claimed) claim;
         SendResult result;
+        if (durable != null) durable.running(options.requestId(), claimed);
         try {
             result = send.run();
         } catch (RuntimeException | Error e) {
@@ -146,6 +167,8 @@ public final class Conversations {
                 idempotency.releaseWhenPossible(claimed, RELEASE_RETRY);
             }
             throw e;
+        } finally {
+            if (durable != null) durable.ended(options.requestId());
         }
         // a turn paused for approval replays as paused: a retry must not deny its own pending calls
         boolean replayable = result instanceof SendResult.Ran ran
@@ -169,6 +192,19 @@ public final class Conversations {
         return result;
     }
 
+    /**
+     * Claims the key; a key in use by a request whose instance died, and whose turn another instance took over, is
+     * claimed once that turn settled it (a replay of its answer).
+     */
+    private IdempotencyKeys.Claim claim(Principal caller, IdempotencyKey key, String target) {
+        try {
+            return idempotency.claim(caller, key, target);
+        } catch (RefusalException e) {
+            if (durable == null || !(e.refusal() instanceof Refusal.IdempotencyKeyInUse)) throw e;
+            return durable.afterTakeover(caller, key, target).orElseThrow(() -> e);
+        }
+    }
+
     @FunctionalInterface
     private interface Send {
         SendResult run();
@@ -188,6 +224,8 @@ public final class Conversations {
             TurnOutcome outcome;
             try (TurnDispatcher.SessionLock lock =
                     dispatcher.lock(session.id(), agent.limits().requestTimeout())) {
+                // a turn of the session whose instance died answers its message before this one is taken
+                if (durable != null) durable.beforeTurn(lock, session.id());
                 // under the session's lock: a decision cannot go on with the paused turn meanwhile
                 Session current = approvals != null
                                 && approvals.supersede(

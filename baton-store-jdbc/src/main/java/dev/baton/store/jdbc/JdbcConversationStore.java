@@ -10,6 +10,7 @@ import dev.baton.core.conversation.SessionPage;
 import dev.baton.core.conversation.SessionQuery;
 import dev.baton.core.conversation.SessionState;
 import dev.baton.core.conversation.ToolCallRecord;
+import dev.baton.core.conversation.TurnFence;
 import dev.baton.core.conversation.TurnRecord;
 import dev.baton.core.conversation.UsageRecord;
 import java.sql.PreparedStatement;
@@ -158,6 +159,30 @@ public final class JdbcConversationStore implements ConversationStore {
         else db.inTransaction(insert);
     }
 
+    /**
+     * Writes the step's tool calls and the turn's checkpoint in one transaction (one UPDATE of the turn's
+     * {@code running_turns} row, fenced by its epoch, and the calls' INSERT).
+     */
+    @Override
+    public void recordStep(String userId, List<ToolCallRecord> calls, TurnFence fence, String state) {
+        if (fence == null) {
+            recordToolCalls(userId, calls);
+            return;
+        }
+        for (ToolCallRecord t : calls) {
+            if (t.messageId() != null)
+                throw new IllegalArgumentException("tool call " + t.id() + " is recorded before its message exists");
+        }
+        SqlWork<Void> step = c -> {
+            // the fence first: a turn another instance took over writes nothing
+            RunningTurnRows.checkpoint(c, fence, state);
+            if (!calls.isEmpty()) toolCalls.insertOwned(c, userId, List.copyOf(calls));
+            return null;
+        };
+        if (calls.isEmpty()) db.inOneStatement(step);
+        else db.inTransaction(step);
+    }
+
     @Override
     public Message completeTurn(String userId, TurnRecord turn) {
         Message answer = turn.assistantMessage();
@@ -167,6 +192,8 @@ public final class JdbcConversationStore implements ConversationStore {
                 .map(t -> withMessageId(t, answer.id()))
                 .toList();
         return db.inTransaction(c -> {
+            // the lease ends with the answer, and only while it holds: a turn taken over stores its answer once
+            if (turn.fence() != null) RunningTurnRows.end(c, turn.fence());
             Message stored = appends.append(c, answer, calls.size());
             // calls recorded while the turn ran are linked (one UPDATE); only the others are inserted
             Set<String> linked = calls.isEmpty()
@@ -228,6 +255,8 @@ public final class JdbcConversationStore implements ConversationStore {
             // a paused turn's state holds the conversation; its approval records stay, as audit
             for (String sql : List.of(
                     "DELETE FROM paused_turns WHERE session_id = ?",
+                    // a running turn's checkpoint holds it too; the turn, fenced, then writes nothing more
+                    "DELETE FROM running_turns WHERE session_id = ?",
                     // digests of the conversation's history (the OpenAI-compatible door's)
                     "DELETE FROM history_keys WHERE session_id = ?",
                     "DELETE FROM extractions WHERE session_id = ?",

@@ -8,7 +8,7 @@ import java.util.Objects;
 
 /**
  * Every store port of the runtime on one {@link Database}, as one bundle: conversations, session lifecycle,
- * conversation search, idempotency keys, paused turns (approvals), usage, experiments and feature flags, and the
+ * conversation search, idempotency keys, paused turns (approvals), running turns' leases, usage, experiments and feature flags, and the
  * audit store hook modules write to.
  *
  * <pre>{@code
@@ -27,6 +27,7 @@ public final class JdbcStores {
     private final JdbcConversationSearch search;
     private final JdbcIdempotencyStore idempotency;
     private final JdbcApprovalStore approvals;
+    private final JdbcTurnLeaseStore turnLeases;
     private final JdbcUsageStore usage;
     private final JdbcAuditStore audit;
     private final JdbcExperimentStore experiments;
@@ -38,6 +39,7 @@ public final class JdbcStores {
         this.search = new JdbcConversationSearch(db);
         this.idempotency = new JdbcIdempotencyStore(db);
         this.approvals = new JdbcApprovalStore(db);
+        this.turnLeases = new JdbcTurnLeaseStore(db);
         this.usage = new JdbcUsageStore(db);
         this.audit = new JdbcAuditStore(db);
         this.experiments = new JdbcExperimentStore(db);
@@ -61,6 +63,7 @@ public final class JdbcStores {
                 .conversationSearch(search)
                 .idempotencyStore(idempotency)
                 .approvalStore(approvals)
+                .turnLeaseStore(turnLeases)
                 .usageStore(usage)
                 .experimentStore(experiments)
                 .flagStore(flags);
@@ -89,6 +92,11 @@ public final class JdbcStores {
     /** Turns paused for the user's approval of tool calls, so any instance can go on with one. */
     public JdbcApprovalStore approvals() {
         return approvals;
+    }
+
+    /** Leases and checkpoints of running turns, so a turn whose instance died goes on on another. */
+    public JdbcTurnLeaseStore turnLeases() {
+        return turnLeases;
     }
 
     /** Tokens and cost, for budgets and reports. */

@@ -1,0 +1,41 @@
+package dev.baton.store.jdbc;
+
+import dev.baton.core.conversation.TurnFence;
+import dev.baton.core.conversation.TurnFencedException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+
+/**
+ * The fenced writes of a running turn on its {@code running_turns} row, made inside the turn's own transactions: a
+ * step's checkpoint, and the end of the lease with the answer. Each changes the row only while it has the fence's
+ * epoch; when it does not, the transaction is rolled back by {@link TurnFencedException}.
+ */
+final class RunningTurnRows {
+    private RunningTurnRows() {}
+
+    /** Writes the turn's state after a step, if the fence holds. */
+    static void checkpoint(Connection c, TurnFence fence, String state) throws SQLException {
+        try (PreparedStatement ps =
+                c.prepareStatement("UPDATE running_turns SET state_json = ? WHERE turn_id = ? AND epoch = ?")) {
+            ps.setString(1, state);
+            ps.setString(2, fence.turnId());
+            ps.setLong(3, fence.epoch());
+            if (ps.executeUpdate() == 0) throw new TurnFencedException(fence);
+        }
+    }
+
+    /** Ends the lease, if the fence holds: the turn's answer is being stored. */
+    static void end(Connection c, TurnFence fence) throws SQLException {
+        if (!delete(c, fence)) throw new TurnFencedException(fence);
+    }
+
+    /** Deletes the row if it still has the fence's epoch; false when it did not. */
+    static boolean delete(Connection c, TurnFence fence) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("DELETE FROM running_turns WHERE turn_id = ? AND epoch = ?")) {
+            ps.setString(1, fence.turnId());
+            ps.setLong(2, fence.epoch());
+            return ps.executeUpdate() > 0;
+        }
+    }
+}
