@@ -7,7 +7,10 @@ import dev.baton.spring.security.AuthoritiesPrincipalConverter;
 import dev.baton.spring.security.PrincipalConverter;
 import dev.baton.spring.security.SpringSecurityCallers;
 import dev.baton.spring.web.BatonApiController;
+import dev.baton.spring.web.BatonCatalogController;
+import dev.baton.spring.web.BatonSessionController;
 import dev.baton.spring.web.BatonTokenCallers;
+import dev.baton.spring.web.BatonTurnEventsController;
 import dev.baton.spring.web.CallerResolver;
 import dev.baton.spring.web.ErrorResponses;
 import java.time.Clock;
@@ -42,6 +45,26 @@ public class BatonWebMvcAutoConfiguration {
                 callers,
                 properties.api().maxBodyBytes(),
                 properties.api().streamTimeout());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    public BatonSessionController batonSessionController(
+            Baton baton, CallerResolver callers, BatonProperties properties) {
+        return new BatonSessionController(baton, callers, properties.api().maxBodyBytes());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    public BatonTurnEventsController batonTurnEventsController(
+            Baton baton, CallerResolver callers, BatonProperties properties) {
+        return new BatonTurnEventsController(baton, callers, properties.api().streamTimeout());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    public BatonCatalogController batonCatalogController(Baton baton, CallerResolver callers) {
+        return new BatonCatalogController(baton, callers);
     }
 
     @Bean

@@ -1,16 +1,11 @@
 package dev.baton.spring.web;
 
-import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.cfg.CoercionAction;
-import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
-import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.databind.type.LogicalType;
+import dev.baton.wire.WireJson;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -21,20 +16,11 @@ import java.nio.charset.StandardCharsets;
 /**
  * Request bodies under {@code baton serve}'s input rules — at most a configured size (413 beyond), valid UTF-8, no NUL,
  * one strict JSON object (duplicate keys, trailing tokens, unknown fields and a number where a string belongs are
- * 400s naming the field) — and the API's one JSON mapper. The API answers with Baton's own Jackson 2 trees as text,
+ * 400s naming the field) — with the API's one JSON mapper ({@link WireJson}). The API answers with Baton's own Jackson 2 trees as text,
  * so the app's HTTP message converters (Jackson 3 in Spring Boot 4) never see Baton's types.
  */
 final class ApiJson {
-    static final ObjectMapper MAPPER = JsonMapper.builder()
-            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-            .withCoercionConfig(
-                    LogicalType.Textual,
-                    c -> c.setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
-                            .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
-                            .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
-            .build();
+    static final ObjectMapper MAPPER = WireJson.MAPPER;
 
     private ApiJson() {}
 

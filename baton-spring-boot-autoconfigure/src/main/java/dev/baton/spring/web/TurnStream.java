@@ -4,6 +4,7 @@ import dev.baton.core.turn.TurnEvent;
 import dev.baton.runtime.conversation.AdmittedTurn;
 import dev.baton.runtime.conversation.TurnListener;
 import dev.baton.runtime.stream.TurnEventRecorder;
+import dev.baton.wire.SseEvents;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -83,12 +84,12 @@ final class TurnStream implements TurnListener {
     public void onEvent(TurnEvent event) {
         long id = recorder.record(event);
         if (gone) return;
-        Views.Rendered rendered = Views.render(event);
+        SseEvents.Rendered rendered = SseEvents.render(event);
         try {
             emitter.send(SseEmitter.event()
                     .id(Long.toString(id))
                     .name(rendered.type())
-                    .data(rendered.data().toString()));
+                    .data(rendered.json()));
         } catch (IOException | IllegalStateException e) {
             clientGone();
         }

@@ -1,0 +1,71 @@
+package dev.baton.spring.web;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.core.auth.Principal;
+import dev.baton.runtime.RefusalException;
+import dev.baton.runtime.session.Sessions;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+
+/**
+ * What every endpoint of Baton's API does with a request, as {@code baton serve} does it: the request id (echoed or
+ * made, on every answer), the caller and the permission the endpoint needs, the body under the input rules, query
+ * numbers in range, and a JSON answer written as Baton's own tree.
+ */
+final class ApiRequests {
+    private final CallerResolver callers;
+    private final int maxBodyBytes;
+
+    ApiRequests(CallerResolver callers, int maxBodyBytes) {
+        this.callers = callers;
+        this.maxBodyBytes = maxBodyBytes;
+    }
+
+    /** The request id (kept on the request, set on the response) and the authenticated caller. */
+    Principal caller(HttpServletRequest request, HttpServletResponse response) {
+        RequestIds.of(request, response);
+        return callers.caller(request);
+    }
+
+    /** The caller, who must hold {@code permission} (403 otherwise). */
+    Principal caller(HttpServletRequest request, HttpServletResponse response, String permission) {
+        Principal caller = caller(request, response);
+        Sessions.require(caller, permission);
+        return caller;
+    }
+
+    String body(HttpServletRequest request) {
+        try {
+            return ApiJson.read(request.getInputStream(), request.getContentLengthLong(), maxBodyBytes);
+        } catch (IOException e) {
+            throw ApiProblem.badRequest("could not read the request body");
+        }
+    }
+
+    static boolean wantsSse(HttpServletRequest request) {
+        String accept = request.getHeader("Accept");
+        return accept != null && accept.contains("text/event-stream");
+    }
+
+    static ResponseEntity<String> json(int status, JsonNode body) {
+        return ResponseEntity.status(status)
+                .contentType(MediaType.APPLICATION_JSON)
+                .body(body.toString());
+    }
+
+    /** A whole-number query parameter from {@code min} to {@code max}; {@code fallback} when absent, 400 otherwise. */
+    static int intParam(HttpServletRequest request, String name, int fallback, int min, int max) {
+        String v = request.getParameter(name);
+        if (v == null) return fallback;
+        try {
+            int n = Integer.parseInt(v);
+            if (n < min || n > max) throw new NumberFormatException();
+            return n;
+        } catch (NumberFormatException e) {
+            throw RefusalException.invalidInput(name + " must be a number from " + min + " to " + max);
+        }
+    }
+}
