@@ -16,6 +16,11 @@ import org.springframework.http.ResponseEntity;
  * numbers in range, and a JSON answer written as Baton's own tree.
  */
 final class ApiRequests {
+    /** The header that keeps a browser from sniffing a body's type, and its one value. */
+    static final String CONTENT_TYPE_OPTIONS = "X-Content-Type-Options";
+
+    static final String NOSNIFF = "nosniff";
+
     private final CallerResolver callers;
     private final int maxBodyBytes;
 
@@ -24,9 +29,13 @@ final class ApiRequests {
         this.maxBodyBytes = maxBodyBytes;
     }
 
-    /** The request id (kept on the request, set on the response) and the authenticated caller. */
+    /**
+     * The request id (kept on the request, set on the response) and the authenticated caller. Every answer, a refusal
+     * as much as a success, says {@code nosniff}, so a browser never takes a JSON or event-stream body for a page.
+     */
     Principal caller(HttpServletRequest request, HttpServletResponse response) {
         RequestIds.of(request, response);
+        response.setHeader(CONTENT_TYPE_OPTIONS, NOSNIFF);
         return callers.caller(request);
     }
 

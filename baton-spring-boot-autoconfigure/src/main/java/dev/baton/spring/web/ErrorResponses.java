@@ -109,6 +109,7 @@ public class ErrorResponses {
             HttpHeaders headers,
             HttpServletRequest request,
             HttpServletResponse response) {
+        headers.set(ApiRequests.CONTENT_TYPE_OPTIONS, ApiRequests.NOSNIFF);
         return ResponseEntity.status(status)
                 .headers(headers)
                 .contentType(MediaType.APPLICATION_JSON)

@@ -82,6 +82,7 @@ public abstract class HttpApiContract {
 
         assertThat(created.status()).isEqualTo(201);
         assertThat(created.header("X-Request-ID")).isEqualTo("contract-1");
+        assertThat(created.header("X-Content-Type-Options")).isEqualTo("nosniff");
         JsonNode session = created.body();
         assertThat(session.path("agentId").asText()).isEqualTo("tasks");
         assertThat(session.path("state").asText()).isEqualTo("active");
@@ -108,6 +109,7 @@ public abstract class HttpApiContract {
         Answer gone = api.get("/v1/sessions/" + id, token);
         assertThat(gone.status()).isEqualTo(404);
         assertThat(gone.errorCode()).isEqualTo("not_found");
+        assertThat(gone.header("X-Content-Type-Options")).isEqualTo("nosniff");
     }
 
     @Test
@@ -143,6 +145,8 @@ public abstract class HttpApiContract {
 
         assertThat(streamed.status()).as(streamed.raw()).isEqualTo(200);
         assertThat(streamed.headers().get("content-type").getFirst()).startsWith("text/event-stream");
+        assertThat(streamed.headers().get("x-content-type-options")).containsExactly("nosniff");
+        assertThat(streamed.headers().get("x-request-id")).hasSize(1);
         assertThat(streamed.types())
                 .startsWith("turn.started", "tool_call", "tool_result")
                 .endsWith("done");
@@ -162,6 +166,7 @@ public abstract class HttpApiContract {
         long firstId = streamed.events().getFirst().id();
         Streamed resumed = api.getStreaming(events, token, "Last-Event-ID", Long.toString(firstId));
         assertThat(resumed.status()).isEqualTo(200);
+        assertThat(resumed.headers().get("content-type").getFirst()).startsWith("text/event-stream");
         assertThat(resumed.events())
                 .extracting(Event::id)
                 .containsExactlyElementsOf(
@@ -302,6 +307,8 @@ public abstract class HttpApiContract {
         assertThat(answer.header("WWW-Authenticate")).startsWith("Bearer");
         assertThat(answer.errorCode()).isEqualTo("unauthorized");
         assertThat(answer.body().path("error").path("requestId").asText()).isEqualTo("contract-401");
+        assertThat(answer.header("X-Request-ID")).isEqualTo("contract-401");
+        assertThat(answer.header("X-Content-Type-Options")).isEqualTo("nosniff");
         assertThat(api.get("/v1/sessions", "not-a-jwt").status()).isEqualTo(401);
     }
 
