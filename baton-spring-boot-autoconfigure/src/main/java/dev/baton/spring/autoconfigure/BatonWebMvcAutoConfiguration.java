@@ -13,6 +13,7 @@ import dev.baton.spring.web.BatonTokenCallers;
 import dev.baton.spring.web.BatonTurnEventsController;
 import dev.baton.spring.web.CallerResolver;
 import dev.baton.spring.web.ErrorResponses;
+import dev.baton.spring.web.SseHeartbeats;
 import java.time.Clock;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -39,12 +40,21 @@ public class BatonWebMvcAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    public BatonApiController batonApiController(Baton baton, CallerResolver callers, BatonProperties properties) {
+    public BatonApiController batonApiController(
+            Baton baton, CallerResolver callers, BatonProperties properties, SseHeartbeats heartbeats) {
         return new BatonApiController(
                 baton,
                 callers,
                 properties.api().maxBodyBytes(),
-                properties.api().streamTimeout());
+                properties.api().streamTimeout(),
+                heartbeats);
+    }
+
+    /** The heartbeats of the API's SSE streams: one scheduler thread, stopped with the app. */
+    @Bean
+    @ConditionalOnMissingBean
+    public SseHeartbeats batonSseHeartbeats(BatonProperties properties) {
+        return new SseHeartbeats(properties.api().sseHeartbeat());
     }
 
     @Bean
@@ -57,8 +67,8 @@ public class BatonWebMvcAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     public BatonTurnEventsController batonTurnEventsController(
-            Baton baton, CallerResolver callers, BatonProperties properties) {
-        return new BatonTurnEventsController(baton, callers, properties.api().streamTimeout());
+            Baton baton, CallerResolver callers, BatonProperties properties, SseHeartbeats heartbeats) {
+        return new BatonTurnEventsController(baton, callers, properties.api().streamTimeout(), heartbeats);
     }
 
     @Bean

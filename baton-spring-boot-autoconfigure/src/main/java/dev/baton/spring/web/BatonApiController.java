@@ -43,11 +43,14 @@ public class BatonApiController implements BatonApiEndpoint {
     private final Baton baton;
     private final ApiRequests requests;
     private final Duration streamTimeout;
+    private final SseHeartbeats heartbeats;
 
-    public BatonApiController(Baton baton, CallerResolver callers, int maxBodyBytes, Duration streamTimeout) {
+    public BatonApiController(
+            Baton baton, CallerResolver callers, int maxBodyBytes, Duration streamTimeout, SseHeartbeats heartbeats) {
         this.baton = baton;
         this.requests = new ApiRequests(callers, maxBodyBytes);
         this.streamTimeout = streamTimeout;
+        this.heartbeats = heartbeats;
     }
 
     record SendMessage(String content) {}
@@ -138,8 +141,8 @@ public class BatonApiController implements BatonApiEndpoint {
             Function<TurnListener, Object> run) {
         TurnEventRecorder recorder = new TurnEventRecorder(baton.turnEvents(), caller);
         if (sse) {
-            TurnStream stream =
-                    new TurnStream(recorder, streamTimeout, !"true".equalsIgnoreCase(request.getHeader(RESUMABLE)));
+            TurnStream stream = new TurnStream(
+                    recorder, heartbeats, streamTimeout, !"true".equalsIgnoreCase(request.getHeader(RESUMABLE)));
             TurnStream.Start start = stream.start(run, RequestIds.of(request, response));
             if (start instanceof TurnStream.Start.Streaming streaming) {
                 streaming.turn().rate().quotaFields().forEach(response::setHeader);

@@ -27,7 +27,8 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
  * the new ones as they happen, until the turn's {@code done} or {@code error}. A client takes a dropped stream up
  * again this way, and a second client follows a running turn. Who may follow which turn is the runtime's rule
  * ({@link FollowedTurns}): an unknown turn, one of another session, or one the caller may not see is 404. A client
- * that has seen the turn's end already gets 204 at once, as from {@code baton serve}.
+ * that has seen the turn's end already gets 204 at once, as from {@code baton serve}. The stream gets the same
+ * heartbeats as a turn's own ({@link SseHeartbeats}).
  */
 @RestController
 @RequestMapping("${baton.api.base-path:}/v1/sessions")
@@ -39,11 +40,14 @@ public class BatonTurnEventsController implements BatonApiEndpoint {
     private final Baton baton;
     private final ApiRequests requests;
     private final Duration streamTimeout;
+    private final SseHeartbeats heartbeats;
 
-    public BatonTurnEventsController(Baton baton, CallerResolver callers, Duration streamTimeout) {
+    public BatonTurnEventsController(
+            Baton baton, CallerResolver callers, Duration streamTimeout, SseHeartbeats heartbeats) {
         this.baton = baton;
         this.requests = new ApiRequests(callers, 0);
         this.streamTimeout = streamTimeout;
+        this.heartbeats = heartbeats;
     }
 
     @GetMapping("/{id}/turns/{turnId}/events")
@@ -59,6 +63,7 @@ public class BatonTurnEventsController implements BatonApiEndpoint {
         if (turn.seenToItsEnd(after)) return ResponseEntity.noContent().build();
         SseEmitter emitter = new SseEmitter(streamTimeout.toMillis());
         Following following = new Following(turn, emitter, after);
+        following.stream = heartbeats.open(emitter, following::clientGone);
         emitter.onCompletion(following::clientGone);
         emitter.onTimeout(following::clientGone);
         emitter.onError(e -> following.clientGone());
@@ -74,6 +79,7 @@ public class BatonTurnEventsController implements BatonApiEndpoint {
         private final SseEmitter emitter;
         private long after;
         private volatile boolean gone;
+        private volatile SseHeartbeats.Stream stream;
 
         Following(FollowedTurns.Followed turn, SseEmitter emitter, long after) {
             this.turn = turn;
@@ -83,6 +89,7 @@ public class BatonTurnEventsController implements BatonApiEndpoint {
 
         void clientGone() {
             gone = true;
+            stream.stop();
         }
 
         void run() {
@@ -100,7 +107,7 @@ public class BatonTurnEventsController implements BatonApiEndpoint {
                             continue;
                         }
                         SseEvents.Rendered rendered = SseEvents.render(event);
-                        emitter.send(SseEmitter.event()
+                        stream.send(SseEmitter.event()
                                 .id(Long.toString(e.id()))
                                 .name(rendered.type())
                                 .data(rendered.json()));
@@ -120,6 +127,8 @@ public class BatonTurnEventsController implements BatonApiEndpoint {
             } catch (Exception e) {
                 log.warn("following a turn failed", e);
                 emitter.completeWithError(e);
+            } finally {
+                stream.stop();
             }
         }
     }
