@@ -6,6 +6,7 @@ import dev.baton.core.turn.TurnEvent;
 import dev.baton.runtime.Refusal;
 import dev.baton.runtime.RefusalException;
 import dev.baton.server.auth.AuthException;
+import dev.baton.wire.ApiProblem;
 import dev.baton.wire.ErrorStatuses;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
@@ -34,6 +35,7 @@ public final class ErrorResponses {
                 (e, ctx) ->
                         write(ctx, ErrorStatuses.status(e.kind()), ErrorStatuses.wireCode(e.kind()), e.getMessage()));
         routes.exception(ApiException.class, (e, ctx) -> write(ctx, e.status(), e.code(), e.getMessage()));
+        routes.exception(ApiProblem.class, (e, ctx) -> write(ctx, e.status(), e.code(), e.getMessage()));
         routes.exception(StoreUnavailableException.class, (e, ctx) -> {
             log.debug("database unavailable on {} {}: {}", ctx.method(), ctx.path(), e.getMessage());
             if (ctx.res().isCommitted()) return;

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.core.auth.Principal;
 import dev.baton.runtime.RefusalException;
 import dev.baton.runtime.session.Sessions;
+import dev.baton.wire.ApiProblem;
+import dev.baton.wire.RequestBodies;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
@@ -46,12 +48,18 @@ final class ApiRequests {
         return caller;
     }
 
+    /** The body as text, under the size and encoding rules ({@link RequestBodies}). */
     String body(HttpServletRequest request) {
         try {
-            return ApiJson.read(request.getInputStream(), request.getContentLengthLong(), maxBodyBytes);
+            return RequestBodies.readUtf8(request.getInputStream(), request.getContentLengthLong(), maxBodyBytes);
         } catch (IOException e) {
             throw ApiProblem.badRequest("could not read the request body");
         }
+    }
+
+    /** A JSON object body bound to a record, under the strict JSON rules; an empty body is an error. */
+    static <T> T bind(String body, Class<T> type) {
+        return RequestBodies.bind(RequestBodies.parseObject(body), type);
     }
 
     static boolean wantsSse(HttpServletRequest request) {

@@ -15,6 +15,7 @@ import dev.baton.runtime.conversation.SendResult;
 import dev.baton.runtime.conversation.TurnListener;
 import dev.baton.runtime.session.Sessions;
 import dev.baton.runtime.stream.TurnEventRecorder;
+import dev.baton.wire.ApiProblem;
 import dev.baton.wire.TurnAnswers;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -63,7 +64,7 @@ public class BatonApiController implements BatonApiEndpoint {
     public ResponseEntity<?> send(@PathVariable String id, HttpServletRequest request, HttpServletResponse response) {
         Principal caller = requests.caller(request, response, Sessions.WRITE);
         String raw = requests.body(request);
-        SendMessage body = ApiJson.bind(raw, SendMessage.class);
+        SendMessage body = ApiRequests.bind(raw, SendMessage.class);
         SendOptions options = options(request, response, raw);
         return respond(
                 request,
@@ -83,7 +84,7 @@ public class BatonApiController implements BatonApiEndpoint {
     public ResponseEntity<?> chat(HttpServletRequest request, HttpServletResponse response) {
         Principal caller = requests.caller(request, response, Sessions.WRITE);
         String raw = requests.body(request);
-        ChatRequest body = ApiJson.bind(raw, ChatRequest.class);
+        ChatRequest body = ApiRequests.bind(raw, ChatRequest.class);
         boolean sse = body.stream() != null ? body.stream() : ApiRequests.wantsSse(request);
         var target = new Conversations.ChatTarget(body.conversationId(), body.agentId());
         SendOptions options = options(request, response, raw);
@@ -107,7 +108,7 @@ public class BatonApiController implements BatonApiEndpoint {
             HttpServletRequest request,
             HttpServletResponse response) {
         Principal caller = requests.caller(request, response, Sessions.WRITE);
-        Decide body = ApiJson.bind(requests.body(request), Decide.class);
+        Decide body = ApiRequests.bind(requests.body(request), Decide.class);
         boolean approve;
         if ("approve".equals(body.decision())) approve = true;
         else if ("deny".equals(body.decision())) approve = false;

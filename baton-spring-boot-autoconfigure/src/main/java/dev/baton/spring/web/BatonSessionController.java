@@ -43,7 +43,7 @@ public class BatonSessionController implements BatonApiEndpoint {
     @PostMapping
     public ResponseEntity<String> create(HttpServletRequest request, HttpServletResponse response) {
         Principal caller = requests.caller(request, response, Sessions.WRITE);
-        CreateSession body = ApiJson.bind(requests.body(request), CreateSession.class);
+        CreateSession body = ApiRequests.bind(requests.body(request), CreateSession.class);
         return ApiRequests.json(
                 201, Views.session(baton.sessions().start(caller, body.agentId(), body.assignmentId())));
     }

@@ -5,6 +5,7 @@ import dev.baton.core.turn.TurnEvent;
 import dev.baton.runtime.Baton;
 import dev.baton.runtime.stream.FollowedTurns;
 import dev.baton.runtime.stream.TurnEventLog;
+import dev.baton.wire.ApiProblem;
 import dev.baton.wire.SseEvents;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;

@@ -5,6 +5,7 @@ import dev.baton.core.store.StoreUnavailableException;
 import dev.baton.core.turn.TurnEvent;
 import dev.baton.runtime.Refusal;
 import dev.baton.runtime.RefusalException;
+import dev.baton.wire.ApiProblem;
 import dev.baton.wire.ErrorStatuses;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
