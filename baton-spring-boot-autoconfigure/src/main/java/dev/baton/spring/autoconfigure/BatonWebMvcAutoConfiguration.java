@@ -8,6 +8,7 @@ import dev.baton.spring.security.PrincipalConverter;
 import dev.baton.spring.security.SpringSecurityCallers;
 import dev.baton.spring.web.BatonApiController;
 import dev.baton.spring.web.BatonCatalogController;
+import dev.baton.spring.web.BatonDeliveredMessagesController;
 import dev.baton.spring.web.BatonSessionController;
 import dev.baton.spring.web.BatonTokenCallers;
 import dev.baton.spring.web.BatonTurnEventsController;
@@ -69,6 +70,14 @@ public class BatonWebMvcAutoConfiguration {
     public BatonTurnEventsController batonTurnEventsController(
             Baton baton, CallerResolver callers, BatonProperties properties, SseHeartbeats heartbeats) {
         return new BatonTurnEventsController(baton, callers, properties.api().streamTimeout(), heartbeats);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    public BatonDeliveredMessagesController batonDeliveredMessagesController(
+            BatonApp app, CallerResolver callers, BatonProperties properties, SseHeartbeats heartbeats) {
+        return new BatonDeliveredMessagesController(
+                app.baton(), app.deliveries(), callers, properties.api().streamTimeout(), heartbeats);
     }
 
     @Bean
