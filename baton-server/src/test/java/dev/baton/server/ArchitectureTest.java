@@ -103,6 +103,21 @@ class ArchitectureTest {
             .dependOnClassesThat()
             .resideInAnyPackage("io.javalin..", "jakarta.servlet..", "org.eclipse.jetty..");
 
+    /** The API's wire is door-neutral: both the server (Javalin) and the Spring Boot starter answer with it. */
+    @ArchTest
+    static final ArchRule the_wire_knows_no_door = noClasses()
+            .that()
+            .resideInAPackage("dev.baton.wire..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(
+                    "dev.baton.server..",
+                    "dev.baton.spring..",
+                    "org.springframework..",
+                    "io.javalin..",
+                    "jakarta.servlet..",
+                    "org.eclipse.jetty..");
+
     /** The JDBC store, and the domains' own repositories in their {@code store} packages. */
     @ArchTest
     static final ArchRule only_store_packages_know_sql = noClasses()

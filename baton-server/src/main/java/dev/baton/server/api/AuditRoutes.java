@@ -6,6 +6,7 @@ import dev.baton.core.audit.AuditRecord;
 import dev.baton.runtime.audit.AuditTrails;
 import dev.baton.server.http.Caller;
 import dev.baton.server.http.Json;
+import dev.baton.wire.Views;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.util.Objects;

@@ -10,6 +10,7 @@ import dev.baton.server.http.Caller;
 import dev.baton.server.http.Json;
 import dev.baton.server.http.SseStreams;
 import dev.baton.server.http.SseWriter;
+import dev.baton.wire.Views;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.io.IOException;

@@ -1,8 +1,6 @@
 package dev.baton.server.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.core.turn.TurnEvent;
 import dev.baton.core.turn.TurnOutcome;
 import dev.baton.runtime.admission.IdempotencyKey;
@@ -19,13 +17,13 @@ import dev.baton.runtime.stream.TurnEventRecorder;
 import dev.baton.server.http.ApiException;
 import dev.baton.server.http.Caller;
 import dev.baton.server.http.ErrorResponses;
-import dev.baton.server.http.Json;
 import dev.baton.server.http.QuotaHeaders;
 import dev.baton.server.http.RequestBody;
 import dev.baton.server.http.RequestIds;
-import dev.baton.server.http.SseEvents;
 import dev.baton.server.http.SseStreams;
 import dev.baton.server.http.SseTurnListener;
+import dev.baton.wire.SseEvents;
+import dev.baton.wire.TurnAnswers;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.io.IOException;
@@ -112,11 +110,7 @@ public final class MessageRoutes {
         switch (result) {
             case ApprovalResult.Resumed resumed -> answer(ctx, sse, false, resumed.ran());
             case ApprovalResult.Recorded recorded -> {
-                ObjectNode n = Json.MAPPER.createObjectNode().put("state", "awaiting_approval");
-                n.set("decided", Views.approval(recorded.decided()));
-                ArrayNode pending = n.putArray("pendingApprovals");
-                recorded.stillPending().forEach(a -> pending.add(Views.approval(a)));
-                ctx.status(202).json(n);
+                ctx.status(202).json(TurnAnswers.recorded(recorded));
             }
         }
     }
@@ -181,7 +175,7 @@ public final class MessageRoutes {
                 // the conversation the first attempt created
                 ctx.header("Idempotent-Replayed", "true");
                 TurnOutcome o = r.outcome();
-                ctx.json(chatShape ? chatResponse(o.userMessage().sessionId(), o) : messageResponse(o));
+                ctx.json(chatShape ? TurnAnswers.chat(o.userMessage().sessionId(), o) : TurnAnswers.message(o));
             }
             case SendResult.Ran ran when sse -> {} // the stream said it all, its terminal event included
             case SendResult.Ran ran -> {
@@ -189,54 +183,12 @@ public final class MessageRoutes {
                     ErrorResponses.turnFailed(ctx, f);
                     return;
                 }
-                ctx.json(chatShape ? chatResponse(ran.session().id(), ran.outcome()) : messageResponse(ran.outcome()));
+                ctx.json(
+                        chatShape
+                                ? TurnAnswers.chat(ran.session().id(), ran.outcome())
+                                : TurnAnswers.message(ran.outcome()));
             }
         }
-    }
-
-    private static ObjectNode messageResponse(TurnOutcome o) {
-        if (o.awaitingApproval().isPresent()) return pausedResponse(Json.MAPPER.createObjectNode(), o);
-        ObjectNode n = Json.MAPPER
-                .createObjectNode()
-                .put("state", "completed")
-                .put("messageId", o.assistantMessage().id())
-                .put("answer", o.assistantMessage().content());
-        ArrayNode calls = n.putArray("toolCalls");
-        o.toolCalls().forEach(c -> calls.add(Views.toolCall(c)));
-        n.set("usage", SseEvents.usage(o.usage()));
-        n.put("model", o.model());
-        stopReason(n, o);
-        return n;
-    }
-
-    /** A turn paused for approval: the fields of its {@code done} event, the answer so far and the calls that ran. */
-    /** Why the answer ended: completed, max_iterations or blocked. */
-    private static void stopReason(ObjectNode n, TurnOutcome o) {
-        if (o.terminal() instanceof TurnEvent.Done done) n.put("stopReason", done.stopReason());
-    }
-
-    private static ObjectNode pausedResponse(ObjectNode n, TurnOutcome o) {
-        SseEvents.awaitingApproval(n, o.awaitingApproval().orElseThrow());
-        n.put("answer", o.answer());
-        ArrayNode calls = n.putArray("toolCalls");
-        o.toolCalls().forEach(c -> calls.add(Views.toolCall(c)));
-        return n;
-    }
-
-    private static ObjectNode chatResponse(String conversationId, TurnOutcome o) {
-        if (o.awaitingApproval().isPresent())
-            return pausedResponse(Json.MAPPER.createObjectNode().put("conversationId", conversationId), o);
-        ObjectNode n = Json.MAPPER
-                .createObjectNode()
-                .put("conversationId", conversationId)
-                .put("state", "completed")
-                .put("turnId", o.assistantMessage().id())
-                .put("answer", o.assistantMessage().content());
-        ArrayNode calls = n.putArray("toolCalls");
-        o.toolCalls().forEach(c -> calls.add(Views.toolCall(c)));
-        n.set("usage", SseEvents.usage(o.usage()));
-        stopReason(n, o);
-        return n;
     }
 
     private static boolean resumable(Context ctx) {

@@ -14,6 +14,7 @@ import dev.baton.runtime.stream.TurnEventLog;
 import dev.baton.server.http.Caller;
 import dev.baton.server.http.Json;
 import dev.baton.server.http.RequestBody;
+import dev.baton.wire.Views;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 

@@ -6,7 +6,7 @@ import dev.baton.runtime.RefusalException;
 import dev.baton.runtime.conversation.Conversations;
 import dev.baton.server.http.Json;
 import dev.baton.server.http.RequestBody;
-import dev.baton.server.http.SseEvents;
+import dev.baton.wire.SseEvents;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 
@@ -39,7 +39,10 @@ public final class AiLayerRoutes {
         var target =
                 new Conversations.ChatTarget(body.conversation_id(), body.conversation_id() == null ? agentId : null);
         if (Boolean.TRUE.equals(body.stream())) {
-            turns.stream(ctx, caller, target, body.prompt(), SseEvents::send);
+            turns.stream(ctx, caller, target, body.prompt(), (writer, event) -> {
+                SseEvents.Rendered rendered = SseEvents.render(event);
+                writer.send(rendered.type(), rendered.data());
+            });
             return;
         }
         turns.json(ctx, caller, target, body.prompt()).ifPresent(reply -> {

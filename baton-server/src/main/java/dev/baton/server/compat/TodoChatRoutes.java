@@ -6,9 +6,9 @@ import dev.baton.core.auth.Principal;
 import dev.baton.core.conversation.ToolCallRecord;
 import dev.baton.runtime.RefusalException;
 import dev.baton.runtime.conversation.Conversations;
-import dev.baton.server.api.Views;
 import dev.baton.server.http.Json;
 import dev.baton.server.http.RequestBody;
+import dev.baton.wire.Views;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 

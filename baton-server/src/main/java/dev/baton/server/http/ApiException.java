@@ -1,20 +1,20 @@
 package dev.baton.server.http;
 
+import dev.baton.wire.ApiProblem;
 import java.time.Duration;
 
 /**
  * An error of the HTTP layer itself (a body that is not JSON, too large, not UTF-8), answered as
- * {@code {"error": {code, message, requestId}}}. Everything the runtime refuses is a {@code RefusalException}.
+ * {@code {"error": {code, message, requestId}}}, that may say when to come back. Everything the runtime refuses is a
+ * {@code RefusalException}.
  */
-public final class ApiException extends RuntimeException {
-    private final int status;
-    private final String code;
+public final class ApiException extends ApiProblem {
+    private static final long serialVersionUID = 1L;
+
     private final Duration retryAfter;
 
     public ApiException(int status, String code, String message, Duration retryAfter) {
-        super(message);
-        this.status = status;
-        this.code = code;
+        super(status, code, message);
         this.retryAfter = retryAfter;
     }
 
@@ -24,14 +24,6 @@ public final class ApiException extends RuntimeException {
 
     public static ApiException badRequest(String message) {
         return new ApiException(400, "invalid_request", message);
-    }
-
-    public int status() {
-        return status;
-    }
-
-    public String code() {
-        return code;
     }
 
     public Duration retryAfter() {

@@ -1,12 +1,13 @@
 package dev.baton.server.http;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.core.domain.DomainException;
 import dev.baton.core.store.StoreUnavailableException;
 import dev.baton.core.turn.TurnEvent;
 import dev.baton.runtime.Refusal;
 import dev.baton.runtime.RefusalException;
 import dev.baton.server.auth.AuthException;
+import dev.baton.wire.ApiProblem;
+import dev.baton.wire.ErrorStatuses;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.io.IOException;
@@ -23,15 +24,18 @@ public final class ErrorResponses {
     private static final Logger log = LoggerFactory.getLogger(ErrorResponses.class);
 
     /** The code of every answer the database's absence causes, directly or through a failed turn. */
-    static final String DATABASE_UNAVAILABLE = "database_unavailable";
+    static final String DATABASE_UNAVAILABLE = ErrorStatuses.DATABASE_UNAVAILABLE;
 
     private ErrorResponses() {}
 
     public static void register(RoutesConfig routes) {
         routes.exception(RefusalException.class, (e, ctx) -> refuse(ctx, e.refusal()));
         routes.exception(
-                DomainException.class, (e, ctx) -> write(ctx, status(e.kind()), wireCode(e.kind()), e.getMessage()));
+                DomainException.class,
+                (e, ctx) ->
+                        write(ctx, ErrorStatuses.status(e.kind()), ErrorStatuses.wireCode(e.kind()), e.getMessage()));
         routes.exception(ApiException.class, (e, ctx) -> write(ctx, e.status(), e.code(), e.getMessage()));
+        routes.exception(ApiProblem.class, (e, ctx) -> write(ctx, e.status(), e.code(), e.getMessage()));
         routes.exception(StoreUnavailableException.class, (e, ctx) -> {
             log.debug("database unavailable on {} {}: {}", ctx.method(), ctx.path(), e.getMessage());
             if (ctx.res().isCommitted()) return;
@@ -70,21 +74,7 @@ public final class ErrorResponses {
 
     /** The status of each refusal. */
     public static int status(Refusal refusal) {
-        return switch (refusal) {
-            case Refusal.RateLimited r -> 429;
-            case Refusal.BudgetExceeded b -> 429;
-            case Refusal.SessionBusy b -> 409;
-            case Refusal.SessionCompleted c -> 409;
-            case Refusal.AgentUnavailable a -> 409;
-            case Refusal.IdempotencyKeyInUse k -> 409;
-            case Refusal.NotFound n -> 404;
-            case Refusal.Forbidden f -> 403;
-            case Refusal.InvalidInput i -> 400;
-            case Refusal.InvalidValue v -> 422;
-            case Refusal.IdempotencyKeyReused k -> 422;
-            case Refusal.ApprovalNotPending a -> 409;
-            case Refusal.InvalidArguments a -> 422;
-        };
+        return ErrorStatuses.status(refusal);
     }
 
     /** Answers a turn that failed, for a request that wanted one JSON document (over SSE it is an error event). */
@@ -96,45 +86,12 @@ public final class ErrorResponses {
 
     /** The status of a failed turn, by its error code. */
     public static int status(TurnEvent.Failed failed) {
-        return switch (failed.code()) {
-            case "model_timeout", "request_timeout" -> 504;
-            case DATABASE_UNAVAILABLE -> 503;
-            case "rate_limited" -> 429;
-            // known to be down for a known time (an open circuit breaker): come back after Retry-After
-            case "model_unavailable" -> failed.retryAfter() != null ? 503 : 502;
-            case "model_auth", "model_bad_request" -> 502;
-            // the server cannot reach any model for this agent: nothing the client can change
-            case "model_not_configured" -> 503;
-            case "cancelled" -> 409;
-            default -> 500;
-        };
-    }
-
-    private static int status(DomainException.Kind kind) {
-        return switch (kind) {
-            case NOT_FOUND -> 404;
-            case PERMISSION_DENIED -> 403;
-            case MALFORMED -> 400;
-            case INVALID_ARGUMENT -> 422;
-            case CONFLICT -> 409;
-        };
-    }
-
-    /** The HTTP API's codes for the domains' kinds (the tools report the domain's own codes to the model). */
-    private static String wireCode(DomainException.Kind kind) {
-        return switch (kind) {
-            case NOT_FOUND -> "not_found";
-            case PERMISSION_DENIED -> "forbidden";
-            case MALFORMED -> "invalid_request";
-            case INVALID_ARGUMENT -> "invalid_value";
-            case CONFLICT -> "conflict";
-        };
+        return ErrorStatuses.status(failed);
     }
 
     /** A wait as Retry-After's whole seconds: rounded up, and at least 1 so that clients never retry at once. */
     public static long retryAfterSeconds(Duration wait) {
-        long seconds = wait.toSeconds() + (wait.toNanosPart() == 0 ? 0 : 1);
-        return Math.max(1, seconds);
+        return ErrorStatuses.retryAfterSeconds(wait);
     }
 
     public static void write(Context ctx, int status, String code, String message) {
@@ -165,9 +122,7 @@ public final class ErrorResponses {
 
     /** The error body every failure is answered with: {@code {"error": {code, message, requestId}}}. */
     static String body(String code, String message, String requestId) {
-        ObjectNode err = Json.MAPPER.createObjectNode();
-        err.putObject("error").put("code", code).put("message", message).put("requestId", requestId);
-        return err.toString();
+        return ErrorStatuses.body(code, message, requestId);
     }
 
     /** The code of an error the HTTP server answered by itself, by its status. */

@@ -1,47 +1,19 @@
 package dev.baton.server.http;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import dev.baton.wire.RequestBodies;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 
 /**
- * Reads a request body under the input rules: at most {@code maxBytes} (413 beyond, checked while reading so
- * a lying or absent Content-Length cannot get more through), valid UTF-8, no NUL bytes, well-formed JSON.
+ * The API's input rules ({@link RequestBodies}: size, UTF-8, no NUL, one strict JSON object) on a Javalin request.
  */
 public final class RequestBody {
 
     private RequestBody() {}
 
     public static String readUtf8(InputStream in, long declaredLength, int maxBytes) {
-        if (declaredLength > maxBytes) throw tooLarge(in, maxBytes);
-        byte[] bytes;
-        try {
-            bytes = in.readNBytes(maxBytes + 1);
-        } catch (IOException e) {
-            throw ApiException.badRequest("could not read the request body");
-        }
-        if (bytes.length > maxBytes) throw tooLarge(in, maxBytes);
-        String text;
-        try {
-            text = StandardCharsets.UTF_8
-                    .newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(bytes))
-                    .toString();
-        } catch (CharacterCodingException e) {
-            throw new ApiException(400, "invalid_encoding", "request body is not valid UTF-8");
-        }
-        if (text.indexOf('\0') >= 0) {
-            throw new ApiException(400, "invalid_content", "request body must not contain NUL characters");
-        }
-        return text;
+        return RequestBodies.readUtf8(in, declaredLength, maxBytes);
     }
 
     /** Reads and parses the request's JSON object body under the input rules. */
@@ -55,64 +27,16 @@ public final class RequestBody {
 
     /** Parses a JSON object body; an empty body is an error. */
     public static JsonNode parseObject(String text) {
-        if (text.isBlank()) throw new ApiException(400, "invalid_json", "request body must be a JSON object");
-        JsonNode node;
-        try {
-            node = Json.MAPPER.readTree(text);
-        } catch (JsonProcessingException e) {
-            throw new ApiException(400, "invalid_json", "malformed JSON: " + e.getOriginalMessage());
-        }
-        if (node == null || !node.isObject()) {
-            throw new ApiException(400, "invalid_json", "request body must be a JSON object");
-        }
-        return node;
+        return RequestBodies.parseObject(text);
     }
 
     /** Binds a JSON object to a record; unknown fields and wrong types are 400s naming the field. */
     public static <T> T bind(JsonNode node, Class<T> type) {
-        try {
-            return Json.MAPPER.treeToValue(node, type);
-        } catch (UnrecognizedPropertyException e) {
-            throw new ApiException(400, "unknown_field", "unknown field '" + e.getPropertyName() + "'");
-        } catch (JsonProcessingException e) {
-            String field = e instanceof com.fasterxml.jackson.databind.JsonMappingException m
-                            && !m.getPath().isEmpty()
-                    ? m.getPath().get(m.getPath().size() - 1).getFieldName()
-                    : null;
-            throw new ApiException(
-                    400,
-                    "invalid_request",
-                    field == null ? "invalid request body" : "field '" + field + "' has the wrong type");
-        }
+        return RequestBodies.bind(node, type);
     }
 
-    /** The 413, after reading (and dropping) what the client still sends, as for any refusal. */
-    private static ApiException tooLarge(InputStream in, int maxBytes) {
-        discardUnread(in);
-        return tooLarge(maxBytes);
-    }
-
-    /**
-     * Reads and drops what is left of a request body, up to a bound, before the server answers without it. A
-     * client still writing its body when the answer ends the exchange would otherwise see a reset instead of the
-     * answer: HTTP/1.1 closes the connection, and HTTP/2 resets a stream whose body the client has not finished
-     * (one larger than the stream's flow-control window never can be, unless the server reads).
-     */
+    /** Reads and drops what is left of a request body before the server answers without it (see RequestBodies). */
     public static void discardUnread(InputStream in) {
-        try {
-            long skipped = 0;
-            byte[] sink = new byte[8192];
-            int n;
-            while (skipped < DRAIN_LIMIT_BYTES && (n = in.read(sink)) > 0) skipped += n;
-        } catch (IOException | IllegalStateException e) {
-            // the client gave up, or the body was taken as a reader: nothing is left to drop here
-        }
-    }
-
-    /** How much of a refused body is read and dropped before answering (beyond it, the client sees the reset). */
-    static final long DRAIN_LIMIT_BYTES = 4L * 1024 * 1024;
-
-    private static ApiException tooLarge(int maxBytes) {
-        return new ApiException(413, "payload_too_large", "request body exceeds " + maxBytes + " bytes");
+        RequestBodies.discardUnread(in);
     }
 }

@@ -1,17 +1,15 @@
 package dev.baton.server.http;
 
-import dev.baton.core.id.Ids;
-import java.util.regex.Pattern;
+import dev.baton.wire.RequestIdHeader;
 
-/** X-Request-ID: echoed when the client sent a sane one, generated otherwise. */
+/** X-Request-ID: echoed when the client sent a sane one, generated otherwise ({@link RequestIdHeader}). */
 public final class RequestIds {
-    public static final String HEADER = "X-Request-ID";
+    public static final String HEADER = RequestIdHeader.NAME;
     public static final String ATTRIBUTE = "baton.requestId";
-    private static final Pattern SAFE = Pattern.compile("[A-Za-z0-9._:\\-]{1,128}");
 
     private RequestIds() {}
 
     public static String accept(String fromClient) {
-        return fromClient != null && SAFE.matcher(fromClient).matches() ? fromClient : Ids.newId();
+        return RequestIdHeader.accept(fromClient);
     }
 }

@@ -2,6 +2,7 @@ package dev.baton.server.metrics;
 
 import dev.baton.providers.resilience.Breaker;
 import dev.baton.providers.resilience.BreakerListener;
+import dev.baton.wire.MeterNames;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -30,7 +31,7 @@ public final class BreakerMeters implements BreakerListener {
 
     public BreakerMeters(MeterRegistry registry) {
         this.registry = registry;
-        this.transitions = Counter.builder("baton.circuit.breaker.transitions")
+        this.transitions = Counter.builder(MeterNames.BREAKER_TRANSITIONS)
                 .description("Circuit breaker state changes by kind, name, from and to")
                 .withRegistry(registry);
     }
@@ -38,7 +39,7 @@ public final class BreakerMeters implements BreakerListener {
     @Override
     public void created(Breaker breaker) {
         for (CircuitBreaker.State state : STATES) {
-            Gauge.builder("baton.circuit.breaker.state", breaker, b -> b.state() == state ? 1 : 0)
+            Gauge.builder(MeterNames.BREAKER_STATE, breaker, b -> b.state() == state ? 1 : 0)
                     .description("1 for the state a circuit breaker is in, 0 for the others")
                     .tags("kind", kind(breaker), "name", breaker.name(), "state", label(state))
                     .strongReference(true)

@@ -1,6 +1,7 @@
 package dev.baton.server.metrics;
 
 import dev.baton.runtime.Refusal;
+import dev.baton.wire.MeterNames;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -14,7 +15,7 @@ public final class RefusalMeters implements Consumer<Refusal> {
     private final Meter.MeterProvider<Counter> refusals;
 
     public RefusalMeters(MeterRegistry registry) {
-        this.refusals = Counter.builder("baton.limit.refusals")
+        this.refusals = Counter.builder(MeterNames.LIMIT_REFUSALS)
                 .description("Messages refused by a rate limit or a budget, by kind")
                 .withRegistry(registry);
         // both series exist from the start, so that rate() sees the first refusal

@@ -6,6 +6,7 @@ import dev.baton.core.turn.TurnOutcome;
 import dev.baton.core.turn.TurnRequest;
 import dev.baton.runtime.turn.RunningTurns;
 import dev.baton.runtime.turn.TurnObserver;
+import dev.baton.wire.MeterNames;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
@@ -48,10 +49,10 @@ public final class TurnMetrics implements TurnObserver {
 
     public TurnMetrics(MeterRegistry registry) {
         this.registry = registry;
-        this.turns = Counter.builder("baton.turns")
+        this.turns = Counter.builder(MeterNames.TURNS)
                 .description("Finished turns by agent and outcome (ok, blocked or the error code)")
                 .withRegistry(registry);
-        this.turnDuration = Timer.builder("baton.turn.duration")
+        this.turnDuration = Timer.builder(MeterNames.TURN_DURATION)
                 .description("How long turns took, from admission to the last event")
                 .serviceLevelObjectives(TURN_BUCKETS)
                 .withRegistry(registry);

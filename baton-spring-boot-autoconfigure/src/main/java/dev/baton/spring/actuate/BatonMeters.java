@@ -4,6 +4,7 @@ import dev.baton.app.Instrumentation;
 import dev.baton.providers.resilience.Breaker;
 import dev.baton.providers.resilience.BreakerListener;
 import dev.baton.runtime.BatonBuilder;
+import dev.baton.wire.MeterNames;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -33,16 +34,16 @@ public final class BatonMeters implements Instrumentation {
 
     public BatonMeters(MeterRegistry registry) {
         this.registry = registry;
-        this.turns = Counter.builder("baton.turns")
+        this.turns = Counter.builder(MeterNames.TURNS)
                 .description("Turns by agent and outcome")
                 .withRegistry(registry);
-        this.turnDuration = Timer.builder("baton.turn.duration")
+        this.turnDuration = Timer.builder(MeterNames.TURN_DURATION)
                 .description("Turn duration by agent and outcome")
                 .withRegistry(registry);
-        this.refusals = Counter.builder("baton.limit.refusals")
+        this.refusals = Counter.builder(MeterNames.LIMIT_REFUSALS)
                 .description("Messages refused by a rate limit or a budget, by kind")
                 .withRegistry(registry);
-        this.transitions = Counter.builder("baton.circuit.breaker.transitions")
+        this.transitions = Counter.builder(MeterNames.BREAKER_TRANSITIONS)
                 .description("Circuit breaker state changes by kind, name, from and to")
                 .withRegistry(registry);
     }
@@ -53,7 +54,7 @@ public final class BatonMeters implements Instrumentation {
             @Override
             public void created(Breaker breaker) {
                 for (CircuitBreaker.State state : STATES) {
-                    Gauge.builder("baton.circuit.breaker.state", breaker, b -> b.state() == state ? 1 : 0)
+                    Gauge.builder(MeterNames.BREAKER_STATE, breaker, b -> b.state() == state ? 1 : 0)
                             .description("1 for the state a circuit breaker is in, 0 for the others")
                             .tags("kind", kind(breaker), "name", breaker.name(), "state", label(state))
                             .strongReference(true)

@@ -63,12 +63,14 @@ public record BatonProperties(
      * @param basePath the path the API's {@code /v1/...} routes are under, e.g. {@code /assistant}; empty for the root
      * @param maxBodyBytes the largest request body the API reads
      * @param streamTimeout how long an SSE answer may stay open
+     * @param sseHeartbeat how long an SSE answer stays quiet before a {@code :keepalive} comment probes its client
      */
     public record Api(
             @DefaultValue("true") boolean enabled,
             @DefaultValue("") String basePath,
             @DefaultValue("262144") int maxBodyBytes,
-            @DefaultValue("10m") Duration streamTimeout) {}
+            @DefaultValue("10m") Duration streamTimeout,
+            @DefaultValue("1s") Duration sseHeartbeat) {}
 
     /**
      * @param tenantClaim the token claim naming the caller's tenant; a caller without one is in tenant "default"

@@ -7,9 +7,14 @@ import dev.baton.spring.security.AuthoritiesPrincipalConverter;
 import dev.baton.spring.security.PrincipalConverter;
 import dev.baton.spring.security.SpringSecurityCallers;
 import dev.baton.spring.web.BatonApiController;
+import dev.baton.spring.web.BatonCatalogController;
+import dev.baton.spring.web.BatonDeliveredMessagesController;
+import dev.baton.spring.web.BatonSessionController;
 import dev.baton.spring.web.BatonTokenCallers;
+import dev.baton.spring.web.BatonTurnEventsController;
 import dev.baton.spring.web.CallerResolver;
 import dev.baton.spring.web.ErrorResponses;
+import dev.baton.spring.web.SseHeartbeats;
 import java.time.Clock;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -36,12 +41,49 @@ public class BatonWebMvcAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    public BatonApiController batonApiController(Baton baton, CallerResolver callers, BatonProperties properties) {
+    public BatonApiController batonApiController(
+            Baton baton, CallerResolver callers, BatonProperties properties, SseHeartbeats heartbeats) {
         return new BatonApiController(
                 baton,
                 callers,
                 properties.api().maxBodyBytes(),
-                properties.api().streamTimeout());
+                properties.api().streamTimeout(),
+                heartbeats);
+    }
+
+    /** The heartbeats of the API's SSE streams: one scheduler thread, stopped with the app. */
+    @Bean
+    @ConditionalOnMissingBean
+    public SseHeartbeats batonSseHeartbeats(BatonProperties properties) {
+        return new SseHeartbeats(properties.api().sseHeartbeat());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    public BatonSessionController batonSessionController(
+            Baton baton, CallerResolver callers, BatonProperties properties) {
+        return new BatonSessionController(baton, callers, properties.api().maxBodyBytes());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    public BatonTurnEventsController batonTurnEventsController(
+            Baton baton, CallerResolver callers, BatonProperties properties, SseHeartbeats heartbeats) {
+        return new BatonTurnEventsController(baton, callers, properties.api().streamTimeout(), heartbeats);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    public BatonDeliveredMessagesController batonDeliveredMessagesController(
+            BatonApp app, CallerResolver callers, BatonProperties properties, SseHeartbeats heartbeats) {
+        return new BatonDeliveredMessagesController(
+                app.baton(), app.deliveries(), callers, properties.api().streamTimeout(), heartbeats);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    public BatonCatalogController batonCatalogController(Baton baton, CallerResolver callers) {
+        return new BatonCatalogController(baton, callers);
     }
 
     @Bean

@@ -1,11 +1,12 @@
 package dev.baton.spring.web;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.baton.core.domain.DomainException;
 import dev.baton.core.store.StoreUnavailableException;
 import dev.baton.core.turn.TurnEvent;
 import dev.baton.runtime.Refusal;
 import dev.baton.runtime.RefusalException;
+import dev.baton.wire.ApiProblem;
+import dev.baton.wire.ErrorStatuses;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.slf4j.Logger;
@@ -19,10 +20,10 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 /**
  * The one place where the API's failures become statuses and {@code {"error": {code, message, requestId}}} bodies,
  * as {@code baton serve} answers them: the runtime's refusals, the domains' refusals, a failed JSON turn, a missing
- * caller, malformed bodies, an unavailable database, and anything unexpected. It advises Baton's controller only, so
- * the app's own error handling is untouched.
+ * caller, malformed bodies, an unavailable database, and anything unexpected. It advises Baton's controllers only (each a
+ * {@link BatonApiEndpoint}), so the app's own error handling is untouched.
  */
-@RestControllerAdvice(assignableTypes = BatonApiController.class)
+@RestControllerAdvice(assignableTypes = BatonApiEndpoint.class)
 public class ErrorResponses {
     private static final Logger log = LoggerFactory.getLogger(ErrorResponses.class);
 
@@ -33,20 +34,20 @@ public class ErrorResponses {
         switch (refusal) {
             case Refusal.RateLimited r -> {
                 r.quotaHeaders().forEach(headers::set);
-                headers.set("Retry-After", Long.toString(Statuses.retryAfterSeconds(r.retryAfter())));
+                headers.set("Retry-After", Long.toString(ErrorStatuses.retryAfterSeconds(r.retryAfter())));
             }
             case Refusal.BudgetExceeded b ->
-                headers.set("Retry-After", Long.toString(Statuses.retryAfterSeconds(b.retryAfter())));
+                headers.set("Retry-After", Long.toString(ErrorStatuses.retryAfterSeconds(b.retryAfter())));
             default -> {}
         }
-        return body(Statuses.of(refusal), refusal.code(), refusal.message(), headers, request, response);
+        return body(ErrorStatuses.status(refusal), refusal.code(), refusal.message(), headers, request, response);
     }
 
     @ExceptionHandler(DomainException.class)
     ResponseEntity<String> domain(DomainException e, HttpServletRequest request, HttpServletResponse response) {
         return body(
-                Statuses.of(e.kind()),
-                Statuses.wireCode(e.kind()),
+                ErrorStatuses.status(e.kind()),
+                ErrorStatuses.wireCode(e.kind()),
                 e.getMessage(),
                 new HttpHeaders(),
                 request,
@@ -71,10 +72,10 @@ public class ErrorResponses {
             StoreUnavailableException e, HttpServletRequest request, HttpServletResponse response) {
         log.debug("database unavailable on {} {}: {}", request.getMethod(), request.getRequestURI(), e.getMessage());
         HttpHeaders headers = new HttpHeaders();
-        headers.set("Retry-After", Long.toString(Statuses.retryAfterSeconds(e.retryAfter())));
+        headers.set("Retry-After", Long.toString(ErrorStatuses.retryAfterSeconds(e.retryAfter())));
         return body(
                 503,
-                Statuses.DATABASE_UNAVAILABLE,
+                ErrorStatuses.DATABASE_UNAVAILABLE,
                 "the database is unavailable; retry shortly",
                 headers,
                 request,
@@ -98,15 +99,8 @@ public class ErrorResponses {
             TurnEvent.Failed failed, HttpServletRequest request, HttpServletResponse response) {
         HttpHeaders headers = new HttpHeaders();
         if (failed.retryAfter() != null)
-            headers.set("Retry-After", Long.toString(Statuses.retryAfterSeconds(failed.retryAfter())));
-        return body(Statuses.of(failed), failed.code(), failed.message(), headers, request, response);
-    }
-
-    /** The error body every failure is answered with: {@code {"error": {code, message, requestId}}}. */
-    static String errorBody(String code, String message, String requestId) {
-        ObjectNode err = ApiJson.MAPPER.createObjectNode();
-        err.putObject("error").put("code", code).put("message", message).put("requestId", requestId);
-        return err.toString();
+            headers.set("Retry-After", Long.toString(ErrorStatuses.retryAfterSeconds(failed.retryAfter())));
+        return body(ErrorStatuses.status(failed), failed.code(), failed.message(), headers, request, response);
     }
 
     private static ResponseEntity<String> body(
@@ -116,9 +110,10 @@ public class ErrorResponses {
             HttpHeaders headers,
             HttpServletRequest request,
             HttpServletResponse response) {
+        headers.set(ApiRequests.CONTENT_TYPE_OPTIONS, ApiRequests.NOSNIFF);
         return ResponseEntity.status(status)
                 .headers(headers)
                 .contentType(MediaType.APPLICATION_JSON)
-                .body(errorBody(code, message, RequestIds.of(request, response)));
+                .body(ErrorStatuses.body(code, message, RequestIds.of(request, response)));
     }
 }

@@ -4,6 +4,7 @@ import dev.baton.core.turn.TurnEvent;
 import dev.baton.runtime.conversation.AdmittedTurn;
 import dev.baton.runtime.conversation.TurnListener;
 import dev.baton.runtime.stream.TurnEventRecorder;
+import dev.baton.wire.SseEvents;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -15,8 +16,8 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
  * One turn answered as Server-Sent Events through Spring MVC's {@link SseEmitter}. The turn runs on a virtual thread of
  * its own; the request's thread waits until it is admitted, so that a refusal (which always comes before) is still
  * answered as a JSON error with its status, and only an admitted turn opens the stream. Each event is kept in the
- * turn event log under the id it is sent with, so a client can take the stream up again; a client that goes away
- * cancels the turn unless it asked for a resumable stream.
+ * turn event log under the id it is sent with, so a client can take the stream up again; a quiet stream gets
+ * heartbeats ({@link SseHeartbeats}); a client that goes away cancels the turn unless it asked for a resumable stream.
  */
 final class TurnStream implements TurnListener {
 
@@ -28,14 +29,18 @@ final class TurnStream implements TurnListener {
     }
 
     private final TurnEventRecorder recorder;
+    private final SseHeartbeats heartbeats;
     private final SseEmitter emitter;
     private final boolean cancelOnDisconnect;
     private final CompletableFuture<AdmittedTurn> admitted = new CompletableFuture<>();
     private volatile AdmittedTurn turn;
     private volatile boolean gone;
+    /** Set once the turn is admitted: the stream's sends and its heartbeat. */
+    private volatile SseHeartbeats.Stream stream;
 
-    TurnStream(TurnEventRecorder recorder, Duration timeout, boolean cancelOnDisconnect) {
+    TurnStream(TurnEventRecorder recorder, SseHeartbeats heartbeats, Duration timeout, boolean cancelOnDisconnect) {
         this.recorder = recorder;
+        this.heartbeats = heartbeats;
         this.emitter = new SseEmitter(timeout.toMillis());
         this.cancelOnDisconnect = cancelOnDisconnect;
         emitter.onTimeout(this::clientGone);
@@ -60,6 +65,9 @@ final class TurnStream implements TurnListener {
             } catch (Throwable e) {
                 ended.completeExceptionally(e);
                 if (turn != null) emitter.completeWithError(e);
+            } finally {
+                SseHeartbeats.Stream open = stream;
+                if (open != null) open.stop();
             }
         });
         try {
@@ -76,6 +84,7 @@ final class TurnStream implements TurnListener {
     @Override
     public void admitted(AdmittedTurn admittedTurn) {
         turn = admittedTurn;
+        stream = heartbeats.open(emitter, this::clientGone);
         admitted.complete(admittedTurn);
     }
 
@@ -83,12 +92,15 @@ final class TurnStream implements TurnListener {
     public void onEvent(TurnEvent event) {
         long id = recorder.record(event);
         if (gone) return;
-        Views.Rendered rendered = Views.render(event);
+        SseEvents.Rendered rendered = SseEvents.render(event);
         try {
-            emitter.send(SseEmitter.event()
+            SseEmitter.SseEventBuilder sse = SseEmitter.event()
                     .id(Long.toString(id))
                     .name(rendered.type())
-                    .data(rendered.data().toString()));
+                    .data(rendered.json());
+            SseHeartbeats.Stream open = stream;
+            if (open != null) open.send(sse);
+            else emitter.send(sse);
         } catch (IOException | IllegalStateException e) {
             clientGone();
         }
@@ -96,6 +108,8 @@ final class TurnStream implements TurnListener {
 
     private void clientGone() {
         gone = true;
+        SseHeartbeats.Stream open = stream;
+        if (open != null) open.stop();
         AdmittedTurn running = turn;
         if (cancelOnDisconnect && running != null) running.cancellation().cancel();
     }

@@ -12,8 +12,13 @@ import dev.baton.runtime.session.Sessions;
 import dev.baton.runtime.tool.BatonTool;
 import dev.baton.spring.security.SpringSecurityCallers;
 import dev.baton.spring.web.BatonApiController;
+import dev.baton.spring.web.BatonCatalogController;
+import dev.baton.spring.web.BatonDeliveredMessagesController;
+import dev.baton.spring.web.BatonSessionController;
 import dev.baton.spring.web.BatonTokenCallers;
+import dev.baton.spring.web.BatonTurnEventsController;
 import dev.baton.spring.web.CallerResolver;
+import dev.baton.spring.web.SseHeartbeats;
 import dev.baton.testkit.db.PostgresTestDatabase;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -68,6 +73,11 @@ class BatonAutoConfigurationIT {
                             .startsWith("timekeeper");
                     assertThat(baton.tools().all()).containsKey("what_time");
                     assertThat(context).hasSingleBean(BatonApiController.class);
+                    assertThat(context).hasSingleBean(BatonSessionController.class);
+                    assertThat(context).hasSingleBean(BatonTurnEventsController.class);
+                    assertThat(context).hasSingleBean(BatonCatalogController.class);
+                    assertThat(context).hasSingleBean(BatonDeliveredMessagesController.class);
+                    assertThat(context).hasSingleBean(SseHeartbeats.class);
                     assertThat(context.getBean(CallerResolver.class)).isInstanceOf(SpringSecurityCallers.class);
                     assertThat(context).hasBean("batonHealthIndicator");
                 });
@@ -89,8 +99,11 @@ class BatonAutoConfigurationIT {
         runner().withBean(CallerResolver.class, () -> own)
                 .run(context ->
                         assertThat(context.getBean(CallerResolver.class)).isSameAs(own));
-        runner().withPropertyValues("baton.api.enabled=false")
-                .run(context -> assertThat(context).doesNotHaveBean(BatonApiController.class));
+        runner().withPropertyValues("baton.api.enabled=false").run(context -> {
+            assertThat(context).doesNotHaveBean(BatonApiController.class);
+            assertThat(context).doesNotHaveBean(BatonSessionController.class);
+            assertThat(context).doesNotHaveBean(BatonTurnEventsController.class);
+        });
     }
 
     @Test

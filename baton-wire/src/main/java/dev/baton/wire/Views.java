@@ -1,4 +1,4 @@
-package dev.baton.server.api;
+package dev.baton.wire;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -9,7 +9,6 @@ import dev.baton.core.conversation.Session;
 import dev.baton.core.conversation.ToolCallRecord;
 import dev.baton.runtime.approval.ToolApproval;
 import dev.baton.runtime.session.Sessions;
-import dev.baton.server.http.Json;
 import java.io.IOException;
 import java.util.List;
 
@@ -19,7 +18,7 @@ public final class Views {
     private Views() {}
 
     public static ObjectNode session(Session s) {
-        ObjectNode n = Json.MAPPER
+        ObjectNode n = WireJson.MAPPER
                 .createObjectNode()
                 .put("id", s.id())
                 .put("agentId", s.agentId())
@@ -34,7 +33,7 @@ public final class Views {
 
     /** A page of a session's messages: {@code {messages: [...]}}, each with its tool calls. */
     public static ObjectNode messages(Sessions.MessagePage page) {
-        ObjectNode out = Json.MAPPER.createObjectNode();
+        ObjectNode out = WireJson.MAPPER.createObjectNode();
         ArrayNode list = out.putArray("messages");
         page.messages().forEach(m -> list.add(message(m, page.toolCallsOf(m))));
         return out;
@@ -42,7 +41,7 @@ public final class Views {
 
     /** A session just completed: {@code {id, state, endedAt}}. */
     public static ObjectNode completed(Session done) {
-        return Json.MAPPER
+        return WireJson.MAPPER
                 .createObjectNode()
                 .put("id", done.id())
                 .put("state", done.state().wireName())
@@ -50,7 +49,7 @@ public final class Views {
     }
 
     public static ObjectNode message(Message m, List<ToolCallRecord> toolCalls) {
-        ObjectNode n = Json.MAPPER
+        ObjectNode n = WireJson.MAPPER
                 .createObjectNode()
                 .put("id", m.id())
                 .put("seq", m.seq())
@@ -67,7 +66,7 @@ public final class Views {
     }
 
     public static ObjectNode toolCall(ToolCallRecord c) {
-        ObjectNode n = Json.MAPPER
+        ObjectNode n = WireJson.MAPPER
                 .createObjectNode()
                 .put("id", c.id())
                 .put("name", c.toolName())
@@ -86,7 +85,7 @@ public final class Views {
      * {@code decidedArguments} (when edited) and {@code comment}.
      */
     public static ObjectNode approval(ToolApproval a) {
-        ObjectNode n = Json.MAPPER
+        ObjectNode n = WireJson.MAPPER
                 .createObjectNode()
                 .put("callId", a.callId())
                 .put("toolCallId", a.toolCallId())
@@ -106,11 +105,11 @@ public final class Views {
 
     /** Stored JSON text back as JSON; anything that does not parse (a model's broken arguments) as a string. */
     public static JsonNode parseOrText(String text) {
-        if (text == null) return Json.MAPPER.nullNode();
+        if (text == null) return WireJson.MAPPER.nullNode();
         try {
-            return Json.MAPPER.readTree(text);
+            return WireJson.MAPPER.readTree(text);
         } catch (IOException e) {
-            return Json.MAPPER.getNodeFactory().textNode(text);
+            return WireJson.MAPPER.getNodeFactory().textNode(text);
         }
     }
 }

@@ -1,4 +1,4 @@
-package dev.baton.server.http;
+package dev.baton.wire;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -17,14 +17,9 @@ public final class SseEvents {
         }
     }
 
-    public static void send(SseWriter sse, TurnEvent event) {
-        Rendered r = render(event);
-        sse.send(r.type(), r.data());
-    }
-
     /** The SSE event of a turn event: name and data, {@code "type"} first. */
     public static Rendered render(TurnEvent event) {
-        ObjectNode d = Json.MAPPER.createObjectNode();
+        ObjectNode d = WireJson.MAPPER.createObjectNode();
         String type = switch (event) {
             case TurnEvent.Started s -> {
                 d.put("turnId", s.turnId()).put("sessionId", s.sessionId()).put("requestId", s.requestId());
@@ -77,11 +72,11 @@ public final class SseEvents {
             }
             case TurnEvent.Failed f -> {
                 d.put("code", f.code()).put("message", f.message()).put("retryable", f.retryable());
-                if (f.retryAfter() != null) d.put("retryAfter", ErrorResponses.retryAfterSeconds(f.retryAfter()));
+                if (f.retryAfter() != null) d.put("retryAfter", ErrorStatuses.retryAfterSeconds(f.retryAfter()));
                 yield "error";
             }
         };
-        ObjectNode payload = Json.MAPPER.createObjectNode().put("type", type);
+        ObjectNode payload = WireJson.MAPPER.createObjectNode().put("type", type);
         payload.setAll(d);
         return new Rendered(type, payload);
     }
@@ -104,12 +99,12 @@ public final class SseEvents {
         ArrayNode tools = d.putArray("toolsCalled");
         paused.toolsCalled().forEach(tools::add);
         ArrayNode pending = d.putArray("pendingApprovals");
-        paused.pending().forEach(a -> pending.add(approval(Json.MAPPER.createObjectNode(), a)));
+        paused.pending().forEach(a -> pending.add(approval(WireJson.MAPPER.createObjectNode(), a)));
         return d;
     }
 
     public static ObjectNode usage(TurnEvent.Usage u) {
-        return Json.MAPPER
+        return WireJson.MAPPER
                 .createObjectNode()
                 .put("inputTokens", u.inputTokens())
                 .put("outputTokens", u.outputTokens())

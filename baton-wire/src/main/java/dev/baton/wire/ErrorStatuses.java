@@ -1,17 +1,22 @@
-package dev.baton.spring.web;
+package dev.baton.wire;
 
 import dev.baton.core.domain.DomainException;
 import dev.baton.core.turn.TurnEvent;
 import dev.baton.runtime.Refusal;
 import java.time.Duration;
 
-/** The statuses and wire codes of {@code baton serve} for refusals, domain refusals and failed JSON turns. */
-final class Statuses {
-    static final String DATABASE_UNAVAILABLE = "database_unavailable";
+/**
+ * The HTTP status and error code of each of Baton's refusals, of a domain's refusal and of a turn that failed for a
+ * request that wanted one JSON document: one table, whichever door answers (api.md, "Status codes").
+ */
+public final class ErrorStatuses {
+    /** The code of every answer the database's absence causes, directly or through a failed turn. */
+    public static final String DATABASE_UNAVAILABLE = "database_unavailable";
 
-    private Statuses() {}
+    private ErrorStatuses() {}
 
-    static int of(Refusal refusal) {
+    /** The status of each refusal (its code is {@link Refusal#code()}). */
+    public static int status(Refusal refusal) {
         return switch (refusal) {
             case Refusal.RateLimited r -> 429;
             case Refusal.BudgetExceeded b -> 429;
@@ -29,20 +34,24 @@ final class Statuses {
         };
     }
 
-    static int of(TurnEvent.Failed failed) {
+    /** The status of a failed turn, by its error code. */
+    public static int status(TurnEvent.Failed failed) {
         return switch (failed.code()) {
             case "model_timeout", "request_timeout" -> 504;
             case DATABASE_UNAVAILABLE -> 503;
             case "rate_limited" -> 429;
+            // known to be down for a known time (an open circuit breaker): come back after Retry-After
             case "model_unavailable" -> failed.retryAfter() != null ? 503 : 502;
             case "model_auth", "model_bad_request" -> 502;
+            // the server cannot reach any model for this agent: nothing the client can change
             case "model_not_configured" -> 503;
             case "cancelled" -> 409;
             default -> 500;
         };
     }
 
-    static int of(DomainException.Kind kind) {
+    /** The status of a domain's refusal. */
+    public static int status(DomainException.Kind kind) {
         return switch (kind) {
             case NOT_FOUND -> 404;
             case PERMISSION_DENIED -> 403;
@@ -52,7 +61,8 @@ final class Statuses {
         };
     }
 
-    static String wireCode(DomainException.Kind kind) {
+    /** The HTTP API's codes for the domains' kinds (the tools report the domain's own codes to the model). */
+    public static String wireCode(DomainException.Kind kind) {
         return switch (kind) {
             case NOT_FOUND -> "not_found";
             case PERMISSION_DENIED -> "forbidden";
@@ -63,8 +73,15 @@ final class Statuses {
     }
 
     /** A wait as Retry-After's whole seconds: rounded up, and at least 1 so that clients never retry at once. */
-    static long retryAfterSeconds(Duration wait) {
+    public static long retryAfterSeconds(Duration wait) {
         long seconds = wait.toSeconds() + (wait.toNanosPart() == 0 ? 0 : 1);
         return Math.max(1, seconds);
+    }
+
+    /** The error body every failure is answered with: {@code {"error": {code, message, requestId}}}. */
+    public static String body(String code, String message, String requestId) {
+        var err = WireJson.MAPPER.createObjectNode();
+        err.putObject("error").put("code", code).put("message", message).put("requestId", requestId);
+        return err.toString();
     }
 }

@@ -1,4 +1,4 @@
-package dev.baton.server.http;
+package dev.baton.wire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,31 +6,31 @@ import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
-class RequestBodyTest {
+class RequestBodiesTest {
 
     record Probe(String content) {}
 
-    private static ApiException error(Runnable r) {
+    private static ApiProblem error(Runnable r) {
         try {
             r.run();
-        } catch (ApiException e) {
+        } catch (ApiProblem e) {
             return e;
         }
-        throw new AssertionError("expected an ApiException");
+        throw new AssertionError("expected an ApiProblem");
     }
 
     @Test
     void reads_up_to_the_limit_even_when_content_length_is_absent_or_lies() {
         byte[] body = "x".repeat(2000).getBytes(StandardCharsets.UTF_8);
-        assertThat(RequestBody.readUtf8(new ByteArrayInputStream(body), -1, 2000))
+        assertThat(RequestBodies.readUtf8(new ByteArrayInputStream(body), -1, 2000))
                 .hasSize(2000);
-        assertThat(error(() -> RequestBody.readUtf8(new ByteArrayInputStream(body), -1, 1999))
+        assertThat(error(() -> RequestBodies.readUtf8(new ByteArrayInputStream(body), -1, 1999))
                         .status())
                 .isEqualTo(413);
-        assertThat(error(() -> RequestBody.readUtf8(new ByteArrayInputStream(body), 10, 1999))
+        assertThat(error(() -> RequestBodies.readUtf8(new ByteArrayInputStream(body), 10, 1999))
                         .status())
                 .isEqualTo(413);
-        assertThat(error(() -> RequestBody.readUtf8(new ByteArrayInputStream(new byte[0]), 5000, 1999))
+        assertThat(error(() -> RequestBodies.readUtf8(new ByteArrayInputStream(new byte[0]), 5000, 1999))
                         .status())
                 .isEqualTo(413);
     }
@@ -41,7 +41,7 @@ class RequestBodyTest {
         byte[] truncated = {'a', (byte) 0xE2, (byte) 0x82};
         byte[] surrogate = {(byte) 0xED, (byte) 0xA0, (byte) 0x80};
         for (byte[] b : new byte[][] {overlong, truncated, surrogate}) {
-            assertThat(error(() -> RequestBody.readUtf8(new ByteArrayInputStream(b), b.length, 100))
+            assertThat(error(() -> RequestBodies.readUtf8(new ByteArrayInputStream(b), b.length, 100))
                             .code())
                     .isEqualTo("invalid_encoding");
         }
@@ -49,31 +49,32 @@ class RequestBodyTest {
 
     @Test
     void binds_known_fields_and_names_the_unknown_one() {
-        assertThat(RequestBody.bind(RequestBody.parseObject("{\"content\":\"hi\"}"), Probe.class)
+        assertThat(RequestBodies.bind(RequestBodies.parseObject("{\"content\":\"hi\"}"), Probe.class)
                         .content())
                 .isEqualTo("hi");
-        ApiException e =
-                error(() -> RequestBody.bind(RequestBody.parseObject("{\"content\":\"hi\",\"x\":1}"), Probe.class));
+        ApiProblem e =
+                error(() -> RequestBodies.bind(RequestBodies.parseObject("{\"content\":\"hi\",\"x\":1}"), Probe.class));
         assertThat(e.code()).isEqualTo("unknown_field");
         assertThat(e.getMessage()).contains("'x'");
     }
 
     @Test
     void refuses_numbers_and_booleans_where_a_string_belongs() {
-        assertThat(error(() -> RequestBody.bind(RequestBody.parseObject("{\"content\":1}"), Probe.class))
+        assertThat(error(() -> RequestBodies.bind(RequestBodies.parseObject("{\"content\":1}"), Probe.class))
                         .getMessage())
                 .contains("content");
-        assertThat(error(() -> RequestBody.bind(RequestBody.parseObject("{\"content\":true}"), Probe.class))
+        assertThat(error(() -> RequestBodies.bind(RequestBodies.parseObject("{\"content\":true}"), Probe.class))
                         .code())
                 .isEqualTo("invalid_request");
     }
 
     @Test
     void rejects_trailing_tokens_duplicates_and_non_objects() {
-        assertThat(error(() -> RequestBody.parseObject("{\"a\":1} {}")).code()).isEqualTo("invalid_json");
-        assertThat(error(() -> RequestBody.parseObject("{\"a\":1,\"a\":2}")).code())
+        assertThat(error(() -> RequestBodies.parseObject("{\"a\":1} {}")).code())
                 .isEqualTo("invalid_json");
-        assertThat(error(() -> RequestBody.parseObject("\"text\"")).code()).isEqualTo("invalid_json");
-        assertThat(error(() -> RequestBody.parseObject("null")).code()).isEqualTo("invalid_json");
+        assertThat(error(() -> RequestBodies.parseObject("{\"a\":1,\"a\":2}")).code())
+                .isEqualTo("invalid_json");
+        assertThat(error(() -> RequestBodies.parseObject("\"text\"")).code()).isEqualTo("invalid_json");
+        assertThat(error(() -> RequestBodies.parseObject("null")).code()).isEqualTo("invalid_json");
     }
 }

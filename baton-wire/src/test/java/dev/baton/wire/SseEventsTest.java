@@ -1,0 +1,29 @@
+package dev.baton.wire;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.baton.core.turn.TurnEvent;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class SseEventsTest {
+
+    @Test
+    void an_events_data_repeats_its_name_as_type_first() {
+        SseEvents.Rendered chunk = SseEvents.render(new TurnEvent.Chunk("Hello"));
+
+        assertThat(chunk.type()).isEqualTo("chunk");
+        assertThat(chunk.json()).isEqualTo("{\"type\":\"chunk\",\"content\":\"Hello\"}");
+    }
+
+    @Test
+    void a_failed_turn_is_an_error_event_with_retry_after_in_whole_seconds() {
+        SseEvents.Rendered error = SseEvents.render(
+                new TurnEvent.Failed("model_unavailable", "the model is down", true, Duration.ofMillis(2500)));
+
+        assertThat(error.type()).isEqualTo("error");
+        assertThat(error.json())
+                .isEqualTo("{\"type\":\"error\",\"code\":\"model_unavailable\",\"message\":\"the model is down\","
+                        + "\"retryable\":true,\"retryAfter\":3}");
+    }
+}
