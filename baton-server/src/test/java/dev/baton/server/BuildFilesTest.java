@@ -23,8 +23,8 @@ class BuildFilesTest {
 
     static final Path REPO = Path.of("..").toAbsolutePath().normalize();
     /** modules of the reactor that are not published (nor listed in baton-bom) */
-    static final List<String> UNPUBLISHED =
-            List.of("baton-bom", "baton-server", "baton-bench", "examples/embedded", "examples/spring-boot");
+    static final List<String> UNPUBLISHED = List.of(
+            "baton-bom", "baton-server", "baton-bench", "baton-image", "examples/embedded", "examples/spring-boot");
 
     @Test
     void theBomListsEveryPublishedModuleAtTheProjectVersion() throws Exception {
