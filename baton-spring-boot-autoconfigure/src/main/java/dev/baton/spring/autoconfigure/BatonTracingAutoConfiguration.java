@@ -11,6 +11,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -30,6 +31,7 @@ import org.springframework.context.annotation.Configuration;
 @ConditionalOnClass(OpenTelemetry.class)
 @ConditionalOnBean(OpenTelemetry.class)
 @ConditionalOnProperty(prefix = "baton.tracing", name = "enabled", havingValue = "true", matchIfMissing = true)
+@EnableConfigurationProperties(BatonProperties.class)
 public class BatonTracingAutoConfiguration {
 
     @Bean
