@@ -7,11 +7,13 @@ import dev.baton.app.config.BatonConfig;
 import dev.baton.app.config.ConfigLoader;
 import dev.baton.core.agent.AgentDefinition;
 import dev.baton.core.tool.ToolSource;
+import dev.baton.core.trace.TurnTracing;
 import dev.baton.runtime.Baton;
 import dev.baton.runtime.agent.AgentRegistry;
 import dev.baton.runtime.config.ConfigFile;
 import dev.baton.spring.security.AuthenticatedTools;
 import dev.baton.spring.tool.BeanTools;
+import dev.baton.spring.trace.TracedInstrumentation;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -69,6 +71,7 @@ public class BatonAutoConfiguration {
             BatonProperties properties,
             BatonHostTools tools,
             ObjectProvider<Instrumentation> instrumentation,
+            ObjectProvider<TurnTracing> tracing,
             ObjectProvider<AgentDefinition> agents,
             ObjectProvider<DataSource> dataSources) {
         Map<String, String> env = properties.environment(System.getenv());
@@ -79,7 +82,7 @@ public class BatonAutoConfiguration {
         BatonApp.Options options = BatonApp.Options.DEFAULTS
                 .withClock(Clock.systemUTC())
                 .withSimulatorBaseUrl(properties.simulatorBaseUrl())
-                .withInstrumentation(instrumentation.getIfAvailable(() -> Instrumentation.NONE))
+                .withInstrumentation(traced(instrumentation.getIfAvailable(() -> Instrumentation.NONE), tracing))
                 .withTools(tools.sources());
         if (properties.database().useAppDataSource()) {
             DataSource dataSource = dataSources.getIfUnique();
@@ -96,6 +99,12 @@ public class BatonAutoConfiguration {
     @ConditionalOnMissingBean
     public Baton baton(BatonApp app) {
         return app.baton();
+    }
+
+    /** {@code instrumentation} with the turns traced when the app has Baton's tracing (its OpenTelemetry). */
+    private static Instrumentation traced(Instrumentation instrumentation, ObjectProvider<TurnTracing> tracing) {
+        TurnTracing turns = tracing.getIfUnique();
+        return turns == null || !turns.isOn() ? instrumentation : new TracedInstrumentation(instrumentation, turns);
     }
 
     /** The app's agents first (the first one a caller may use is the default), then baton.yaml's and the domains'. */

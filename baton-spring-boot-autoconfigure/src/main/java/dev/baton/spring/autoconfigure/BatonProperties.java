@@ -24,6 +24,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param api Baton's HTTP API, served by the app
  * @param security how an authenticated Spring Security user becomes Baton's caller
  * @param jwt Baton's own bearer tokens, for an app without Spring Security
+ * @param tracing turns traced through the app's OpenTelemetry, when it has one
  */
 @ConfigurationProperties("baton")
 public record BatonProperties(
@@ -36,7 +37,8 @@ public record BatonProperties(
         Map<String, String> environment,
         @DefaultValue Api api,
         @DefaultValue Security security,
-        @DefaultValue Jwt jwt) {
+        @DefaultValue Jwt jwt,
+        @DefaultValue Tracing tracing) {
 
     public BatonProperties {
         environment = environment == null ? Map.of() : Map.copyOf(environment);
@@ -90,6 +92,16 @@ public record BatonProperties(
      *     Spring Security is not on the class path
      */
     public record Jwt(String secret) {}
+
+    /**
+     * @param enabled trace turns ({@code invoke_agent}, {@code chat}, {@code execute_tool} spans) through the app's
+     *     {@code OpenTelemetry} bean; without one there is no tracing whatever this says
+     * @param captureContent put prompts, answers, tool arguments and results on the spans (opt-in: they are the
+     *     users' words)
+     */
+    public record Tracing(
+            @DefaultValue("true") boolean enabled,
+            @DefaultValue("false") boolean captureContent) {}
 
     /** The variables Baton reads from the environment, with these properties over {@code processEnvironment}. */
     public Map<String, String> environment(Map<String, String> processEnvironment) {

@@ -5,6 +5,7 @@ import dev.baton.runtime.conversation.AdmittedTurn;
 import dev.baton.runtime.conversation.TurnListener;
 import dev.baton.runtime.stream.TurnEventRecorder;
 import dev.baton.wire.SseEvents;
+import io.opentelemetry.context.Context;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -58,7 +59,9 @@ final class TurnStream implements TurnListener {
      */
     Start start(Function<TurnListener, Object> run, String requestId) {
         CompletableFuture<Object> ended = new CompletableFuture<>();
-        Thread.ofVirtual().name("baton-turn-" + requestId).start(() -> {
+        // the request's trace context (a caller's traceparent, the app's server span) goes with the turn
+        Context caller = Context.current();
+        Thread.ofVirtual().name("baton-turn-" + requestId).start(caller.wrap(() -> {
             try {
                 ended.complete(run.apply(this));
                 if (turn != null) emitter.complete();
@@ -69,7 +72,7 @@ final class TurnStream implements TurnListener {
                 SseHeartbeats.Stream open = stream;
                 if (open != null) open.stop();
             }
-        });
+        }));
         try {
             CompletableFuture.anyOf(admitted, ended).join();
         } catch (CompletionException e) {
