@@ -20,6 +20,11 @@ function server() {
     { description: 'Always reports a tool error', inputSchema: z.object({}) },
     async () => ({ content: [{ type: 'text', text: 'it failed' }], isError: true })
   );
+  s.registerPrompt(
+    'summarise',
+    { description: 'Asks for a summary of a topic', argsSchema: z.object({ topic: z.string() }) },
+    ({ topic }) => ({ messages: [{ role: 'user', content: { type: 'text', text: 'Summarise ' + topic + ' in one line.' } }] })
+  );
   return s;
 }
 

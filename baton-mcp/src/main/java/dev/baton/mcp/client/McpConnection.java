@@ -183,6 +183,42 @@ final class McpConnection implements CallTarget, AutoCloseable {
         }
     }
 
+    /**
+     * The server's prompts, on its current session.
+     *
+     * @throws ToolException when the server refused the request
+     * @throws McpUnavailableException when it is not connected or did not answer in time
+     */
+    List<McpSchema.Prompt> prompts() {
+        return onSession("list its prompts", current -> current.listPrompts(settings.timeout()));
+    }
+
+    /** One of its prompts rendered with {@code arguments}; the exceptions of {@link #prompts()}. */
+    McpSchema.GetPromptResult prompt(String name, Map<String, String> arguments) {
+        McpSchema.GetPromptResult rendered =
+                onSession("render a prompt", current -> current.getPrompt(name, arguments, settings.timeout()));
+        if (rendered == null) throw unavailable("answered with nothing");
+        return rendered;
+    }
+
+    private <T> T onSession(String what, java.util.function.Function<ToolSession, T> request) {
+        ToolSession current = session;
+        if (current == null) throw unavailable("is not connected (" + describeDown() + ")");
+        try {
+            return request.apply(current);
+        } catch (RuntimeException e) {
+            CallFailure failure = CallFailure.of(e);
+            switch (failure.kind()) {
+                case SERVER_ERROR -> throw new ToolException("mcp_error", failure.message());
+                case INTERRUPTED -> {
+                    Thread.currentThread().interrupt();
+                    throw new CancellationException("cancelled");
+                }
+                default -> throw unavailable("failed to " + what + ": " + failure.message());
+            }
+        }
+    }
+
     /** Checks the tools its pins hold back again now (after an operator accepted a change); waits for the result. */
     void recheckPins(Duration wait) {
         try {

@@ -159,6 +159,20 @@ final class ServerSession implements ToolSession {
     }
 
     @Override
+    public List<McpSchema.Prompt> listPrompts(Duration timeout) {
+        McpSchema.ServerCapabilities capabilities = client.getServerCapabilities();
+        if (capabilities == null || capabilities.prompts() == null) return List.of();
+        McpSchema.ListPromptsResult result = client.listPrompts().block(timeout);
+        return result == null || result.prompts() == null ? List.of() : result.prompts();
+    }
+
+    @Override
+    public McpSchema.GetPromptResult getPrompt(String name, Map<String, String> arguments, Duration timeout) {
+        return client.getPrompt(new McpSchema.GetPromptRequest(name, new HashMap<>(arguments)))
+                .block(timeout);
+    }
+
+    @Override
     public void ping(Duration timeout) {
         client.ping().block(timeout);
     }

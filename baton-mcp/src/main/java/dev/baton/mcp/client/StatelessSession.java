@@ -35,12 +35,15 @@ final class StatelessSession implements ToolSession {
     private final McpAsyncClient client;
     private final McpJsonMapper json = McpJsonDefaults.getMapper();
     private final Consumer<List<McpSchema.Tool>> onToolsChanged;
+    private final boolean offersPrompts;
     /** What the last listing found; a health check that lists something else reports the change. */
     private volatile List<McpSchema.Tool> lastListed;
 
-    private StatelessSession(McpAsyncClient client, Consumer<List<McpSchema.Tool>> onToolsChanged) {
+    private StatelessSession(
+            McpAsyncClient client, Consumer<List<McpSchema.Tool>> onToolsChanged, boolean offersPrompts) {
         this.client = client;
         this.onToolsChanged = onToolsChanged;
+        this.offersPrompts = offersPrompts;
     }
 
     /**
@@ -68,7 +71,10 @@ final class StatelessSession implements ToolSession {
         if (found == null
                 || found.supportedVersions() == null
                 || !found.supportedVersions().contains(REVISION)) return null;
-        return new StatelessSession(client, onToolsChanged);
+        return new StatelessSession(
+                client,
+                onToolsChanged,
+                found.capabilities() != null && found.capabilities().prompts() != null);
     }
 
     @Override
@@ -111,6 +117,28 @@ final class StatelessSession implements ToolSession {
                 .contextWrite(c -> c.put(McpTransportContext.KEY, context))
                 .block(timeout);
         return result == null ? null : json.convertValue(result, McpSchema.CallToolResult.class);
+    }
+
+    @Override
+    public List<McpSchema.Prompt> listPrompts(Duration timeout) {
+        if (!offersPrompts) return List.of();
+        io.modelcontextprotocol.modern.McpSchema.ListPromptsResult result =
+                client.prompts().callTimeout(timeout).list().block(timeout.plusSeconds(1));
+        return result == null || result.prompts() == null
+                ? List.of()
+                : result.prompts().stream()
+                        .map(prompt -> json.convertValue(prompt, McpSchema.Prompt.class))
+                        .toList();
+    }
+
+    @Override
+    public McpSchema.GetPromptResult getPrompt(String name, Map<String, String> arguments, Duration timeout) {
+        io.modelcontextprotocol.modern.McpSchema.GetPromptResult result = client.prompt(name)
+                .arguments(arguments)
+                .callTimeout(timeout)
+                .get()
+                .block(timeout.plusSeconds(1));
+        return result == null ? null : json.convertValue(result, McpSchema.GetPromptResult.class);
     }
 
     /** Lists the tools again: the request proves the server answers, and the list says whether it changed. */

@@ -25,6 +25,12 @@ sealed interface ToolSession extends AutoCloseable permits ServerSession, Statel
     /** Calls a tool within {@code timeout}; when Baton gives up on it, the server is told (as its revision says). */
     McpSchema.CallToolResult call(McpSchema.CallToolRequest request, McpTransportContext context, Duration timeout);
 
+    /** The server's prompts; empty when it offers none. */
+    List<McpSchema.Prompt> listPrompts(Duration timeout);
+
+    /** One prompt rendered with {@code arguments}. */
+    McpSchema.GetPromptResult getPrompt(String name, java.util.Map<String, String> arguments, Duration timeout);
+
     /** Fails when the server does not answer within {@code timeout}. */
     void ping(Duration timeout);
 
