@@ -20,6 +20,14 @@ function server() {
     { description: 'Always reports a tool error', inputSchema: z.object({}) },
     async () => ({ content: [{ type: 'text', text: 'it failed' }], isError: true })
   );
+  s.registerTool(
+    'slow',
+    { description: 'Answers after 20 seconds', inputSchema: z.object({}) },
+    async () => {
+      await new Promise((resolve) => setTimeout(resolve, 20000));
+      return { content: [{ type: 'text', text: 'late' }] };
+    }
+  );
   s.registerPrompt(
     'summarise',
     { description: 'Asks for a summary of a topic', argsSchema: z.object({ topic: z.string() }) },
@@ -37,6 +45,10 @@ http
       res.end(JSON.stringify(seen));
       return;
     }
+    // a client that gives up on a request closes its connection before the answer: recorded as 'closed-early'
+    res.on('close', () => {
+      if (!res.writableEnded) seen.push({ method: 'closed-early', url: req.url });
+    });
     const chunks = [];
     for await (const chunk of req) chunks.push(chunk);
     const body = Buffer.concat(chunks);

@@ -1,6 +1,7 @@
 package dev.baton.mcp.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.core.auth.Principal;
@@ -84,6 +85,21 @@ class ModernServersIT {
         assertThat(failed.error().code()).isEqualTo("mcp_tool_error");
         assertThat(failed.error().message()).contains("it failed");
         assertThat(status().up()).isTrue();
+    }
+
+    @Test
+    void a_call_baton_gives_up_on_closes_its_request_which_is_how_2026_cancels() {
+        ModernServer server = opened(ModernServer.start(dir));
+        ToolCalls calls = connect("url: \"" + server.url("/mcp") + "\"\ntools: { slow: { timeout: 1s } }");
+
+        long started = System.nanoTime();
+        ToolCallOutcome slow = calls.call(alice, "modern__slow", "{}");
+
+        assertThat(slow.state()).isEqualTo(ToolCallState.TIMED_OUT);
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> list(server.seen()).stream()
+                        .anyMatch(r -> r.path("method").asText().equals("closed-early")));
     }
 
     @Test
