@@ -37,6 +37,12 @@ record CallFailure(Kind kind, String message) {
                         : String.valueOf(error.getMessage());
                 return new CallFailure(Kind.SERVER_ERROR, message);
             }
+            if (t instanceof io.modelcontextprotocol.modern.McpException error)
+                return new CallFailure(Kind.SERVER_ERROR, String.valueOf(error.getMessage()));
+            if (t instanceof io.modelcontextprotocol.modern.client.McpTimeoutException)
+                return new CallFailure(Kind.TIMEOUT, "timed out");
+            if (t instanceof io.modelcontextprotocol.modern.client.McpResponseLostException)
+                return new CallFailure(Kind.CONNECTION, text(t));
             if (t instanceof McpTransportSessionNotFoundException) return new CallFailure(Kind.SESSION_GONE, text(t));
             if (t instanceof InterruptedException) return new CallFailure(Kind.INTERRUPTED, "interrupted");
             if (t instanceof TimeoutException || isBlockTimeout(t)) return new CallFailure(Kind.TIMEOUT, "timed out");

@@ -115,6 +115,11 @@ public final class McpClients implements AutoCloseable {
         return Optional.ofNullable(accounts);
     }
 
+    /** The prompts of the connected servers of shared data, for their callers. */
+    public McpPrompts prompts() {
+        return new McpPrompts(connections);
+    }
+
     /** One source per server, in configuration order. */
     public List<ToolSource> toolSources() {
         return sources;

@@ -29,7 +29,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps one MCP server connected: a supervisor (a virtual thread) opens a {@link ServerSession}, lists the tools,
+ * Keeps one MCP server connected: a supervisor (a virtual thread) opens a {@link ToolSession}, lists the tools,
  * watches the session (a stdio process that exits, a failed call, a health ping that goes unanswered) and, when it is
  * lost, closes it and opens a new one after a backoff that doubles while attempts keep failing. Meanwhile the last
  * catalogue stays on offer and its calls fail at once, so the source's circuit breaker opens and the model is told
@@ -55,7 +55,7 @@ final class McpConnection implements CallTarget, AutoCloseable {
     private final Thread supervisor;
 
     private volatile boolean closed;
-    private volatile ServerSession session;
+    private volatile ToolSession session;
     private volatile Catalogue catalogue = Catalogue.EMPTY;
     private volatile List<McpSchema.Tool> lastListed = List.of();
     /** Replaced whole on every change, under this connection's lock; read without it. */
@@ -141,7 +141,7 @@ final class McpConnection implements CallTarget, AutoCloseable {
         McpSchema.CallToolRequest request = new McpSchema.CallToolRequest(remoteName, SdkJson.map(arguments), meta);
         McpTransportContext transportContext = ServerSession.transportContext(identity.headers(), user, tenant);
         for (int attempt = 0; ; attempt++) {
-            ServerSession current = session;
+            ToolSession current = session;
             if (current == null) throw unavailable("is not connected (" + describeDown() + ")");
             Duration left = Duration.between(clock.instant(), context.deadline());
             if (!left.isPositive()) throw unavailable("was not called: no time left");
@@ -183,6 +183,42 @@ final class McpConnection implements CallTarget, AutoCloseable {
         }
     }
 
+    /**
+     * The server's prompts, on its current session.
+     *
+     * @throws ToolException when the server refused the request
+     * @throws McpUnavailableException when it is not connected or did not answer in time
+     */
+    List<McpSchema.Prompt> prompts() {
+        return onSession("list its prompts", current -> current.listPrompts(settings.timeout()));
+    }
+
+    /** One of its prompts rendered with {@code arguments}; the exceptions of {@link #prompts()}. */
+    McpSchema.GetPromptResult prompt(String name, Map<String, String> arguments) {
+        McpSchema.GetPromptResult rendered =
+                onSession("render a prompt", current -> current.getPrompt(name, arguments, settings.timeout()));
+        if (rendered == null) throw unavailable("answered with nothing");
+        return rendered;
+    }
+
+    private <T> T onSession(String what, java.util.function.Function<ToolSession, T> request) {
+        ToolSession current = session;
+        if (current == null) throw unavailable("is not connected (" + describeDown() + ")");
+        try {
+            return request.apply(current);
+        } catch (RuntimeException e) {
+            CallFailure failure = CallFailure.of(e);
+            switch (failure.kind()) {
+                case SERVER_ERROR -> throw new ToolException("mcp_error", failure.message());
+                case INTERRUPTED -> {
+                    Thread.currentThread().interrupt();
+                    throw new CancellationException("cancelled");
+                }
+                default -> throw unavailable("failed to " + what + ": " + failure.message());
+            }
+        }
+    }
+
     /** Checks the tools its pins hold back again now (after an operator accepted a change); waits for the result. */
     void recheckPins(Duration wait) {
         try {
@@ -205,7 +241,7 @@ final class McpConnection implements CallTarget, AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        ServerSession last = session;
+        ToolSession last = session;
         if (last != null) last.close();
         updates.shutdownNow();
         firstAttempt.complete(null);
@@ -218,7 +254,7 @@ final class McpConnection implements CallTarget, AutoCloseable {
         while (!closed) {
             long attempt = generation.incrementAndGet();
             lostSignals.clear();
-            ServerSession opened = null;
+            ToolSession opened = null;
             long upAt = 0;
             String reason;
             try {
@@ -256,7 +292,7 @@ final class McpConnection implements CallTarget, AutoCloseable {
     }
 
     /** Opens a session; in AUTO mode an HTTP server that rejects streamable HTTP is tried over legacy SSE. */
-    private ServerSession open(long attempt) {
+    private ToolSession open(long attempt) {
         Duration requestTimeout = settings.longestTimeout().plus(REQUEST_TIMEOUT_MARGIN);
         Consumer<List<McpSchema.Tool>> onToolsChanged = tools -> update(() -> {
             if (generation.get() == attempt) rebuild(tools, Refresh.LIST_CHANGED);
@@ -272,7 +308,7 @@ final class McpConnection implements CallTarget, AutoCloseable {
      *
      * @return why the session ended
      */
-    private String watch(ServerSession watched) {
+    private String watch(ToolSession watched) {
         while (!closed) {
             String lost;
             try {
@@ -301,12 +337,12 @@ final class McpConnection implements CallTarget, AutoCloseable {
     }
 
     /** Reports that {@code lostSession} broke; ignored when it is no longer the current one. */
-    private void lost(ServerSession lostSession, String why) {
+    private void lost(ToolSession lostSession, String why) {
         if (session == lostSession) lostSignals.offer(why);
     }
 
     /** The server restarted under a live session: count it, and list its tools again (they may have changed). */
-    private void sessionRenewed(ServerSession renewed) {
+    private void sessionRenewed(ToolSession renewed) {
         log.warn("MCP server {} no longer knew its session (it restarted); continuing on a new one", settings.name());
         countRestart();
         update(() -> {
@@ -352,7 +388,7 @@ final class McpConnection implements CallTarget, AutoCloseable {
         setStatus(state, lastError, null);
     }
 
-    private synchronized void setStatus(ServerStatus.State state, String lastError, ServerSession current) {
+    private synchronized void setStatus(ServerStatus.State state, String lastError, ToolSession current) {
         status = status.entering(
                 state,
                 clock.instant(),

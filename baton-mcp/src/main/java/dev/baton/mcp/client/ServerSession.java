@@ -28,7 +28,7 @@ import reactor.core.publisher.Mono;
  * One live SDK client of a server, opened (transport and initialize handshake) and closed as a unit: after a restart
  * or a lost HTTP session a new one is opened. Blocking calls, bounded by the caller's time.
  */
-final class ServerSession implements AutoCloseable {
+final class ServerSession implements ToolSession {
     /** Keys of the per-call {@link McpTransportContext}: the verified caller, read by the identity headers. */
     static final String USER_ID = "baton.userId";
 
@@ -44,7 +44,9 @@ final class ServerSession implements AutoCloseable {
     enum Wire {
         STDIO("stdio"),
         STREAMABLE_HTTP("streamable-http"),
-        SSE("sse");
+        SSE("sse"),
+        /** Revision 2026-07-28 over HTTP: no session, every request carries its protocol version. */
+        STATELESS_HTTP("streamable-http 2026-07-28");
 
         final String label;
 
@@ -111,21 +113,25 @@ final class ServerSession implements AutoCloseable {
         }
     }
 
-    Wire wire() {
+    @Override
+    public Wire wire() {
         return wire;
     }
 
     /** The server's process id, for a stdio server; -1 otherwise. */
-    long pid() {
+    @Override
+    public long pid() {
         return transport.delegate() instanceof StdioProcessTransport stdio ? stdio.pid() : -1;
     }
 
     /** How often the HTTP server has said it no longer knows the session (the SDK then opened a new one). */
-    long sessionLosses() {
+    @Override
+    public long sessionLosses() {
         return transport.delegate() instanceof SessionLossWatch watch ? watch.losses() : 0;
     }
 
-    List<McpSchema.Tool> listTools(Duration timeout) {
+    @Override
+    public List<McpSchema.Tool> listTools(Duration timeout) {
         McpSchema.ListToolsResult result = client.listTools().block(timeout);
         return result == null || result.tools() == null ? List.of() : result.tools();
     }
@@ -134,7 +140,9 @@ final class ServerSession implements AutoCloseable {
      * Calls a tool within {@code timeout}. When Baton gives up on the call — the timeout passes, or the calling thread
      * is interrupted (the turn was cancelled) — the server is sent {@code notifications/cancelled} for it.
      */
-    McpSchema.CallToolResult call(McpSchema.CallToolRequest request, McpTransportContext context, Duration timeout) {
+    @Override
+    public McpSchema.CallToolResult call(
+            McpSchema.CallToolRequest request, McpTransportContext context, Duration timeout) {
         AtomicReference<Object> sent = new AtomicReference<>();
         try {
             return client.callTool(request)
@@ -150,7 +158,22 @@ final class ServerSession implements AutoCloseable {
         }
     }
 
-    void ping(Duration timeout) {
+    @Override
+    public List<McpSchema.Prompt> listPrompts(Duration timeout) {
+        McpSchema.ServerCapabilities capabilities = client.getServerCapabilities();
+        if (capabilities == null || capabilities.prompts() == null) return List.of();
+        McpSchema.ListPromptsResult result = client.listPrompts().block(timeout);
+        return result == null || result.prompts() == null ? List.of() : result.prompts();
+    }
+
+    @Override
+    public McpSchema.GetPromptResult getPrompt(String name, Map<String, String> arguments, Duration timeout) {
+        return client.getPrompt(new McpSchema.GetPromptRequest(name, new HashMap<>(arguments)))
+                .block(timeout);
+    }
+
+    @Override
+    public void ping(Duration timeout) {
         client.ping().block(timeout);
     }
 
@@ -222,18 +245,24 @@ final class ServerSession implements AutoCloseable {
      * context carries them (the SDK sends on threads of its own, where the turn's span is not current).
      */
     private static McpSyncHttpClientRequestCustomizer identityHeaders(IdentityForwarding identity) {
-        return (builder, method, uri, body, context) -> {
-            if (context == null) return;
-            if (context.get(TRACE_HEADERS) instanceof Map<?, ?> trace) {
-                trace.forEach((name, value) -> builder.header(name.toString(), value.toString()));
-            }
-            if (!identity.headers()) return;
-            Object user = context.get(USER_ID);
-            Object tenant = context.get(TENANT_ID);
-            if (identity.userHeader() != null && user != null) builder.header(identity.userHeader(), user.toString());
-            if (identity.tenantHeader() != null && tenant != null)
-                builder.header(identity.tenantHeader(), tenant.toString());
-        };
+        return (builder, method, uri, body, context) -> forwardedHeaders(identity, context, builder::header);
+    }
+
+    /** The trace-context and identity headers a call's {@code context} carries, given to {@code header}. */
+    static void forwardedHeaders(
+            IdentityForwarding identity,
+            McpTransportContext context,
+            java.util.function.BiConsumer<String, String> header) {
+        if (context == null) return;
+        if (context.get(TRACE_HEADERS) instanceof Map<?, ?> trace) {
+            trace.forEach((name, value) -> header.accept(name.toString(), value.toString()));
+        }
+        if (!identity.headers()) return;
+        Object user = context.get(USER_ID);
+        Object tenant = context.get(TENANT_ID);
+        if (identity.userHeader() != null && user != null) header.accept(identity.userHeader(), user.toString());
+        if (identity.tenantHeader() != null && tenant != null)
+            header.accept(identity.tenantHeader(), tenant.toString());
     }
 
     static Map<String, Object> contextFor(String userId, String tenantId) {

@@ -6,7 +6,8 @@ import java.util.Objects;
 /**
  * How one configured MCP server is doing, for {@code /readyz} and the logs.
  *
- * @param wire {@code stdio}, {@code streamable-http} or {@code sse} (the last one that connected); null before any did
+ * @param wire {@code stdio}, {@code streamable-http}, {@code sse} or {@code streamable-http 2026-07-28} (the last one
+ *     that connected); null before any did
  * @param since when the server entered its state
  * @param lastError why it is (or last was) down; null when it never failed
  * @param pid the process of a stdio server while it runs, else -1

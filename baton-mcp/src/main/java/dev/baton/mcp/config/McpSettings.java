@@ -50,6 +50,7 @@ public record McpSettings(
             "url",
             "headers",
             "transport",
+            "protocol",
             "timeout",
             "permissions",
             "tools",
@@ -258,9 +259,22 @@ public record McpSettings(
                         where + ".transport must be auto, streamable or sse, got '" + value + "'");
             }
         }
+        McpTransport.Protocol protocol =
+                mode == McpTransport.HttpMode.SSE ? McpTransport.Protocol.V2025 : McpTransport.Protocol.AUTO;
+        if (node.has("protocol")) {
+            String value = text(node.path("protocol"), where + ".protocol");
+            protocol = switch (value) {
+                case "auto" -> McpTransport.Protocol.AUTO;
+                case "2025" -> McpTransport.Protocol.V2025;
+                case "2026" -> McpTransport.Protocol.V2026;
+                default ->
+                    throw new IllegalArgumentException(
+                            where + ".protocol must be auto, 2025 or 2026, got '" + value + "'");
+            };
+        }
         Map<String, String> headers = stringMap(node.path("headers"), where + ".headers", placeholders);
         try {
-            return new McpTransport.Http(uri, headers, mode);
+            return new McpTransport.Http(uri, headers, mode, protocol);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(where + ".url: " + e.getMessage());
         }

@@ -35,8 +35,9 @@ public sealed interface McpTransport {
      * {@link HttpMode#AUTO} finds the URL does not speak streamable HTTP.
      *
      * @param headers sent with every request (an API key for the server); never the user's token
+     * @param protocol which MCP revision to speak; {@link Protocol#AUTO} asks the server ({@code server/discover})
      */
-    record Http(URI url, Map<String, String> headers, HttpMode mode) implements McpTransport {
+    record Http(URI url, Map<String, String> headers, HttpMode mode, Protocol protocol) implements McpTransport {
         public Http {
             Objects.requireNonNull(url, "url");
             String scheme = url.getScheme() == null ? "" : url.getScheme().toLowerCase(java.util.Locale.ROOT);
@@ -47,7 +48,28 @@ public sealed interface McpTransport {
                 throw new IllegalArgumentException("url must not carry credentials; use headers");
             headers = Map.copyOf(headers == null ? Map.of() : headers);
             Objects.requireNonNull(mode, "mode");
+            Objects.requireNonNull(protocol, "protocol");
+            if (protocol == Protocol.V2026 && mode == HttpMode.SSE)
+                throw new IllegalArgumentException(
+                        "protocol 2026 has no SSE transport: say transport: auto or streamable");
         }
+
+        /** A server whose protocol revision is found by asking it. */
+        public Http(URI url, Map<String, String> headers, HttpMode mode) {
+            this(url, headers, mode, mode == HttpMode.SSE ? Protocol.V2025 : Protocol.AUTO);
+        }
+    }
+
+    /** Which MCP revision to speak with an HTTP server. */
+    enum Protocol {
+        /**
+         * Ask with {@code server/discover}: 2026-07-28 when the server lists it, else the 2025 initialize handshake.
+         */
+        AUTO,
+        /** The initialize handshake and a session (revisions 2025-11-25 down to 2024-11-05). */
+        V2025,
+        /** Revision 2026-07-28 only: stateless requests, each carrying its protocol version and capabilities. */
+        V2026
     }
 
     /** Which HTTP transport to speak. */

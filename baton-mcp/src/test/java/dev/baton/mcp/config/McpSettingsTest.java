@@ -68,6 +68,36 @@ class McpSettingsTest {
     }
 
     @Test
+    void the_protocol_revision_is_asked_for_unless_pinned() {
+        McpSettings settings = parse("""
+                servers:
+                  auto: { url: "https://a.example.com/mcp", state: shared, sharedWith: [admin] }
+                  old: { url: "https://b.example.com/mcp", state: shared, sharedWith: [admin], protocol: "2025" }
+                  new: { url: "https://c.example.com/mcp", state: shared, sharedWith: [admin], protocol: 2026 }
+                  sse: { url: "https://d.example.com/sse", state: shared, sharedWith: [admin], transport: sse }
+                """, Map.of());
+
+        assertThat(protocol(settings, "auto")).isEqualTo(McpTransport.Protocol.AUTO);
+        assertThat(protocol(settings, "old")).isEqualTo(McpTransport.Protocol.V2025);
+        assertThat(protocol(settings, "new")).isEqualTo(McpTransport.Protocol.V2026);
+        // the legacy SSE transport predates 2026-07-28
+        assertThat(protocol(settings, "sse")).isEqualTo(McpTransport.Protocol.V2025);
+        assertThatThrownBy(() -> parse(
+                        "servers: { a: { url: \"http://h/\", state: shared, sharedWith: [admin], protocol: \"2024\" } }",
+                        Map.of()))
+                .hasMessage("mcp.servers.a.protocol must be auto, 2025 or 2026, got '2024'");
+        assertThatThrownBy(() -> parse(
+                        "servers: { a: { url: \"http://h/\", state: shared, sharedWith: [admin], transport: sse,"
+                                + " protocol: 2026 } }",
+                        Map.of()))
+                .hasMessageContaining("protocol 2026 has no SSE transport");
+    }
+
+    private static McpTransport.Protocol protocol(McpSettings settings, String server) {
+        return ((McpTransport.Http) settings.server(server).transport()).protocol();
+    }
+
+    @Test
     void mistakes_name_the_setting_that_is_wrong() {
         assertThatThrownBy(() -> parse("servers: { a: { command: x, url: \"http://h/\", state: perUser } }", Map.of()))
                 .hasMessage("mcp.servers.a: set exactly one of command and url");

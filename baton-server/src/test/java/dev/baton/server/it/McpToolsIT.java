@@ -160,6 +160,48 @@ class McpToolsIT {
     }
 
     @Test
+    void prompts_of_servers_the_caller_may_use_are_listed_and_rendered() {
+        JsonNode prompts = t.api.get("/v1/mcp/prompts", alice).body().path("prompts");
+        assertThat(prompts)
+                .extracting(
+                        p -> p.path("server").asText() + "/" + p.path("name").asText())
+                .contains("everything/simple-prompt", "everything/args-prompt");
+        JsonNode args = null;
+        for (JsonNode p : prompts) if (p.path("name").asText().equals("args-prompt")) args = p;
+        assertThat(args.path("arguments").get(0).path("name").asText()).isEqualTo("city");
+        assertThat(args.path("arguments").get(0).path("required").asBoolean()).isTrue();
+
+        ApiClient.Response rendered =
+                t.api.post("/v1/mcp/prompts/everything/args-prompt", alice, "{\"arguments\": {\"city\": \"Lyon\"}}");
+        assertThat(rendered.status()).as(rendered.raw()).isEqualTo(200);
+        JsonNode message = rendered.body().path("messages").get(0);
+        assertThat(message.path("role").asText()).isEqualTo("user");
+        assertThat(message.path("content").path("type").asText()).isEqualTo("text");
+        assertThat(message.path("content").path("text").asText()).contains("Lyon");
+
+        // the plain role has no mcp:everything permission: no prompts, and the server does not exist for it
+        String pat = TestServer.token("pat", "plain");
+        assertThat(t.api.get("/v1/mcp/prompts", pat).body().path("prompts")).isEmpty();
+        assertError(t.api.post("/v1/mcp/prompts/everything/simple-prompt", pat, "{}"), 404, "not_found");
+        assertError(t.api.post("/v1/mcp/prompts/nowhere/simple-prompt", alice, "{}"), 404, "not_found");
+        assertError(t.api.post("/v1/mcp/prompts/everything/no-such-prompt", alice, "{}"), 400, "prompt_refused");
+        assertError(
+                t.api.post("/v1/mcp/prompts/everything/args-prompt", alice, "{\"arguments\": [\"Lyon\"]}"),
+                400,
+                "invalid_request");
+        assertError(
+                t.api.post("/v1/mcp/prompts/everything/args-prompt", alice, "{\"arguments\": {\"city\": 1}}"),
+                400,
+                "invalid_request");
+        assertError(t.api.post("/v1/mcp/prompts/everything/args-prompt", alice, ""), 400, "invalid_json");
+    }
+
+    private static void assertError(ApiClient.Response response, int status, String code) {
+        assertThat(response.status()).as(response.raw()).isEqualTo(status);
+        assertThat(response.body().path("error").path("code").asText()).isEqualTo(code);
+    }
+
+    @Test
     void a_server_killed_mid_session_fails_fast_the_other_keeps_working_and_it_comes_back() {
         String session = t.api.startSession(alice, "memo");
         assertThat(say(session, "remember Oslo").path("answer").asText()).isEqualTo("Remembered.");

@@ -26,6 +26,8 @@ public final class NpmPackages {
     public static final String TYPESCRIPT_SDK = "@modelcontextprotocol/sdk@1.32.2";
     /** The TypeScript SDK's v2 client, which speaks MCP 2026-07-28 (and falls back to the 2025 handshake). */
     public static final String TYPESCRIPT_CLIENT = "@modelcontextprotocol/client@2.4.0";
+    /** The TypeScript SDK's v2 server, which serves MCP 2026-07-28 (a peer for Baton's client). */
+    public static final String TYPESCRIPT_SERVER = "@modelcontextprotocol/server@2.4.0";
     /** The MCP Inspector 2.x, whose {@code --cli} mode is a 2026-07-28 (and 2025) client. */
     public static final String INSPECTOR = "@modelcontextprotocol/inspector@2.12.0";
     /** The official OpenAI client for JavaScript, as a client of Baton's OpenAI-compatible door. */
