@@ -4,6 +4,8 @@ import dev.baton.core.agent.AgentDefinition;
 import dev.baton.core.auth.Principal;
 import dev.baton.core.conversation.Session;
 import dev.baton.core.conversation.TurnFence;
+import dev.baton.core.tool.ToolCatalog;
+import dev.baton.core.turn.ToolApprovals;
 import dev.baton.core.turn.TurnOutcome;
 import dev.baton.core.turn.TurnRequest;
 import dev.baton.core.turn.TurnState;
@@ -25,7 +27,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Finds running turns whose instance died (their lease ran out, or their instance restarted) and goes on with each on
  * this instance: under the session's turn lock, the turn is taken over by a compare-and-set on its lease's epoch (one
- * instance wins), then it goes on from its last checkpoint as the user it runs for, on a thread of its own. Its events
+ * instance wins), then it goes on from its last checkpoint as the user it runs for, on a thread of its own (the tool
+ * calls that were running when the instance died are decided by {@link InFlightCalls}). Its events
  * go to the turn's event log, numbered after those kept of the dead instance's run.
  */
 public final class OrphanedTurns {
@@ -42,6 +45,8 @@ public final class OrphanedTurns {
     /** Null when no idempotency keys are kept. */
     private final DurableRetries retries;
 
+    private final InFlightCalls inFlight;
+
     public OrphanedTurns(
             TurnLeaseStore store,
             LeasedTurnJournal journal,
@@ -51,6 +56,8 @@ public final class OrphanedTurns {
             TurnDispatcher dispatcher,
             TurnEventLog events,
             DurableRetries retries,
+            ToolCatalog tools,
+            ToolApprovals approvals,
             Clock clock) {
         this.store = store;
         this.journal = journal;
@@ -60,6 +67,7 @@ public final class OrphanedTurns {
         this.dispatcher = dispatcher;
         this.events = events;
         this.retries = retries;
+        this.inFlight = new InFlightCalls(tools, approvals);
         this.clock = clock;
     }
 
@@ -173,7 +181,14 @@ public final class OrphanedTurns {
                 orphan.owner().instanceId(),
                 fence.epoch());
         TurnRequest request = TakeoverRequests.resuming(
-                clock.instant(), taken.get(), stored, principal, session.get(), agent.get(), lock.cancellation());
+                clock.instant(),
+                taken.get(),
+                stored,
+                principal,
+                session.get(),
+                agent.get(),
+                lock.cancellation(),
+                inFlight);
         return Optional.of(new Taken(request, taken.get()));
     }
 
