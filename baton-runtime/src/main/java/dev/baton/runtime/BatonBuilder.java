@@ -504,7 +504,13 @@ public final class BatonBuilder {
                 .withPromptSections(AssignmentPrompt::sectionsFor)
                 .withApprovals(gate)
                 .withJournal(journal != null ? journal : TurnJournal.NONE);
-        RunningTurns running = opened(opened, turnLocks == null ? new RunningTurns() : RunningTurns.shared(turnLocks));
+        RunningTurns running = opened(
+                opened,
+                turnLocks == null
+                        ? new RunningTurns()
+                        : RunningTurns.shared(
+                                turnLocks,
+                                journal == null ? null : journal.self().lockHolder()));
         TurnDispatcher dispatcher = opened(
                 opened, new TurnDispatcher(runner, running, TurnObserver.both(observer, experimentTurns), tracing));
         Sessions sessions =

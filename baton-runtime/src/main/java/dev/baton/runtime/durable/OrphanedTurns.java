@@ -113,9 +113,9 @@ public final class OrphanedTurns {
     private boolean takeOver(LeasedTurn orphan) {
         TurnDispatcher.SessionLock lock;
         try {
-            lock = dispatcher.lock(orphan.sessionId(), lockTime(orphan));
+            lock = lockSession(orphan);
         } catch (RefusalException busy) {
-            return false; // a turn runs in the session (or its dead instance's shared lock has not expired yet)
+            return false; // a turn runs in the session
         }
         Optional<Taken> taken;
         try {
@@ -134,6 +134,24 @@ public final class OrphanedTurns {
             }
         });
         return true;
+    }
+
+    /**
+     * Locks the orphan's session. When its dead instance's shared lock still holds the session (it expires only a
+     * request timeout later), that lock is broken: the lease that ran out says its holder is dead (a holder only
+     * paused cannot write again: its fence no longer holds). A lock any other instance holds is never broken.
+     */
+    private TurnDispatcher.SessionLock lockSession(LeasedTurn orphan) {
+        try {
+            return dispatcher.lock(orphan.sessionId(), lockTime(orphan));
+        } catch (RefusalException busy) {
+            if (!dispatcher.breakLockHeldBy(orphan.sessionId(), orphan.owner().lockHolder())) throw busy;
+            log.info(
+                    "the session lock of turn {} held by dead instance {} was broken",
+                    orphan.turnId(),
+                    orphan.owner().instanceId());
+            return dispatcher.lock(orphan.sessionId(), lockTime(orphan));
+        }
     }
 
     /** How long the session is held for a turn taken over: its agent's request timeout (its deadline is its own). */
