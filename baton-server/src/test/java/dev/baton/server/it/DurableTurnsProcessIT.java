@@ -22,7 +22,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -43,6 +45,9 @@ class DurableTurnsProcessIT {
     private static final String STORY = "Once upon a time " + "there was a turn that outlived its server ".repeat(20);
     private static final String TOOL_REQUEST = "{\"content\":\"note the durable task\"}";
     private static final Map<String, String> KEY = Map.of("Idempotency-Key", "durable-tool-1");
+    private static final byte[] SHARED_REQUEST =
+            "{\"content\":\"note the shared task\"}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    private static final Map<String, String> SHARED_KEY = Map.of("Idempotency-Key", "durable-shared-1");
     private static final CountDownLatch STORY_HELD = new CountDownLatch(1);
     private static final CountDownLatch AFTER_TOOL_HELD = new CountDownLatch(1);
     private static final CountDownLatch SCALE_OUT_HELD = new CountDownLatch(1);
@@ -184,16 +189,30 @@ class DurableTurnsProcessIT {
             try (ServerProcess doomed = ServerProcess.start(dir1, withRedis(env(dir1, pg.url())))) {
                 ApiClient api = new ApiClient(doomed.url());
                 session = api.startSession(token, "durable");
+                String path = messages(session);
                 int before = (int) sim.requestCount();
-                try (ApiClient.SseStream stream =
-                        api.openStream(messages(session), token, "{\"content\":\"note the shared task\"}")) {
-                    assertThat(stream.status).isEqualTo(200);
-                    sim.awaitRequest(before + 1, Duration.ofSeconds(60));
-                    doomed.kill();
-                }
+                // a JSON client waits for the answer on the instance that dies
+                CompletableFuture<ApiClient.Response> waiting =
+                        CompletableFuture.supplyAsync(() -> api.post(path, token, SHARED_REQUEST, SHARED_KEY));
+                sim.awaitRequest(before + 1, Duration.ofSeconds(60));
+                doomed.kill();
+                assertThat(waiting).failsWithin(Duration.ofSeconds(30));
             }
             SCALE_OUT_HELD.countDown();
             ApiClient api = new ApiClient(survivor.url());
+            // the client retries with its key on the other instance, as its load balancer would send it: while the
+            // dead instance's lease lasts (3 s) the key is in use (409); then the retry waits for the turn taken over
+            AtomicReference<ApiClient.Response> retried = new AtomicReference<>();
+            await().atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(500))
+                    .until(() -> {
+                        retried.set(api.post(messages(session), token, SHARED_REQUEST, SHARED_KEY));
+                        return retried.get().status() != 409;
+                    });
+            assertThat(retried.get().status()).isEqualTo(200);
+            assertThat(retried.get().headers().firstValue("Idempotent-Replayed"))
+                    .hasValue("true");
+            assertThat(retried.get().body().path("answer").asText()).isEqualTo("Noted it.");
             // the dead instance's Redis lock on the session lives 90 s (request timeout + margin): the taker breaks it
             assertThat(awaitAnswer(api, token, session, Duration.ofSeconds(45))
                             .path("content")
