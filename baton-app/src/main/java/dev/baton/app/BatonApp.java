@@ -249,7 +249,7 @@ public final class BatonApp implements AutoCloseable {
                     .environment(config.env());
             Admission.configure(builder, settings, clock, redis, opened);
             if (redis != null) {
-                builder.turnLocks(onCancel -> SharedTurns.connect(redis, settings.turns(), onCancel));
+                builder.turnLocks(SharedTurns.connector(redis, settings.turns()));
                 builder.turnEventLog(opened.add(RedisTurnEventLog.connect(redis, streamSettings(config))));
             }
             instrumentation.configure(builder);

@@ -498,12 +498,19 @@ public final class BatonBuilder {
                 ? new LeasedTurnJournal(
                         turnLeaseStore, InstanceIdentity.boot(durableTurns.instanceId()), durableTurns.lease(), clock)
                 : null;
+        ApprovalGate gate = new ApprovalGate(approvalsKept, this.approvals, clock);
         TurnRunner runner = new TurnRunner(
                         conversationStore, models, tools, CachingTokenCounter.of(tokenCounter), prices, clock, modules)
                 .withPromptSections(AssignmentPrompt::sectionsFor)
-                .withApprovals(new ApprovalGate(approvalsKept, this.approvals, clock))
+                .withApprovals(gate)
                 .withJournal(journal != null ? journal : TurnJournal.NONE);
-        RunningTurns running = opened(opened, turnLocks == null ? new RunningTurns() : RunningTurns.shared(turnLocks));
+        RunningTurns running = opened(
+                opened,
+                turnLocks == null
+                        ? new RunningTurns()
+                        : RunningTurns.shared(
+                                turnLocks,
+                                journal == null ? null : journal.self().lockHolder()));
         TurnDispatcher dispatcher = opened(
                 opened, new TurnDispatcher(runner, running, TurnObserver.both(observer, experimentTurns), tracing));
         Sessions sessions =
@@ -550,6 +557,8 @@ public final class BatonBuilder {
                         dispatcher,
                         turnEvents,
                         retries,
+                        tools,
+                        gate,
                         clock);
         Conversations conversations = new Conversations(
                 sessions,

@@ -15,6 +15,8 @@ import java.util.Objects;
  * @param cancellation cancelling it interrupts running tools
  * @param timeLeft what is left of the request's time: no tool runs longer, whatever its own timeout says; null when
  *     the request has no time limit
+ * @param turnId the turn whose step makes the calls: with each call's id, it makes the call's
+ *     {@link ToolContext#idempotencyKey}; null for calls no turn makes
  */
 public record ToolCallScope(
         AgentDefinition agent,
@@ -22,7 +24,8 @@ public record ToolCallScope(
         String sessionId,
         Duration defaultTimeout,
         Cancellation cancellation,
-        Duration timeLeft) {
+        Duration timeLeft,
+        String turnId) {
     public ToolCallScope {
         Objects.requireNonNull(agent, "agent");
         Objects.requireNonNull(principal, "principal");
@@ -37,6 +40,17 @@ public record ToolCallScope(
         }
     }
 
+    /** Calls no turn makes. */
+    public ToolCallScope(
+            AgentDefinition agent,
+            Principal principal,
+            String sessionId,
+            Duration defaultTimeout,
+            Cancellation cancellation,
+            Duration timeLeft) {
+        this(agent, principal, sessionId, defaultTimeout, cancellation, timeLeft, null);
+    }
+
     /** A scope whose request has no overall time limit. */
     public ToolCallScope(
             AgentDefinition agent,
@@ -44,6 +58,6 @@ public record ToolCallScope(
             String sessionId,
             Duration defaultTimeout,
             Cancellation cancellation) {
-        this(agent, principal, sessionId, defaultTimeout, cancellation, null);
+        this(agent, principal, sessionId, defaultTimeout, cancellation, null, null);
     }
 }

@@ -16,6 +16,10 @@ import java.util.Set;
  * @param sharedWith empty when each caller's data is their own (every built-in tool); otherwise the tool works on one
  *     set of data for every caller (an MCP server the operator declared {@code state: shared}), and only callers
  *     holding one of these roles may use it
+ * @param idempotent whether running a call twice with the same arguments has the effect of running it once (a domain
+ *     tool's {@code @BatonTool(idempotent = true)}, a trusted MCP server's {@code idempotentHint} or
+ *     {@code readOnlyHint}): a call that was running when its instance died is run again by the instance that takes
+ *     the turn over, where any other call's unknown outcome is reported instead
  */
 public record ToolDefinition(
         String name,
@@ -24,7 +28,8 @@ public record ToolDefinition(
         Set<String> requiredPermissions,
         Duration timeout,
         boolean destructive,
-        Set<String> sharedWith) {
+        Set<String> sharedWith,
+        boolean idempotent) {
     public ToolDefinition {
         Objects.requireNonNull(name, "name");
         if (!name.matches("[a-zA-Z0-9_-]{1,64}")) {
@@ -34,6 +39,18 @@ public record ToolDefinition(
         Objects.requireNonNull(parametersSchema, "parametersSchema");
         requiredPermissions = Set.copyOf(requiredPermissions == null ? Set.of() : requiredPermissions);
         sharedWith = Set.copyOf(sharedWith == null ? Set.of() : sharedWith);
+    }
+
+    /** A tool that is not declared idempotent. */
+    public ToolDefinition(
+            String name,
+            String description,
+            JsonNode parametersSchema,
+            Set<String> requiredPermissions,
+            Duration timeout,
+            boolean destructive,
+            Set<String> sharedWith) {
+        this(name, description, parametersSchema, requiredPermissions, timeout, destructive, sharedWith, false);
     }
 
     /** A tool whose data is each caller's own. */

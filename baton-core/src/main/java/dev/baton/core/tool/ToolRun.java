@@ -3,6 +3,7 @@ package dev.baton.core.tool;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import dev.baton.core.conversation.ToolCallState;
+import dev.baton.core.id.CallKeys;
 import dev.baton.core.model.ToolCallRequest;
 import dev.baton.core.trace.ToolSpan;
 import dev.baton.core.trace.TurnTracing;
@@ -75,7 +76,8 @@ final class ToolRun {
                 scope.sessionId(),
                 startedAt.plus(timeout),
                 scope.cancellation(),
-                scope.agent() == null ? null : scope.agent().id());
+                scope.agent() == null ? null : scope.agent().id(),
+                scope.turnId() == null ? null : CallKeys.toolCall(scope.turnId(), call.id()));
         span = TurnTracing.current().startTool(call);
         thread = Thread.ofVirtual().name("tool-" + call.name()).unstarted(span.wrap(() -> {
             try {

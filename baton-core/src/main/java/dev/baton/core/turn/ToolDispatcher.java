@@ -79,17 +79,20 @@ final class ToolDispatcher {
             Duration timeLeft,
             CallCache cache,
             Consumer<TurnEvent> sink) {
-        return dispatchOrHold(calls, request, callsThisTurn, toolTimeout, timeLeft, cache, sink)
+        return dispatchOrHold(calls, request, null, callsThisTurn, toolTimeout, timeLeft, cache, sink)
                 .outcomes();
     }
 
     /**
      * Like {@link #dispatch}, but a call within the limits that would run and that {@link ToolApprovals} holds is
      * not run: it is returned as held.
+     *
+     * @param turnId the turn making the calls, for their idempotency keys ({@link dev.baton.core.id.CallKeys#toolCall})
      */
     Dispatched dispatchOrHold(
             List<ToolCallRequest> calls,
             TurnRequest request,
+            String turnId,
             int callsThisTurn,
             Duration toolTimeout,
             Duration timeLeft,
@@ -110,7 +113,7 @@ final class ToolDispatcher {
                         "The limit of " + limits.maxToolCallsPerConversation()
                                 + " tool calls per conversation was reached; this call was not run. Answer with what you have.");
 
-        ToolCallScope scope = scope(request, toolTimeout, timeLeft);
+        ToolCallScope scope = scope(request, turnId, toolTimeout, timeLeft);
         List<ToolCallRequest> runNow = new ArrayList<>();
         List<ToolApprovals.Held> held = new ArrayList<>();
         for (ToolCallRequest call : calls.subList(0, allowed)) {
@@ -140,6 +143,7 @@ final class ToolDispatcher {
     List<ToolCallOutcome> decide(
             List<TurnResume.ToolDecision> decisions,
             TurnRequest request,
+            String turnId,
             Duration toolTimeout,
             Duration timeLeft,
             CallCache cache,
@@ -151,7 +155,7 @@ final class ToolDispatcher {
                 approved.add(decision.call());
             }
         }
-        Iterator<ToolCallOutcome> ran = executor.execute(approved, scope(request, toolTimeout, timeLeft), cache)
+        Iterator<ToolCallOutcome> ran = executor.execute(approved, scope(request, turnId, toolTimeout, timeLeft), cache)
                 .iterator();
         List<ToolCallOutcome> outcomes = new ArrayList<>(decisions.size());
         for (TurnResume.ToolDecision decision : decisions) {
@@ -181,14 +185,15 @@ final class ToolDispatcher {
                 .map(reason -> new ToolApprovals.Held(call, reason, summaries.summarise(tool.get(), call, scope)));
     }
 
-    private static ToolCallScope scope(TurnRequest request, Duration toolTimeout, Duration timeLeft) {
+    private static ToolCallScope scope(TurnRequest request, String turnId, Duration toolTimeout, Duration timeLeft) {
         return new ToolCallScope(
                 request.agent(),
                 request.principal(),
                 request.session().id(),
                 toolTimeout,
                 request.cancellation(),
-                timeLeft);
+                timeLeft,
+                turnId);
     }
 
     private static void started(ToolCallRequest call, Consumer<TurnEvent> sink) {

@@ -134,8 +134,8 @@ final class TurnResumption {
                 .map(TurnResume.ToolDecision::recordId)
                 .toList();
         if (!toRun.isEmpty()) approvals.runStarting(state, toRun);
-        List<ToolCallOutcome> outcomes =
-                dispatcher.decide(paused.decisions(), request, toolTimeout, timeLeft, progress.cache, sink);
+        List<ToolCallOutcome> outcomes = dispatcher.decide(
+                paused.decisions(), request, state.turnId(), toolTimeout, timeLeft, progress.cache, sink);
         List<TurnState.ToolCall> decided = new ArrayList<>(outcomes.size());
         List<TurnState.ToolCall> unrecorded = new ArrayList<>(outcomes.size());
         for (int i = 0; i < outcomes.size(); i++) {

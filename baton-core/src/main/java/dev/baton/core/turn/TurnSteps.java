@@ -94,6 +94,7 @@ final class TurnSteps {
             ToolDispatcher.Dispatched step = dispatcher.dispatchOrHold(
                     reply.toolCalls(),
                     request,
+                    progress.turnId,
                     progress.toolCalls.size(),
                     toolTimeout,
                     timeLeft,

@@ -72,6 +72,50 @@ class ToolExecutorTest {
     }
 
     @Test
+    void each_call_of_a_turn_gets_an_idempotency_key_that_is_the_same_when_the_call_is_made_again() {
+        List<String> keys = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Tool charge = tool("charge", objectSchema("{\"n\":{\"type\":\"integer\"}}"), Set.of(), null, (args, ctx) -> {
+            keys.add(String.valueOf(ctx.idempotencyKey()));
+            return json("{}");
+        });
+        ToolCatalog catalog = new ToolCatalog(List.of(source(charge)));
+        java.util.function.Function<String, ToolCallScope> scopeOfTurn = turnId -> new ToolCallScope(
+                agent(List.of("charge"), limits(20, 4000, 128_000)),
+                principal(),
+                "session-1",
+                Duration.ofSeconds(5),
+                new Cancellation(),
+                null,
+                turnId);
+
+        new ToolExecutor(catalog, Clock.systemUTC())
+                .execute(
+                        List.of(
+                                new ToolCallRequest("c1", "charge", "{\"n\":1}"),
+                                new ToolCallRequest("c2", "charge", "{\"n\":2}")),
+                        scopeOfTurn.apply("turn-1"),
+                        new CallCache());
+        // the call made again by another executor (an instance that took the turn over), with a fresh cache
+        new ToolExecutor(catalog, Clock.systemUTC())
+                .execute(
+                        List.of(new ToolCallRequest("c1", "charge", "{}")),
+                        scopeOfTurn.apply("turn-1"),
+                        new CallCache());
+        new ToolExecutor(catalog, Clock.systemUTC())
+                .execute(
+                        List.of(new ToolCallRequest("c1", "charge", "{}")),
+                        scopeOfTurn.apply("turn-2"),
+                        new CallCache());
+        run(charge, new ToolCallRequest("c1", "charge", "{}"));
+
+        assertThat(keys).hasSize(5);
+        assertThat(keys.get(0)).startsWith("baton-tc-").isNotEqualTo(keys.get(1));
+        assertThat(keys.get(2)).as("the same call again").isEqualTo(keys.get(0));
+        assertThat(keys.get(3)).as("the same call id in another turn").isNotEqualTo(keys.get(0));
+        assertThat(keys.get(4)).as("a call no turn makes has none").isEqualTo("null");
+    }
+
+    @Test
     void a_structured_result_of_megabytes_is_cut_to_the_bound_and_says_so_to_the_model() {
         com.fasterxml.jackson.databind.node.ObjectNode big =
                 com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();

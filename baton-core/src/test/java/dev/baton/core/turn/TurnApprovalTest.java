@@ -62,6 +62,7 @@ class TurnApprovalTest {
     private final InMemoryConversationStore store = new InMemoryConversationStore();
     private final List<String> deleted = new CopyOnWriteArrayList<>();
     private final List<String> listed = new CopyOnWriteArrayList<>();
+    private final List<String> keys = new CopyOnWriteArrayList<>();
     private final HoldDestructive approvals = new HoldDestructive();
 
     private final Tool deleteTask = new Tool() {
@@ -81,6 +82,7 @@ class TurnApprovalTest {
         @Override
         public JsonNode execute(JsonNode arguments, ToolContext context) {
             deleted.add(arguments.get("taskId").asText());
+            keys.add(context.idempotencyKey());
             return json("{\"deleted\":true,\"taskId\":" + arguments.get("taskId") + "}");
         }
 
@@ -96,6 +98,7 @@ class TurnApprovalTest {
     private final Tool listTasks =
             dev.baton.core.testing.TestTools.tool("list_tasks", objectSchema("{}"), Set.of(), null, (args, ctx) -> {
                 listed.add("list");
+                keys.add(ctx.idempotencyKey());
                 return json("{\"tasks\":[{\"id\":\"t1\"}]}");
             });
 
@@ -239,6 +242,12 @@ class TurnApprovalTest {
 
         assertThat(outcome.succeeded()).isTrue();
         assertThat(deleted).containsExactly("t2");
+        String turnId = TurnStateCodec.decode(approvals.storedState).turnId();
+        assertThat(keys)
+                .as("each call's idempotency key is its turn's and its own, also when the turn goes on later")
+                .containsExactly(
+                        dev.baton.core.id.CallKeys.toolCall(turnId, "c2"),
+                        dev.baton.core.id.CallKeys.toolCall(turnId, "c1"));
         assertThat(events)
                 .extracting(e -> e.getClass().getSimpleName())
                 .startsWith("Started", "ToolCallStarted", "ToolCallFinished", "Chunk")

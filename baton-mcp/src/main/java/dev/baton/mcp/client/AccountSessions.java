@@ -79,7 +79,8 @@ final class AccountSessions implements CallTarget, AutoCloseable {
         UserSession own = sessions.computeIfAbsent(key, k -> new UserSession());
         own.token = token;
         own.lastUsed = clock.instant();
-        McpSchema.CallToolRequest request = new McpSchema.CallToolRequest(remoteName, SdkJson.map(arguments), null);
+        McpSchema.CallToolRequest request =
+                new McpSchema.CallToolRequest(remoteName, SdkJson.map(arguments), CallMeta.of(false, context));
         McpTransportContext transportContext = ServerSession.transportContext(false, user, tenant);
         for (int attempt = 0; ; attempt++) {
             Duration left = Duration.between(clock.instant(), context.deadline());

@@ -110,7 +110,17 @@ final class CatalogueBuilder {
                 settings.timeoutFor(tool.name()),
                 settings.destructiveOverride(tool.name())
                         .orElseGet(() -> settings.trusted() ? destructive(tool.annotations()) : true),
-                settings.sharedWith());
+                settings.sharedWith(),
+                settings.trusted() && idempotent(tool.annotations()));
+    }
+
+    /**
+     * Whether a trusted server says a call may run twice to the effect of once: it only reads ({@code readOnlyHint})
+     * or says so ({@code idempotentHint}). The spec's default is false; an untrusted server's word is not taken.
+     */
+    static boolean idempotent(McpSchema.ToolAnnotations annotations) {
+        if (annotations == null) return false;
+        return Boolean.TRUE.equals(annotations.readOnlyHint()) || Boolean.TRUE.equals(annotations.idempotentHint());
     }
 
     /**

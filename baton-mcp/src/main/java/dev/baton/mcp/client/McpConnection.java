@@ -135,9 +135,7 @@ final class McpConnection implements CallTarget, AutoCloseable {
         IdentityForwarding identity = settings.identity();
         String user = context.principal().userId();
         String tenant = context.principal().tenantId();
-        Map<String, Object> meta = identity.meta()
-                ? Map.of(IdentityForwarding.USER_META_KEY, user, IdentityForwarding.TENANT_META_KEY, tenant)
-                : null;
+        Map<String, Object> meta = CallMeta.of(identity.meta(), context);
         McpSchema.CallToolRequest request = new McpSchema.CallToolRequest(remoteName, SdkJson.map(arguments), meta);
         McpTransportContext transportContext = ServerSession.transportContext(identity.headers(), user, tenant);
         for (int attempt = 0; ; attempt++) {

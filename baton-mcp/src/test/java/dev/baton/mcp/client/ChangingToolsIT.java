@@ -164,6 +164,30 @@ class ChangingToolsIT {
         assertThat(untold.has("dev.baton/tenantId")).isFalse();
     }
 
+    @Test
+    void a_call_of_a_turn_carries_its_idempotency_key_in_meta_and_the_same_key_when_made_again() {
+        JsonNode first = meta(calls.callInTurn(alice, "turn-1", "call_7", "plain__whoami", "{}"));
+        // the call made again by an instance that took the turn over
+        JsonNode again = meta(calls.callInTurn(alice, "turn-1", "call_7", "plain__whoami", "{}"));
+        JsonNode otherCall = meta(calls.callInTurn(alice, "turn-1", "call_8", "plain__whoami", "{}"));
+        JsonNode told = meta(calls.callInTurn(alice, "turn-1", "call_7", "changing__whoami", "{}"));
+
+        String key = first.path("dev.baton/idempotencyKey").asText();
+        assertThat(key).startsWith("baton-tc-");
+        assertThat(again.path("dev.baton/idempotencyKey").asText()).isEqualTo(key);
+        assertThat(otherCall.path("dev.baton/idempotencyKey").asText()).isNotEqualTo(key);
+        assertThat(first.has("dev.baton/userId"))
+                .as("identity only where configured")
+                .isFalse();
+        assertThat(told.path("dev.baton/idempotencyKey").asText()).isEqualTo(key);
+        assertThat(told.path("dev.baton/userId").asText()).isEqualTo("alice");
+    }
+
+    private static JsonNode meta(dev.baton.core.tool.ToolCallOutcome outcome) {
+        assertThat(outcome.state()).isEqualTo(ToolCallState.SUCCEEDED);
+        return Yaml.parse(outcome.result().path("text").asText());
+    }
+
     private Optional<Tool> offered(String name) {
         return calls.catalog().visibleTo(calls.agent()).stream()
                 .filter(t -> t.definition().name().equals(name))

@@ -69,7 +69,25 @@ class ToolHintsIT {
                 .containsEntry("memory__create_entities", true);
     }
 
+    @Test
+    void only_a_trusted_servers_tools_are_idempotent_where_it_says_so_and_so_run_again_after_a_crash() {
+        Map<String, Boolean> trusted =
+                hint("    trusted: true\n", t -> t.definition().idempotent());
+        clients.close();
+        Map<String, Boolean> untrusted = hint("", t -> t.definition().idempotent());
+
+        assertThat(trusted)
+                .containsEntry("memory__read_graph", true) // readOnlyHint
+                .containsEntry("memory__delete_entities", true) // idempotentHint
+                .containsEntry("memory__create_entities", false);
+        assertThat(untrusted).isNotEmpty().doesNotContainValue(true);
+    }
+
     private Map<String, Boolean> destructive(String more) {
+        return hint(more, t -> t.definition().destructive());
+    }
+
+    private Map<String, Boolean> hint(String more, java.util.function.Predicate<Tool> hint) {
         Path memory = NpmPackages.script("@modelcontextprotocol/server-memory", "dist/index.js");
         String yaml = """
                 servers:
@@ -85,7 +103,7 @@ class ToolHintsIT {
         ToolCalls calls = new ToolCalls(clients.toolSources(), List.of("mcp:memory/*"), Clock.systemUTC());
         Map<String, Boolean> out = new HashMap<>();
         for (Tool tool : calls.catalog().visibleTo(calls.agent()))
-            out.put(tool.definition().name(), tool.definition().destructive());
+            out.put(tool.definition().name(), hint.test(tool));
         assertThat(out).isNotEmpty();
         return out;
     }

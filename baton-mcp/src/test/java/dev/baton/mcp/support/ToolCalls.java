@@ -56,6 +56,15 @@ public final class ToolCalls {
         return executor.execute(List.of(request), scope, new CallCache()).getFirst();
     }
 
+    /** The call {@code callId} of the turn {@code turnId}, as that turn's step (or its taking over) makes it. */
+    public ToolCallOutcome callInTurn(
+            Principal caller, String turnId, String callId, String tool, String argumentsJson) {
+        var request = new ToolCallRequest(callId, tool, argumentsJson);
+        var scope =
+                new ToolCallScope(agent, caller, "session-1", Duration.ofSeconds(10), new Cancellation(), null, turnId);
+        return executor.execute(List.of(request), scope, new CallCache()).getFirst();
+    }
+
     /** The role of {@link #user}s: the tests' servers of shared data name it in {@code sharedWith}. */
     public static final String ROLE = "tester";
 

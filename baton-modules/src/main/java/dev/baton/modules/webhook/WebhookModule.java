@@ -5,6 +5,7 @@ import dev.baton.core.hook.HookContext;
 import dev.baton.core.hook.HookResult;
 import dev.baton.core.hook.Module;
 import dev.baton.core.hook.ModuleDescriptor;
+import dev.baton.core.id.CallKeys;
 import dev.baton.core.trace.TraceContextHeaders;
 import java.io.IOException;
 import java.io.InputStream;
@@ -30,6 +31,9 @@ public final class WebhookModule implements Module {
 
     /** The id agents name the module by. */
     public static final String ID = "webhook";
+
+    /** The header carrying the call's idempotency key ({@link CallKeys#hookCall}). */
+    public static final String IDEMPOTENCY_KEY_HEADER = "Idempotency-Key";
 
     /** Answers larger than this are refused. */
     static final int MAX_REPLY_BYTES = 256 * 1024;
@@ -77,6 +81,7 @@ public final class WebhookModule implements Module {
                 .header("User-Agent", "baton-webhook/" + WebhookPayload.VERSION)
                 .header("X-Baton-Hook", context.request().hook().wireName())
                 .header("X-Request-ID", context.request().requestId())
+                .header(IDEMPOTENCY_KEY_HEADER, idempotencyKey(context))
                 .header(WebhookSigner.TIMESTAMP_HEADER, Long.toString(timestamp))
                 .header(WebhookSigner.SIGNATURE_HEADER, signer.sign(timestamp, body))
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body));
@@ -105,6 +110,18 @@ public final class WebhookModule implements Module {
         } catch (IOException e) {
             throw new WebhookFailure("webhook " + url + " answered unreadable JSON", e);
         }
+    }
+
+    /**
+     * The same for every call of this module at this hook for this request, also when an instance that took a turn
+     * over calls the hook again after the first instance died during the call.
+     */
+    private String idempotencyKey(HookContext context) {
+        return CallKeys.hookCall(
+                context.request().requestId(),
+                context.session().id(),
+                context.request().hook().wireName(),
+                descriptor.id());
     }
 
     private static byte[] body(HookContext context) {

@@ -95,6 +95,25 @@ class WebhookModuleTest {
     }
 
     @Test
+    void a_call_made_again_for_the_same_request_carries_the_same_idempotency_key() throws Exception {
+        receiver.answering(200, "{\"action\": \"continue\"}");
+        Module webhook = module("");
+
+        webhook.handle(TestContexts.beforeAi("hello"));
+        // what an instance that took the turn over sends when the first died during the call
+        webhook.handle(TestContexts.beforeAi("hello"));
+        webhook.handle(TestContexts.afterAi("hello", "hi"));
+
+        List<String> keys = receiver.received().stream()
+                .map(r -> r.header("Idempotency-Key"))
+                .toList();
+        assertThat(keys.get(0)).startsWith("baton-hc-").hasSizeGreaterThan(40);
+        assertThat(keys.get(1)).isEqualTo(keys.get(0));
+        assertThat(keys.get(2)).as("another hook is another call").isNotEqualTo(keys.get(0));
+        assertThat(keys.get(0)).as("ids never reach the header as they are").doesNotContain("req-1", "session-1");
+    }
+
+    @Test
     void a_call_made_while_a_span_is_current_carries_its_traceparent_and_none_otherwise() throws Exception {
         receiver.answering(200, "{\"action\": \"continue\"}");
         Module webhook = module("");

@@ -15,6 +15,11 @@ public record InstanceIdentity(String instanceId, String bootId) {
         Objects.requireNonNull(bootId, "bootId");
     }
 
+    /** The name this boot's shared session locks are taken in ({@link dev.baton.runtime.turn.TurnLocks#breakHeldBy}). */
+    public String lockHolder() {
+        return instanceId + "/" + bootId;
+    }
+
     /** This boot of the instance named {@code configured}, or of the host's name when null. */
     public static InstanceIdentity boot(String configured) {
         return new InstanceIdentity(configured != null ? configured : hostName(), Ids.newId());

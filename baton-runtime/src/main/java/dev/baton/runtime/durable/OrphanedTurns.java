@@ -4,6 +4,8 @@ import dev.baton.core.agent.AgentDefinition;
 import dev.baton.core.auth.Principal;
 import dev.baton.core.conversation.Session;
 import dev.baton.core.conversation.TurnFence;
+import dev.baton.core.tool.ToolCatalog;
+import dev.baton.core.turn.ToolApprovals;
 import dev.baton.core.turn.TurnOutcome;
 import dev.baton.core.turn.TurnRequest;
 import dev.baton.core.turn.TurnState;
@@ -25,7 +27,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Finds running turns whose instance died (their lease ran out, or their instance restarted) and goes on with each on
  * this instance: under the session's turn lock, the turn is taken over by a compare-and-set on its lease's epoch (one
- * instance wins), then it goes on from its last checkpoint as the user it runs for, on a thread of its own. Its events
+ * instance wins), then it goes on from its last checkpoint as the user it runs for, on a thread of its own (the tool
+ * calls that were running when the instance died are decided by {@link InFlightCalls}). Its events
  * go to the turn's event log, numbered after those kept of the dead instance's run.
  */
 public final class OrphanedTurns {
@@ -42,6 +45,8 @@ public final class OrphanedTurns {
     /** Null when no idempotency keys are kept. */
     private final DurableRetries retries;
 
+    private final InFlightCalls inFlight;
+
     public OrphanedTurns(
             TurnLeaseStore store,
             LeasedTurnJournal journal,
@@ -51,6 +56,8 @@ public final class OrphanedTurns {
             TurnDispatcher dispatcher,
             TurnEventLog events,
             DurableRetries retries,
+            ToolCatalog tools,
+            ToolApprovals approvals,
             Clock clock) {
         this.store = store;
         this.journal = journal;
@@ -60,6 +67,7 @@ public final class OrphanedTurns {
         this.dispatcher = dispatcher;
         this.events = events;
         this.retries = retries;
+        this.inFlight = new InFlightCalls(tools, approvals);
         this.clock = clock;
     }
 
@@ -105,9 +113,9 @@ public final class OrphanedTurns {
     private boolean takeOver(LeasedTurn orphan) {
         TurnDispatcher.SessionLock lock;
         try {
-            lock = dispatcher.lock(orphan.sessionId(), lockTime(orphan));
+            lock = lockSession(orphan);
         } catch (RefusalException busy) {
-            return false; // a turn runs in the session (or its dead instance's shared lock has not expired yet)
+            return false; // a turn runs in the session
         }
         Optional<Taken> taken;
         try {
@@ -126,6 +134,24 @@ public final class OrphanedTurns {
             }
         });
         return true;
+    }
+
+    /**
+     * Locks the orphan's session. When its dead instance's shared lock still holds the session (it expires only a
+     * request timeout later), that lock is broken: the lease that ran out says its holder is dead (a holder only
+     * paused cannot write again: its fence no longer holds). A lock any other instance holds is never broken.
+     */
+    private TurnDispatcher.SessionLock lockSession(LeasedTurn orphan) {
+        try {
+            return dispatcher.lock(orphan.sessionId(), lockTime(orphan));
+        } catch (RefusalException busy) {
+            if (!dispatcher.breakLockHeldBy(orphan.sessionId(), orphan.owner().lockHolder())) throw busy;
+            log.info(
+                    "the session lock of turn {} held by dead instance {} was broken",
+                    orphan.turnId(),
+                    orphan.owner().instanceId());
+            return dispatcher.lock(orphan.sessionId(), lockTime(orphan));
+        }
     }
 
     /** How long the session is held for a turn taken over: its agent's request timeout (its deadline is its own). */
@@ -173,7 +199,14 @@ public final class OrphanedTurns {
                 orphan.owner().instanceId(),
                 fence.epoch());
         TurnRequest request = TakeoverRequests.resuming(
-                clock.instant(), taken.get(), stored, principal, session.get(), agent.get(), lock.cancellation());
+                clock.instant(),
+                taken.get(),
+                stored,
+                principal,
+                session.get(),
+                agent.get(),
+                lock.cancellation(),
+                inFlight);
         return Optional.of(new Taken(request, taken.get()));
     }
 

@@ -34,6 +34,13 @@ public @interface BatonTool {
     boolean destructive() default false;
 
     /**
+     * Whether calling the tool twice with the same arguments has the effect of calling it once (it only reads, or
+     * sets a value rather than adding one). A call that was running when its instance died is then run again by the
+     * instance that takes the turn over; any other such call's outcome is reported to the model as unknown.
+     */
+    boolean idempotent() default false;
+
+    /**
      * How long one call may run: ISO-8601 ({@code "PT30S"}) or a short form ({@code "500ms"}, {@code "10s"},
      * {@code "2m"}). Empty means the agent's tool timeout.
      */

@@ -161,7 +161,9 @@ final class ToolMethods {
                     schemas.schema(properties),
                     permissions,
                     timeout,
-                    annotation.destructive());
+                    annotation.destructive(),
+                    Set.of(),
+                    annotation.idempotent());
         } catch (RuntimeException e) {
             problems.add(where + ": no JSON Schema could be generated for its parameters: " + e.getMessage());
             return null;

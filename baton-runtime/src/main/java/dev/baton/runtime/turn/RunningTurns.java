@@ -42,11 +42,35 @@ public final class RunningTurns implements AutoCloseable {
      * @throws RuntimeException when the shared locks are not reachable now
      */
     public static RunningTurns shared(TurnLocks.Connector connector) {
+        return shared(connector, null);
+    }
+
+    /**
+     * Like {@link #shared(TurnLocks.Connector)}, with locks taken in the name of {@code holder} (this boot of this
+     * instance; null for none), which an instance that takes a turn of this boot over may break.
+     */
+    public static RunningTurns shared(TurnLocks.Connector connector, String holder) {
         RunningTurns turns = new RunningTurns();
-        turns.shared = connector.connect(sessionId ->
+        java.util.function.Consumer<String> onCancel = sessionId ->
                 // off Redis' event loop: a cancel closes model connections and wakes tools
-                Thread.ofVirtual().name("turn-cancel").start(() -> turns.cancelHere(sessionId)));
+                Thread.ofVirtual().name("turn-cancel").start(() -> turns.cancelHere(sessionId));
+        turns.shared = holder == null ? connector.connect(onCancel) : connector.connect(holder, onCancel);
         return turns;
+    }
+
+    /**
+     * Breaks the session's shared lock if a turn of {@code holder}, a boot known to be dead, holds it; false when there
+     * are no shared locks, another holds it, or they cannot be reached.
+     */
+    public boolean breakHeldBy(String sessionId, String holder) {
+        TurnLocks s = shared;
+        if (s == null) return false;
+        try {
+            return s.breakHeldBy(sessionId, holder);
+        } catch (RuntimeException e) {
+            logFailure(e);
+            return false;
+        }
     }
 
     /** Registers a turn for the session, or fails with 409 when one is already running. */

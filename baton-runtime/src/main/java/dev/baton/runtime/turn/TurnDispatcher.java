@@ -68,6 +68,11 @@ public final class TurnDispatcher implements AutoCloseable {
         return new SessionLock(sessionId, timeout);
     }
 
+    /** See {@link RunningTurns#breakHeldBy}: only for a holder known to be dead. */
+    public boolean breakLockHeldBy(String sessionId, String holder) {
+        return running.breakHeldBy(sessionId, holder);
+    }
+
     /**
      * Runs {@code req} under {@code lock}, which must be the one taken for its session.
      *

@@ -17,6 +17,15 @@ public interface TurnLocks extends AutoCloseable {
     /** Releases the session's lock if {@code token} still holds it. */
     void unlock(String sessionId, String token);
 
+    /**
+     * Removes the session's lock when a turn of {@code holder} holds it, so a turn taken over from an instance known to
+     * be dead (its lease ran out) need not wait for the dead instance's lock to expire; false when another holds it or
+     * none does. Locks that name no holder are never broken.
+     */
+    default boolean breakHeldBy(String sessionId, String holder) {
+        return false;
+    }
+
     /** Asks every instance to cancel the session's turn; false (and nothing sent) when no instance holds its lock. */
     boolean cancelAnywhere(String sessionId);
 
@@ -27,5 +36,13 @@ public interface TurnLocks extends AutoCloseable {
     @FunctionalInterface
     interface Connector {
         TurnLocks connect(Consumer<String> onCancel);
+
+        /**
+         * Connects locks taken in the name of {@code holder} (this boot of this instance), which another instance can
+         * {@link #breakHeldBy break} once it knows this boot died; the default ignores the name.
+         */
+        default TurnLocks connect(String holder, Consumer<String> onCancel) {
+            return connect(onCancel);
+        }
     }
 }

@@ -79,6 +79,7 @@ class AnnotatedToolSchemaTest {
                 description = "Deletes every note",
                 permissions = {"notes:write:self", "notes:delete:self"},
                 destructive = true,
+                idempotent = true,
                 timeout = "30s")
         public void deleteAll() {}
     }
@@ -177,7 +178,7 @@ class AnnotatedToolSchemaTest {
     }
 
     @Test
-    void name_permissions_timeout_and_destructive_come_from_the_annotation() {
+    void name_permissions_timeout_destructive_and_idempotent_come_from_the_annotation() {
         AnnotatedTool tool = tool("delete-everything");
         ToolDefinition definition = tool.definition();
 
@@ -186,6 +187,7 @@ class AnnotatedToolSchemaTest {
         assertThat(definition.timeout()).isEqualTo(Duration.ofSeconds(30));
         assertThat(tool.destructive()).isTrue();
         assertThat(definition.destructive()).isTrue();
+        assertThat(definition.idempotent()).isTrue();
     }
 
     @Test
@@ -196,6 +198,7 @@ class AnnotatedToolSchemaTest {
         assertThat(tool.definition().requiredPermissions()).isEmpty();
         assertThat(tool.destructive()).isFalse();
         assertThat(tool.definition().destructive()).isFalse();
+        assertThat(tool.definition().idempotent()).isFalse();
     }
 
     @Test

@@ -9,6 +9,7 @@ import dev.baton.simulator.LlmSimulator;
 import dev.baton.simulator.Reply;
 import dev.baton.simulator.SimulatorScript;
 import dev.baton.testkit.db.PostgresTestDatabase;
+import dev.baton.testkit.db.RedisTestServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -20,7 +21,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -41,6 +45,9 @@ class DurableTurnsProcessIT {
     private static final String STORY = "Once upon a time " + "there was a turn that outlived its server ".repeat(20);
     private static final String TOOL_REQUEST = "{\"content\":\"note the durable task\"}";
     private static final Map<String, String> KEY = Map.of("Idempotency-Key", "durable-tool-1");
+    private static final byte[] SHARED_REQUEST =
+            "{\"content\":\"note the shared task\"}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    private static final Map<String, String> SHARED_KEY = Map.of("Idempotency-Key", "durable-shared-1");
     private static final CountDownLatch STORY_HELD = new CountDownLatch(1);
     private static final CountDownLatch AFTER_TOOL_HELD = new CountDownLatch(1);
     private static final CountDownLatch SCALE_OUT_HELD = new CountDownLatch(1);
@@ -172,25 +179,44 @@ class DurableTurnsProcessIT {
 
     @Test
     void a_turn_of_an_instance_killed_just_after_a_tool_ran_is_finished_by_the_other_instance() throws Exception {
-        Path dir1 = instanceDir("pg-1", "api-1");
-        Path dir2 = instanceDir("pg-2", "api-2");
+        RedisTestServer.require();
+        String shared = "turns:\n  redisKeyPrefix: \"baton-it:" + UUID.randomUUID() + ":\"\n";
+        Path dir1 = instanceDir("pg-1", "api-1", "3s", "1s", shared);
+        Path dir2 = instanceDir("pg-2", "api-2", "3s", "1s", shared);
         String token = TestServer.token("durable-shared");
-        try (ServerProcess survivor = ServerProcess.start(dir2, env(dir2, pg.url()))) {
+        try (ServerProcess survivor = ServerProcess.start(dir2, withRedis(env(dir2, pg.url())))) {
             String session;
-            try (ServerProcess doomed = ServerProcess.start(dir1, env(dir1, pg.url()))) {
+            try (ServerProcess doomed = ServerProcess.start(dir1, withRedis(env(dir1, pg.url())))) {
                 ApiClient api = new ApiClient(doomed.url());
                 session = api.startSession(token, "durable");
+                String path = messages(session);
                 int before = (int) sim.requestCount();
-                try (ApiClient.SseStream stream =
-                        api.openStream(messages(session), token, "{\"content\":\"note the shared task\"}")) {
-                    assertThat(stream.status).isEqualTo(200);
-                    sim.awaitRequest(before + 1, Duration.ofSeconds(60));
-                    doomed.kill();
-                }
+                // a JSON client waits for the answer on the instance that dies
+                CompletableFuture<ApiClient.Response> waiting =
+                        CompletableFuture.supplyAsync(() -> api.post(path, token, SHARED_REQUEST, SHARED_KEY));
+                sim.awaitRequest(before + 1, Duration.ofSeconds(60));
+                doomed.kill();
+                assertThat(waiting).failsWithin(Duration.ofSeconds(30));
             }
             SCALE_OUT_HELD.countDown();
             ApiClient api = new ApiClient(survivor.url());
-            assertThat(awaitAnswer(api, token, session).path("content").asText())
+            // the client retries with its key on the other instance, as its load balancer would send it: while the
+            // dead instance's lease lasts (3 s) the key is in use (409); then the retry waits for the turn taken over
+            AtomicReference<ApiClient.Response> retried = new AtomicReference<>();
+            await().atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(500))
+                    .until(() -> {
+                        retried.set(api.post(messages(session), token, SHARED_REQUEST, SHARED_KEY));
+                        return retried.get().status() != 409;
+                    });
+            assertThat(retried.get().status()).isEqualTo(200);
+            assertThat(retried.get().headers().firstValue("Idempotent-Replayed"))
+                    .hasValue("true");
+            assertThat(retried.get().body().path("answer").asText()).isEqualTo("Noted it.");
+            // the dead instance's Redis lock on the session lives 90 s (request timeout + margin): the taker breaks it
+            assertThat(awaitAnswer(api, token, session, Duration.ofSeconds(45))
+                            .path("content")
+                            .asText())
                     .isEqualTo("Noted it.");
             assertOneExchange(api, token, session, "note the shared task");
             assertThat(count(pg.url(), "SELECT count(*) FROM notes WHERE title = ?", "shared first"))
@@ -211,6 +237,11 @@ class DurableTurnsProcessIT {
     }
 
     private static Path instanceDir(String name, String instanceId, String lease, String heartbeat) throws Exception {
+        return instanceDir(name, instanceId, lease, heartbeat, "");
+    }
+
+    private static Path instanceDir(String name, String instanceId, String lease, String heartbeat, String more)
+            throws Exception {
         Path dir = Files.createDirectories(workDir.resolve(name));
         Files.createDirectories(dir.resolve("agents"));
         Files.copy(
@@ -226,7 +257,7 @@ class DurableTurnsProcessIT {
                   instanceId: %s
                   lease: %s
                   heartbeat: %s
-                """.formatted(instanceId, lease, heartbeat));
+                """.formatted(instanceId, lease, heartbeat) + more);
         return dir;
     }
 
@@ -240,22 +271,30 @@ class DurableTurnsProcessIT {
         return env;
     }
 
+    /** Session locks shared through the local Redis (the test's own key prefix is in its config). */
+    private static Map<String, String> withRedis(Map<String, String> env) {
+        env.put("BATON_REDIS_URL", "redis://127.0.0.1:6379");
+        return env;
+    }
+
     private static String messages(String session) {
         return "/v1/sessions/" + session + "/messages";
     }
 
     /** Waits until the session holds an assistant message, and returns it. */
     private static JsonNode awaitAnswer(ApiClient api, String token, String session) {
+        return awaitAnswer(api, token, session, Duration.ofSeconds(90));
+    }
+
+    private static JsonNode awaitAnswer(ApiClient api, String token, String session, Duration within) {
         List<JsonNode> found = new ArrayList<>();
-        await().atMost(Duration.ofSeconds(90))
-                .pollInterval(Duration.ofMillis(250))
-                .until(() -> {
-                    found.clear();
-                    api.get(messages(session), token).body().path("messages").forEach(m -> {
-                        if (m.path("role").asText().equals("assistant")) found.add(m);
-                    });
-                    return !found.isEmpty();
-                });
+        await().atMost(within).pollInterval(Duration.ofMillis(250)).until(() -> {
+            found.clear();
+            api.get(messages(session), token).body().path("messages").forEach(m -> {
+                if (m.path("role").asText().equals("assistant")) found.add(m);
+            });
+            return !found.isEmpty();
+        });
         assertThat(found.getFirst().path("status").asText()).isEqualTo("complete");
         return found.getFirst();
     }
