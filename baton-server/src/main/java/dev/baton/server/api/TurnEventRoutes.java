@@ -1,22 +1,15 @@
 package dev.baton.server.api;
 
 import dev.baton.core.auth.Principal;
-import dev.baton.core.turn.TurnEvent;
 import dev.baton.runtime.stream.FollowedTurns;
-import dev.baton.runtime.stream.TurnEventLog;
-import dev.baton.server.http.ApiException;
 import dev.baton.server.http.Caller;
 import dev.baton.server.http.SseStreams;
 import dev.baton.server.http.SseWriter;
-import dev.baton.wire.SseEvents;
+import dev.baton.wire.FollowedTurnEvents;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.io.IOException;
-import java.time.Duration;
-import java.util.List;
 import java.util.Objects;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * {@code GET /v1/sessions/{id}/turns/{turnId}/events}: a turn's events as SSE, from the {@link TurnEventLog} — those
@@ -31,10 +24,6 @@ import org.slf4j.LoggerFactory;
 public final class TurnEventRoutes {
     /** Follow any turn of the caller's tenant. */
     public static final String OBSERVE = FollowedTurns.OBSERVE;
-
-    private static final Logger log = LoggerFactory.getLogger(TurnEventRoutes.class);
-    /** How long one read waits for new events before the loop checks the client and the turn again. */
-    private static final Duration POLL = Duration.ofSeconds(1);
 
     private final FollowedTurns following;
     private final SseStreams streams;
@@ -52,7 +41,7 @@ public final class TurnEventRoutes {
     private void follow(Context ctx) throws IOException {
         Principal caller = Caller.of(ctx);
         FollowedTurns.Followed turn = following.follow(caller, ctx.pathParam("id"), ctx.pathParam("turnId"));
-        long after = lastEventId(ctx);
+        long after = FollowedTurnEvents.lastEventId(ctx.header("Last-Event-ID"), ctx.queryParam("lastEventId"));
         if (turn.seenToItsEnd(after)) {
             // nothing will follow, ever: 204 also tells a browser's EventSource to stop reconnecting
             ctx.status(204);
@@ -62,41 +51,8 @@ public final class TurnEventRoutes {
         ctx.contentType("text/event-stream; charset=utf-8");
         ctx.header("Cache-Control", "no-cache");
         ctx.header("X-Accel-Buffering", "no");
-        try (SseWriter out = streams.open(ctx.res().getOutputStream(), () -> {}, () -> {});
-                TurnEventLog.Reader reader = turn.reader()) {
-            while (!out.disconnected()) {
-                List<TurnEventLog.LoggedEvent> events = reader.read(after, POLL);
-                for (TurnEventLog.LoggedEvent e : events) {
-                    after = e.id();
-                    TurnEvent event;
-                    try {
-                        event = e.event();
-                    } catch (IllegalArgumentException unreadable) {
-                        // written by an earlier version's instance to a shared log: not this version's encoding
-                        log.debug("event {} of a followed turn skipped: {}", e.id(), unreadable.getMessage());
-                        continue;
-                    }
-                    SseEvents.Rendered rendered = SseEvents.render(event);
-                    out.send(e.id(), rendered.type(), rendered.json());
-                    if (event.isTerminal()) return;
-                }
-                // a turn whose instance died never ends: stop once the log has forgotten it
-                if (events.isEmpty() && turn.forgotten()) return;
-            }
-        }
-    }
-
-    /** {@code Last-Event-ID} (or {@code ?lastEventId=}, for clients that cannot set headers); 0 for none. */
-    private static long lastEventId(Context ctx) {
-        String value = ctx.header("Last-Event-ID");
-        if (value == null) value = ctx.queryParam("lastEventId");
-        if (value == null || value.isBlank()) return 0;
-        try {
-            long id = Long.parseLong(value.trim());
-            if (id < 0) throw new NumberFormatException();
-            return id;
-        } catch (NumberFormatException e) {
-            throw new ApiException(400, "invalid_request", "Last-Event-ID must be an event id from this stream");
+        try (SseWriter out = streams.open(ctx.res().getOutputStream(), () -> {}, () -> {})) {
+            FollowedTurnEvents.follow(turn, after, () -> !out.disconnected(), out::send);
         }
     }
 }

@@ -1,17 +1,13 @@
 package dev.baton.spring.web;
 
 import dev.baton.core.auth.Principal;
-import dev.baton.core.turn.TurnEvent;
 import dev.baton.runtime.Baton;
 import dev.baton.runtime.stream.FollowedTurns;
-import dev.baton.runtime.stream.TurnEventLog;
-import dev.baton.wire.ApiProblem;
-import dev.baton.wire.SseEvents;
+import dev.baton.wire.FollowedTurnEvents;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.MediaType;
@@ -35,8 +31,6 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 @RequestMapping("${baton.api.base-path:}/v1/sessions")
 public class BatonTurnEventsController implements BatonApiEndpoint {
     private static final Logger log = LoggerFactory.getLogger(BatonTurnEventsController.class);
-    /** How long one read waits for new events before the loop checks the client and the turn again. */
-    private static final Duration POLL = Duration.ofSeconds(1);
 
     private final Baton baton;
     private final ApiRequests requests;
@@ -59,7 +53,8 @@ public class BatonTurnEventsController implements BatonApiEndpoint {
             HttpServletResponse response) {
         Principal caller = requests.caller(request, response);
         FollowedTurns.Followed turn = baton.followedTurns().follow(caller, id, turnId);
-        long after = lastEventId(request);
+        long after =
+                FollowedTurnEvents.lastEventId(request.getHeader("Last-Event-ID"), request.getParameter("lastEventId"));
         // nothing will follow, ever: 204 also tells a browser's EventSource to stop reconnecting
         if (turn.seenToItsEnd(after)) return ResponseEntity.noContent().build();
         SseEmitter emitter = new SseEmitter(streamTimeout.toMillis());
@@ -78,7 +73,7 @@ public class BatonTurnEventsController implements BatonApiEndpoint {
     private static final class Following {
         private final FollowedTurns.Followed turn;
         private final SseEmitter emitter;
-        private long after;
+        private final long after;
         private volatile boolean gone;
         private volatile SseHeartbeats.Stream stream;
 
@@ -94,35 +89,16 @@ public class BatonTurnEventsController implements BatonApiEndpoint {
         }
 
         void run() {
-            try (TurnEventLog.Reader reader = turn.reader()) {
-                while (!gone) {
-                    List<TurnEventLog.LoggedEvent> events = reader.read(after, POLL);
-                    for (TurnEventLog.LoggedEvent e : events) {
-                        after = e.id();
-                        TurnEvent event;
-                        try {
-                            event = e.event();
-                        } catch (IllegalArgumentException unreadable) {
-                            // written by an earlier version's instance to a shared log: not this version's encoding
-                            log.debug("event {} of a followed turn skipped: {}", e.id(), unreadable.getMessage());
-                            continue;
-                        }
-                        SseEvents.Rendered rendered = SseEvents.render(event);
-                        stream.send(SseEmitter.event()
-                                .id(Long.toString(e.id()))
-                                .name(rendered.type())
-                                .data(rendered.json()));
-                        if (event.isTerminal()) {
-                            emitter.complete();
-                            return;
-                        }
-                    }
-                    // a turn whose instance died never ends: stop once the log has forgotten it
-                    if (events.isEmpty() && turn.forgotten()) {
-                        emitter.complete();
-                        return;
-                    }
-                }
+            try {
+                boolean over = FollowedTurnEvents.follow(
+                        turn,
+                        after,
+                        () -> !gone,
+                        (id, type, json) -> stream.send(SseEmitter.event()
+                                .id(Long.toString(id))
+                                .name(type)
+                                .data(json)));
+                if (over) emitter.complete();
             } catch (IOException | IllegalStateException e) {
                 gone = true;
             } catch (Exception e) {
@@ -131,20 +107,6 @@ public class BatonTurnEventsController implements BatonApiEndpoint {
             } finally {
                 stream.stop();
             }
-        }
-    }
-
-    /** {@code Last-Event-ID} (or {@code ?lastEventId=}, for clients that cannot set headers); 0 for none. */
-    private static long lastEventId(HttpServletRequest request) {
-        String value = request.getHeader("Last-Event-ID");
-        if (value == null) value = request.getParameter("lastEventId");
-        if (value == null || value.isBlank()) return 0;
-        try {
-            long id = Long.parseLong(value.trim());
-            if (id < 0) throw new NumberFormatException();
-            return id;
-        } catch (NumberFormatException e) {
-            throw new ApiProblem(400, "invalid_request", "Last-Event-ID must be an event id from this stream");
         }
     }
 }
