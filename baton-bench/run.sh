@@ -14,6 +14,7 @@
 #   baton-bench/run.sh felt [T [U [S [DB [R]]]]]  user-felt latency: added first token, token gap and p99 over T turns (300)
 #                                           against a U ms upstream (20); sustained turns/s, S s a step (10), on DB
 #                                           (sqlite|postgres) from R turns/s (50)
+#   baton-bench/run.sh alloc [T]             bytes allocated and CPU per tool turn over T turns (2000), whole process
 #   baton-bench/run.sh <JMH args>           only JMH, e.g. "TurnLatencyBench -p history=10000" or "-h"
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -51,6 +52,10 @@ case "${1:-}" in
   openai-statements)
     shift
     "${java[@]}" dev.baton.bench.OpenAiDoorStatements "$@"
+    ;;
+  alloc)
+    shift
+    "${java[@]}" dev.baton.bench.TurnAllocation "$@"
     ;;
   felt)
     shift
