@@ -33,6 +33,26 @@ function server() {
     { description: 'Asks for a summary of a topic', argsSchema: z.object({ topic: z.string() }) },
     ({ topic }) => ({ messages: [{ role: 'user', content: { type: 'text', text: 'Summarise ' + topic + ' in one line.' } }] })
   );
+  // resources for the context of agents: a text that may be kept a minute, one longer than a test's bound (the SDK's
+  // default ttlMs, 0: not to be kept), and a binary one
+  s.registerResource(
+    'handbook',
+    'file:///handbook.md',
+    { description: 'The team handbook', mimeType: 'text/markdown', cacheHint: { ttlMs: 60000, cacheScope: 'public' } },
+    async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/markdown', text: '# Handbook\nThe secret word is PERIWINKLE.' }] })
+  );
+  s.registerResource(
+    'long',
+    'file:///long.txt',
+    { description: 'A long text', mimeType: 'text/plain' },
+    async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/plain', text: 'é'.repeat(3000) + 'THE-END' }] })
+  );
+  s.registerResource(
+    'logo',
+    'file:///logo.png',
+    { description: 'A picture', mimeType: 'image/png' },
+    async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'image/png', blob: Buffer.alloc(300, 7).toString('base64') }] })
+  );
   return s;
 }
 
@@ -61,6 +81,7 @@ http
         user: req.headers['x-user'] ?? null,
         apiKey: req.headers['x-api-key'] ?? null,
         meta: parsed.params?._meta ?? null,
+        uri: parsed.params?.uri ?? null,
       });
     } catch {
       seen.push({ method: null });

@@ -98,6 +98,7 @@ function showSignIn(reason) {
   state.signedIn = false;
   deliveries.stop();
   chat.abandonTurn();
+  chat.slash.reset();
   $("app").hidden = true;
   signIn.show(state.settings, reason);
 }

@@ -8,6 +8,7 @@ import { storedToolCard } from "./tool-card.js";
 import { Turn } from "./turn.js";
 import { userMessage, assistantMessage, markdownBlock, emptyState, errorNotice, endedNote } from "./messages.js";
 import { showLastActions, clearLastActions } from "./message-actions.js";
+import { SlashCommands } from "./slash-commands.js";
 
 export class Chat {
   /**
@@ -41,6 +42,10 @@ export class Chat {
       }
     });
     this.input.addEventListener("input", () => this.fitInput());
+    this.slash = new SlashCommands(this.input, this.form, (text) => {
+      this.input.value = text;
+      this.fitInput();
+    });
     this.stopButton.addEventListener("click", () => this.stop());
     document.addEventListener("keydown", (ev) => {
       if (ev.key === "Escape" && this.turn && !document.querySelector("dialog[open]")) this.stop();

@@ -226,6 +226,7 @@ public final class BatonApp implements AutoCloseable {
             modules.validate(agents.all());
 
             McpClients mcp = opened.add(McpWiring.start(config, db, clock));
+            McpWiring.checkAttachedResources(agents, mcp);
             JdbcAuditStore audit = stores.audit();
             SharedRedis redis = sharedRedis(settings, opened);
             BatonBuilder builder = stores.applyTo(Baton.builder())
@@ -241,6 +242,7 @@ public final class BatonApp implements AutoCloseable {
                     // after the domains' tools: a name taken by an earlier source can never be shadowed
                     .tools(options.tools().toArray(ToolSource[]::new))
                     .tools(mcp.toolSources().toArray(ToolSource[]::new))
+                    .resources(mcp.resources())
                     .tools(RemoteAgentSource.of(RemoteAgentSettings.parse(config.section("a2a"), config.env()))
                             .toArray(ToolSource[]::new))
                     .toolGuard(sources ->

@@ -3,6 +3,7 @@ package dev.baton.runtime;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import dev.baton.core.audit.AuditStore;
+import dev.baton.core.context.ResourceReader;
 import dev.baton.core.conversation.ConversationStore;
 import dev.baton.core.conversation.IdempotencyStore;
 import dev.baton.core.hook.ModulePipeline;
@@ -26,6 +27,7 @@ import dev.baton.runtime.admission.RateLimitSettings;
 import dev.baton.runtime.admission.ReservationLedger;
 import dev.baton.runtime.admission.TurnAdmission;
 import dev.baton.runtime.agent.AgentRegistry;
+import dev.baton.runtime.agent.ResourcePrompt;
 import dev.baton.runtime.approval.ApprovalExpiry;
 import dev.baton.runtime.approval.ApprovalGate;
 import dev.baton.runtime.approval.ApprovalSettings;
@@ -123,6 +125,7 @@ public final class BatonBuilder {
     private TurnLocks.Connector turnLocks;
     private TurnObserver observer = TurnObserver.NONE;
     private TurnTracing tracing = TurnTracing.OFF;
+    private ResourceReader resources = ResourceReader.NONE;
     private SessionLimits sessionLimits = SessionLimits.DEFAULTS;
     private Assignments assignments = Assignments.none();
     private SessionSweeper.Settings lifecycle = SessionSweeper.Settings.DEFAULTS;
@@ -365,6 +368,15 @@ public final class BatonBuilder {
         return this;
     }
 
+    /**
+     * Reads the resources agents attach to their context ({@code context.mcpResources}) for every turn (default:
+     * none can be read, and an agent that names one gets none).
+     */
+    public BatonBuilder resources(ResourceReader reader) {
+        this.resources = Objects.requireNonNull(reader, "reader");
+        return this;
+    }
+
     /** Traces every turn with OpenTelemetry (GenAI conventions); off unless given. */
     public BatonBuilder tracing(TurnTracing tracing) {
         this.tracing = Objects.requireNonNull(tracing, "tracing");
@@ -501,7 +513,7 @@ public final class BatonBuilder {
         ApprovalGate gate = new ApprovalGate(approvalsKept, this.approvals, clock);
         TurnRunner runner = new TurnRunner(
                         conversationStore, models, tools, CachingTokenCounter.of(tokenCounter), prices, clock, modules)
-                .withPromptSections(AssignmentPrompt::sectionsFor)
+                .withPromptSections(new ResourcePrompt(resources).over(AssignmentPrompt::sectionsFor))
                 .withApprovals(gate)
                 .withJournal(journal != null ? journal : TurnJournal.NONE);
         RunningTurns running = opened(

@@ -20,6 +20,7 @@ import java.util.Objects;
  * @param constraints its {@code constraints:}: the prompt's {@code ## Constraints}, what the topic guard enforces
  * @param modules its own {@code modules:} entries (hooks), resolved against the org defaults by the module source
  * @param approval its {@code approval:} section: which tool calls wait for the user's approval
+ * @param resources its {@code context.mcpResources}: resources of MCP servers read into every turn's system prompt
  */
 public record AgentDefinition(
         String id,
@@ -35,7 +36,8 @@ public record AgentDefinition(
         SessionLimitOverrides sessionLimits,
         AgentConstraints constraints,
         List<ModuleEntry> modules,
-        ApprovalRules approval) {
+        ApprovalRules approval,
+        List<AttachedResource> resources) {
     public AgentDefinition {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(name, "name");
@@ -52,6 +54,41 @@ public record AgentDefinition(
         constraints = constraints == null ? AgentConstraints.NONE : constraints;
         modules = List.copyOf(modules == null ? List.of() : modules);
         approval = approval == null ? ApprovalRules.NONE : approval;
+        resources = List.copyOf(resources == null ? List.of() : resources);
+    }
+
+    /** An agent without attached resources. */
+    public AgentDefinition(
+            String id,
+            String name,
+            String description,
+            String systemPrompt,
+            String model,
+            List<String> tools,
+            List<String> allowedRoles,
+            TurnLimits limits,
+            List<String> fallbackModels,
+            Double temperature,
+            SessionLimitOverrides sessionLimits,
+            AgentConstraints constraints,
+            List<ModuleEntry> modules,
+            ApprovalRules approval) {
+        this(
+                id,
+                name,
+                description,
+                systemPrompt,
+                model,
+                tools,
+                allowedRoles,
+                limits,
+                fallbackModels,
+                temperature,
+                sessionLimits,
+                constraints,
+                modules,
+                approval,
+                List.of());
     }
 
     /**
@@ -95,7 +132,8 @@ public record AgentDefinition(
                 sessionLimits,
                 constraints,
                 modules,
-                approval);
+                approval,
+                resources);
     }
 
     /** This agent answering with {@code newModel}, falling back to {@code fallbacks}. */
@@ -114,7 +152,8 @@ public record AgentDefinition(
                 sessionLimits,
                 constraints,
                 modules,
-                approval);
+                approval,
+                resources);
     }
 
     /** This agent asking for {@code newTemperature} (null: the provider's default). */
@@ -133,7 +172,8 @@ public record AgentDefinition(
                 sessionLimits,
                 constraints,
                 modules,
-                approval);
+                approval,
+                resources);
     }
 
     /** This agent open only to callers with one of {@code roles} (empty: everyone signed in). */
@@ -152,7 +192,8 @@ public record AgentDefinition(
                 sessionLimits,
                 constraints,
                 modules,
-                approval);
+                approval,
+                resources);
     }
 
     /** This agent with its own session limits over the org level. */
@@ -171,7 +212,8 @@ public record AgentDefinition(
                 newSessionLimits,
                 constraints,
                 modules,
-                approval);
+                approval,
+                resources);
     }
 
     /** This agent with {@code newConstraints}. */
@@ -190,7 +232,8 @@ public record AgentDefinition(
                 sessionLimits,
                 newConstraints,
                 modules,
-                approval);
+                approval,
+                resources);
     }
 
     /** This agent with {@code newModules} as its own module entries. */
@@ -209,7 +252,8 @@ public record AgentDefinition(
                 sessionLimits,
                 constraints,
                 newModules,
-                approval);
+                approval,
+                resources);
     }
 
     /** This agent with {@code rules} deciding which tool calls wait for approval. */
@@ -228,6 +272,27 @@ public record AgentDefinition(
                 sessionLimits,
                 constraints,
                 modules,
-                rules);
+                rules,
+                resources);
+    }
+
+    /** This agent reading {@code attached} into every turn's system prompt. */
+    public AgentDefinition withResources(List<AttachedResource> attached) {
+        return new AgentDefinition(
+                id,
+                name,
+                description,
+                systemPrompt,
+                model,
+                tools,
+                allowedRoles,
+                limits,
+                fallbackModels,
+                temperature,
+                sessionLimits,
+                constraints,
+                modules,
+                approval,
+                attached);
     }
 }

@@ -8,9 +8,11 @@ import java.util.List;
  * @param assignmentContext what the assignment (if any) tells the agent; null or blank for none
  * @param constraints rules the configuration cascade adds; null or blank for none
  * @param additionalGuidance guidance from before_ai hooks, one paragraph each
+ * @param attachedResources the resources the agent attaches, rendered as untrusted data; null or blank for none
  */
-public record PromptSections(String assignmentContext, String constraints, List<String> additionalGuidance) {
-    public static final PromptSections NONE = new PromptSections(null, null, List.of());
+public record PromptSections(
+        String assignmentContext, String constraints, List<String> additionalGuidance, String attachedResources) {
+    public static final PromptSections NONE = new PromptSections(null, null, List.of(), null);
 
     public PromptSections {
         additionalGuidance = additionalGuidance == null
@@ -20,6 +22,16 @@ public record PromptSections(String assignmentContext, String constraints, List<
                         .toList();
     }
 
+    /** Sections without attached resources. */
+    public PromptSections(String assignmentContext, String constraints, List<String> additionalGuidance) {
+        this(assignmentContext, constraints, additionalGuidance, null);
+    }
+
+    /** These sections with {@code text} as the attached resources' section. */
+    public PromptSections withAttachedResources(String text) {
+        return new PromptSections(assignmentContext, constraints, additionalGuidance, text);
+    }
+
     /** These sections plus more hook guidance. */
     public PromptSections withGuidance(List<String> more) {
         if (more == null || more.isEmpty()) {
@@ -27,6 +39,6 @@ public record PromptSections(String assignmentContext, String constraints, List<
         }
         var all = new java.util.ArrayList<>(additionalGuidance);
         all.addAll(more);
-        return new PromptSections(assignmentContext, constraints, all);
+        return new PromptSections(assignmentContext, constraints, all, attachedResources);
     }
 }

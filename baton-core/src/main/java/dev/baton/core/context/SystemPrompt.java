@@ -19,6 +19,8 @@ public final class SystemPrompt {
     public static final String ASSIGNMENT_CONTEXT = "## Assignment Context";
     public static final String CONSTRAINTS = "## Constraints";
     public static final String ADDITIONAL_GUIDANCE = "## Additional Guidance";
+    /** Last of the sections: data read from outside, after every instruction it must not override. */
+    public static final String ATTACHED_RESOURCES = "## Attached Resources";
 
     /** The English day names, looked up once: the locale lookup behind {@code getDisplayName} costs every turn. */
     private static final String[] DAY_NAMES = Arrays.stream(DayOfWeek.values())
@@ -60,6 +62,7 @@ public final class SystemPrompt {
         section(text, ASSIGNMENT_CONTEXT, sections.assignmentContext());
         section(text, CONSTRAINTS, sections.constraints());
         section(text, ADDITIONAL_GUIDANCE, String.join("\n\n", sections.additionalGuidance()));
+        section(text, ATTACHED_RESOURCES, sections.attachedResources());
         StringBuilder closing = new StringBuilder(dateLine(now));
         if (displayName != null && !displayName.isBlank()) {
             // the name comes from a token, not from us: keep it on one line so it cannot open a section of its own

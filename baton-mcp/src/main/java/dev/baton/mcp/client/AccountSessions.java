@@ -116,6 +116,47 @@ final class AccountSessions implements CallTarget, AutoCloseable {
     }
 
     /**
+     * Sends one request other than a tool call ({@code resources/read}, {@code resources/list}) over the user's own
+     * session, as {@link #call} does: a rejected token is refreshed once and the request sent again.
+     *
+     * @throws ConnectRequiredException when the user has not connected their account
+     * @throws ToolException when the server refused the request
+     * @throws McpUnavailableException when the server is down or did not answer in time
+     */
+    <T> T request(String tenant, String user, String what, java.util.function.Function<ToolSession, T> request) {
+        UserKey key = UserKey.of(tenant, user);
+        String token = token(() -> accounts.accessToken(tenant, user, settings.name()));
+        UserSession own = sessions.computeIfAbsent(key, k -> new UserSession());
+        own.token = token;
+        own.lastUsed = clock.instant();
+        for (int attempt = 0; ; attempt++) {
+            try {
+                return request.apply(session(own, settings.timeout()));
+            } catch (RuntimeException e) {
+                if (e instanceof ToolException || e instanceof McpUnavailableException) throw e;
+                if (rejectedToken(e) && attempt == 0) {
+                    closeSession(own);
+                    own.token = token(() -> accounts.refreshAfterRejection(tenant, user, settings.name()));
+                    continue;
+                }
+                if (rejectedToken(e)) throw connectRequired();
+                CallFailure failure = CallFailure.of(e);
+                switch (failure.kind()) {
+                    case SERVER_ERROR -> throw new ToolException("mcp_error", failure.message());
+                    case INTERRUPTED -> {
+                        Thread.currentThread().interrupt();
+                        throw new CancellationException("cancelled");
+                    }
+                    default -> {
+                        closeSession(own);
+                        throw unavailable("failed to " + what + ": " + failure.message());
+                    }
+                }
+            }
+        }
+    }
+
+    /**
      * Opens the user's session now (when they connected, or opened the app), so the server's tools are listed even
      * before anybody calls one; a failure is only logged.
      */

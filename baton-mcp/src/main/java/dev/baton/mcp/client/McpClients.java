@@ -7,6 +7,7 @@ import dev.baton.mcp.client.oauth.UserAccounts;
 import dev.baton.mcp.config.McpServerSettings;
 import dev.baton.mcp.config.McpSettings;
 import dev.baton.mcp.config.McpTransport;
+import dev.baton.mcp.config.ResourceSettings;
 import dev.baton.mcp.config.UserKey;
 import dev.baton.mcp.pin.PinGuard;
 import java.time.Clock;
@@ -44,14 +45,17 @@ public final class McpClients implements AutoCloseable {
     private final Map<String, AccountSessions> accountSessions;
 
     private final McpAccounts accounts;
+    private final McpResources resources;
 
     private McpClients(
             List<McpConnection> connections,
             PinGuard pins,
             Map<String, UserProcesses> userProcesses,
             Map<String, AccountSessions> accountSessions,
-            McpAccounts accounts) {
+            McpAccounts accounts,
+            ResourceSettings resourceSettings) {
         this.connections = List.copyOf(connections);
+        this.resources = new McpResources(connections, accountSessions, resourceSettings);
         this.userProcesses = Map.copyOf(userProcesses);
         this.accountSessions = Map.copyOf(accountSessions);
         this.accounts = accounts;
@@ -107,7 +111,7 @@ public final class McpClients implements AutoCloseable {
             else c.start();
         }
         McpAccounts own = accounts == null ? null : new McpAccounts(accounts, ownSessions);
-        return new McpClients(connections, guard, pools, ownSessions, own);
+        return new McpClients(connections, guard, pools, ownSessions, own, settings.resources());
     }
 
     /** Users' own accounts on the servers with {@code auth: oauth}; empty when Baton was started without them. */
@@ -118,6 +122,11 @@ public final class McpClients implements AutoCloseable {
     /** The prompts of the connected servers of shared data, for their callers. */
     public McpPrompts prompts() {
         return new McpPrompts(connections);
+    }
+
+    /** The resources of the connected servers, for their callers and the agents that attach them. */
+    public McpResources resources() {
+        return resources;
     }
 
     /** One source per server, in configuration order. */

@@ -188,18 +188,22 @@ final class McpConnection implements CallTarget, AutoCloseable {
      * @throws McpUnavailableException when it is not connected or did not answer in time
      */
     List<McpSchema.Prompt> prompts() {
-        return onSession("list its prompts", current -> current.listPrompts(settings.timeout()));
+        return request("list its prompts", current -> current.listPrompts(settings.timeout()));
     }
 
     /** One of its prompts rendered with {@code arguments}; the exceptions of {@link #prompts()}. */
     McpSchema.GetPromptResult prompt(String name, Map<String, String> arguments) {
         McpSchema.GetPromptResult rendered =
-                onSession("render a prompt", current -> current.getPrompt(name, arguments, settings.timeout()));
+                request("render a prompt", current -> current.getPrompt(name, arguments, settings.timeout()));
         if (rendered == null) throw unavailable("answered with nothing");
         return rendered;
     }
 
-    private <T> T onSession(String what, java.util.function.Function<ToolSession, T> request) {
+    /**
+     * One request other than a tool call, on the current session ({@code resources/read}, …); the exceptions of
+     * {@link #prompts()}.
+     */
+    <T> T request(String what, java.util.function.Function<ToolSession, T> request) {
         ToolSession current = session;
         if (current == null) throw unavailable("is not connected (" + describeDown() + ")");
         try {

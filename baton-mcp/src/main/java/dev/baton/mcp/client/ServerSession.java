@@ -173,6 +173,29 @@ final class ServerSession implements ToolSession {
     }
 
     @Override
+    public List<McpSchema.Resource> listResources(Duration timeout, int maxPages) {
+        McpSchema.ServerCapabilities capabilities = client.getServerCapabilities();
+        if (capabilities == null || capabilities.resources() == null) return List.of();
+        List<McpSchema.Resource> out = new java.util.ArrayList<>();
+        String cursor = null;
+        for (int page = 0; page < maxPages; page++) {
+            McpSchema.ListResourcesResult result = client.listResources(cursor).block(timeout);
+            if (result == null) break;
+            if (result.resources() != null) out.addAll(result.resources());
+            cursor = result.nextCursor();
+            if (cursor == null || cursor.isEmpty()) break;
+        }
+        return out;
+    }
+
+    @Override
+    public ResourceRead readResource(String uri, Duration timeout) {
+        McpSchema.ReadResourceResult result =
+                client.readResource(new McpSchema.ReadResourceRequest(uri)).block(timeout);
+        return new ResourceRead(result == null ? null : result.contents(), null, false);
+    }
+
+    @Override
     public void ping(Duration timeout) {
         client.ping().block(timeout);
     }

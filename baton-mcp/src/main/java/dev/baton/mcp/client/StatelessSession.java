@@ -36,14 +36,19 @@ final class StatelessSession implements ToolSession {
     private final McpJsonMapper json = McpJsonDefaults.getMapper();
     private final Consumer<List<McpSchema.Tool>> onToolsChanged;
     private final boolean offersPrompts;
+    private final boolean offersResources;
     /** What the last listing found; a health check that lists something else reports the change. */
     private volatile List<McpSchema.Tool> lastListed;
 
     private StatelessSession(
-            McpAsyncClient client, Consumer<List<McpSchema.Tool>> onToolsChanged, boolean offersPrompts) {
+            McpAsyncClient client,
+            Consumer<List<McpSchema.Tool>> onToolsChanged,
+            boolean offersPrompts,
+            boolean offersResources) {
         this.client = client;
         this.onToolsChanged = onToolsChanged;
         this.offersPrompts = offersPrompts;
+        this.offersResources = offersResources;
     }
 
     /**
@@ -74,7 +79,8 @@ final class StatelessSession implements ToolSession {
         return new StatelessSession(
                 client,
                 onToolsChanged,
-                found.capabilities() != null && found.capabilities().prompts() != null);
+                found.capabilities() != null && found.capabilities().prompts() != null,
+                found.capabilities() != null && found.capabilities().resources() != null);
     }
 
     @Override
@@ -139,6 +145,42 @@ final class StatelessSession implements ToolSession {
                 .get()
                 .block(timeout.plusSeconds(1));
         return result == null ? null : json.convertValue(result, McpSchema.GetPromptResult.class);
+    }
+
+    @Override
+    public List<McpSchema.Resource> listResources(Duration timeout, int maxPages) {
+        if (!offersResources) return List.of();
+        List<McpSchema.Resource> out = new java.util.ArrayList<>();
+        String cursor = null;
+        for (int page = 0; page < maxPages; page++) {
+            McpAsyncClient.ListSpec<io.modelcontextprotocol.modern.McpSchema.ListResourcesResult> request =
+                    client.resources().callTimeout(timeout);
+            if (cursor != null) request = request.cursor(cursor);
+            io.modelcontextprotocol.modern.McpSchema.ListResourcesResult result =
+                    request.list().block(timeout.plusSeconds(1));
+            if (result == null) break;
+            if (result.resources() != null)
+                result.resources().forEach(r -> out.add(json.convertValue(r, McpSchema.Resource.class)));
+            cursor = result.nextCursor();
+            if (cursor == null || cursor.isEmpty()) break;
+        }
+        return out;
+    }
+
+    @Override
+    public ResourceRead readResource(String uri, Duration timeout) {
+        io.modelcontextprotocol.modern.McpSchema.ReadResourceResult result =
+                client.resource(uri).callTimeout(timeout).read().block(timeout.plusSeconds(1));
+        if (result == null) return new ResourceRead(List.of(), null, false);
+        List<McpSchema.ResourceContents> contents = result.contents() == null
+                ? List.of()
+                : result.contents().stream()
+                        .map(c -> json.convertValue(c, McpSchema.ResourceContents.class))
+                        .toList();
+        return new ResourceRead(
+                contents,
+                result.ttlMs(),
+                result.cacheScope() == io.modelcontextprotocol.modern.McpSchema.CacheScope.PRIVATE);
     }
 
     /** Lists the tools again: the request proves the server answers, and the list says whether it changed. */

@@ -31,6 +31,12 @@ sealed interface ToolSession extends AutoCloseable permits ServerSession, Statel
     /** One prompt rendered with {@code arguments}. */
     McpSchema.GetPromptResult getPrompt(String name, java.util.Map<String, String> arguments, Duration timeout);
 
+    /** The server's resources, at most {@code maxPages} pages of them; empty when it offers none. */
+    List<McpSchema.Resource> listResources(Duration timeout, int maxPages);
+
+    /** One resource's contents ({@code resources/read}). */
+    ResourceRead readResource(String uri, Duration timeout);
+
     /** Fails when the server does not answer within {@code timeout}. */
     void ping(Duration timeout);
 

@@ -30,19 +30,21 @@ import java.util.Set;
  * @param oauthCallback Baton's public URL of {@code /oauth/mcp/callback}, where the identity providers of servers
  *     with {@code auth: oauth} send users back (registered with them as the redirect URI); null when no server has
  *     {@code auth: oauth}
+ * @param resources the bounds and caching of resources agents attach to their context
  */
 public record McpSettings(
         List<McpServerSettings> servers,
         Duration restartDelay,
         Duration maxRestartDelay,
         Duration healthCheck,
-        URI oauthCallback) {
+        URI oauthCallback,
+        ResourceSettings resources) {
 
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
     public static final McpSettings NONE = new McpSettings(List.of(), null, null, null, null);
 
     private static final Set<String> SECTION_KEYS =
-            Set.of("servers", "restartDelay", "maxRestartDelay", "healthCheck", "oauthCallback");
+            Set.of("servers", "restartDelay", "maxRestartDelay", "healthCheck", "oauthCallback", "resources");
     private static final Set<String> SERVER_KEYS = Set.of(
             "command",
             "args",
@@ -72,6 +74,7 @@ public record McpSettings(
         restartDelay = restartDelay == null ? Duration.ofMillis(500) : restartDelay;
         maxRestartDelay = maxRestartDelay == null ? Duration.ofSeconds(30) : maxRestartDelay;
         healthCheck = healthCheck == null ? Duration.ofSeconds(15) : healthCheck;
+        resources = resources == null ? ResourceSettings.DEFAULTS : resources;
         if (!restartDelay.isPositive() || maxRestartDelay.compareTo(restartDelay) < 0 || !healthCheck.isPositive())
             throw new IllegalArgumentException(
                     "mcp: restartDelay and healthCheck must be positive, maxRestartDelay >= restartDelay");
@@ -89,7 +92,16 @@ public record McpSettings(
 
     public McpSettings(
             List<McpServerSettings> servers, Duration restartDelay, Duration maxRestartDelay, Duration healthCheck) {
-        this(servers, restartDelay, maxRestartDelay, healthCheck, null);
+        this(servers, restartDelay, maxRestartDelay, healthCheck, null, null);
+    }
+
+    public McpSettings(
+            List<McpServerSettings> servers,
+            Duration restartDelay,
+            Duration maxRestartDelay,
+            Duration healthCheck,
+            URI oauthCallback) {
+        this(servers, restartDelay, maxRestartDelay, healthCheck, oauthCallback, null);
     }
 
     /**
@@ -119,7 +131,8 @@ public record McpSettings(
                                 placeholders.expand(
                                         text(section.path("oauthCallback"), "mcp.oauthCallback"), "mcp.oauthCallback"),
                                 "mcp.oauthCallback")
-                        : null);
+                        : null,
+                ResourceSettings.parse(section.path("resources")));
     }
 
     private static McpServerSettings server(String name, JsonNode node, Placeholders placeholders) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.core.agent.AgentConstraints;
 import dev.baton.core.agent.AgentDefinition;
 import dev.baton.core.agent.ApprovalRules;
+import dev.baton.core.agent.AttachedResource;
 import dev.baton.core.agent.SessionLimitOverrides;
 import dev.baton.core.agent.TurnLimits;
 import dev.baton.core.auth.Principal;
@@ -39,7 +40,8 @@ public final class AgentRegistry {
     /**
      * The keys of an agent file, each read once into its typed field of {@link AgentDefinition} when the agent is
      * loaded: {@code constraints} ({@link AgentConstraints}), {@code modules} (each entry's {@code config} is handed to
-     * its module's factory, which checks it when the modules are resolved), {@code approval} ({@link ApprovalRules}).
+     * its module's factory, which checks it when the modules are resolved), {@code approval} ({@link ApprovalRules}),
+     * {@code context} ({@link AttachedResource}).
      */
     public static final List<String> KEYS = List.of(
             "id",
@@ -54,7 +56,8 @@ public final class AgentRegistry {
             "limits",
             "modules",
             "constraints",
-            "approval");
+            "approval",
+            "context");
 
     /** In configuration order: never a hash map's order, which would differ between JVMs. */
     private final Map<String, AgentDefinition> agents;
@@ -226,7 +229,8 @@ public final class AgentRegistry {
                 sessionLimits,
                 AgentConstraints.from(s.get("constraints")),
                 ModuleEntry.parseList(s.get("modules"), "agent " + id),
-                ApprovalRules.from(s.get("approval"), id));
+                ApprovalRules.from(s.get("approval"), id),
+                AttachedResource.fromContext(s.get("context"), id));
     }
 
     private static String required(ConfigSection s, String field, String source) {

@@ -15,6 +15,7 @@ import dev.baton.server.api.HealthRoutes;
 import dev.baton.server.api.McpAdminRoutes;
 import dev.baton.server.api.McpOrigins;
 import dev.baton.server.api.McpPromptRoutes;
+import dev.baton.server.api.McpResourceRoutes;
 import dev.baton.server.api.McpRoutes;
 import dev.baton.server.api.MessageRoutes;
 import dev.baton.server.api.SessionRoutes;
@@ -48,6 +49,7 @@ final class ServerRoutes {
                 new McpAdminRoutes(mcp, config.maxBodyBytes())::register,
                 new AccountConnectionRoutes(mcp.accounts())::register,
                 new McpPromptRoutes(mcp.prompts(), config.maxBodyBytes())::register,
+                new McpResourceRoutes(mcp.resources())::register,
                 new McpRoutes(
                         new McpEndpoint(baton.toolAccess(), baton.sessions(), mcpApproval(config, baton)),
                         config.maxBodyBytes(),
