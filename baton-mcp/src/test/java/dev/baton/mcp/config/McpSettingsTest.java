@@ -268,4 +268,19 @@ class McpSettingsTest {
                 .isEmpty();
         assertThat(McpServerSettings.defaultPermissions("todo")).isEqualTo(Set.of("mcp:todo"));
     }
+
+    @Test
+    void the_bounds_of_attached_resources_have_defaults_and_say_what_is_wrong() {
+        assertThat(parse("servers: {}\n", Map.of()).resources()).isEqualTo(ResourceSettings.DEFAULTS);
+        ResourceSettings set =
+                parse("resources: { maxBytes: 1000, cacheTtl: 5m }\n", Map.of()).resources();
+        assertThat(set).isEqualTo(new ResourceSettings(1000, Duration.ofMinutes(5)));
+
+        assertThatThrownBy(() -> parse("resources: { maxBytes: 0 }\n", Map.of()))
+                .hasMessage("mcp.resources.maxBytes must be from 1 to 1048576, got 0");
+        assertThatThrownBy(() -> parse("resources: { maxBytes: lots }\n", Map.of()))
+                .hasMessage("mcp.resources.maxBytes must be a whole number of bytes, got \"lots\"");
+        assertThatThrownBy(() -> parse("resources: { ttl: 5m }\n", Map.of()))
+                .hasMessage("mcp.resources: unknown key 'ttl' (known: maxBytes, cacheTtl)");
+    }
 }

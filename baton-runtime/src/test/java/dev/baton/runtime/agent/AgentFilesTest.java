@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.baton.core.agent.AgentConstraints;
 import dev.baton.core.agent.AgentDefinition;
 import dev.baton.core.agent.ApprovalPolicy;
+import dev.baton.core.agent.AttachedResource;
 import dev.baton.core.agent.SessionLimitOverrides;
 import dev.baton.core.agent.TurnLimits;
 import dev.baton.runtime.config.ConfigException;
@@ -134,5 +135,25 @@ class AgentFilesTest {
 
         assertThat(agents.find("tutor").orElseThrow().temperature()).isEqualTo(0.2);
         assertThat(agents.find("plain").orElseThrow().temperature()).isEqualTo(0.9);
+    }
+
+    @Test
+    void attached_resources_are_read_from_context_and_a_wrong_entry_names_its_line() throws IOException {
+        AgentDefinition tutor = load("id: tutor\nsystemPrompt: Help.\ncontext:\n  mcpResources:\n"
+                        + "    - { server: docs, uri: \"file:///handbook.md\" }\n")
+                .find("tutor")
+                .orElseThrow();
+        assertThat(tutor.resources()).containsExactly(new AttachedResource("docs", "file:///handbook.md"));
+        // a with-copy keeps them
+        assertThat(tutor.withTemperature(0.5).resources()).isEqualTo(tutor.resources());
+
+        assertThatThrownBy(() -> load("id: tutor\nsystemPrompt: Help.\ncontext:\n  mcpResources:\n"
+                        + "    - { server: docs, url: \"file:///handbook.md\" }\n"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith(dir.resolve("tutor.yaml") + ":5: agent tutor: context.mcpResources[0]: ")
+                .hasMessageContaining("unknown key 'url' (server, uri)");
+        assertThatThrownBy(() -> load("id: tutor\nsystemPrompt: Help.\ncontext:\n  resources: []\n"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("agent tutor: context: unknown key 'resources' (mcpResources)");
     }
 }

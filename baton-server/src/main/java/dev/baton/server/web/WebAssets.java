@@ -67,7 +67,8 @@ final class WebAssets {
             "export",
             "theme",
             "deliveries",
-            "accounts"
+            "accounts",
+            "slash-commands"
         }) {
             files.put("js/" + module + ".js", JS);
         }
