@@ -129,8 +129,8 @@ export class SlashCommands {
       const id = "prompt-arg-" + i;
       fields.append(h("label", { for: id }, a.name + (a.required ? " (required)" : "")),
         h("input", { id, type: "text", name: a.name, required: !!a.required, "aria-describedby":
-          a.description ? id + "-hint" : null }),
-        a.description ? h("p", { id: id + "-hint", className: "hint" }, a.description) : null);
+          a.description ? id + "-hint" : null }));
+      if (a.description) fields.append(h("p", { id: id + "-hint", className: "hint" }, a.description));
     });
     return new Promise((resolve) => {
       const done = (value) => {

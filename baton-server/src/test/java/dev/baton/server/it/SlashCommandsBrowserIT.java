@@ -93,6 +93,8 @@ class SlashCommandsBrowserIT {
         message.sendKeys(Keys.ENTER);
         WebElement city = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("prompt-arg-0")));
         assertThat(text("#prompt-args-fields label")).isEqualTo("city (required)");
+        // the optional argument has no description: nothing but its label and field
+        assertThat(text("#prompt-args-fields")).isEqualTo("city (required)Name of the citystate");
         city.sendKeys("Lyon");
         shot("slash-02-arguments");
         browser.findElement(By.id("prompt-args-ok")).click();
