@@ -123,7 +123,7 @@ public final class OrphanedTurns {
         claim(leased.get(), lock).ifPresent(taken -> goOn(lock, taken));
     }
 
-    /** A turn taken over by this instance (under {@code leased}, its new lease), ready to go on under its session's lock. */
+    /** A turn taken over by this instance ({@code leased}: its new lease), ready to go on under its session's lock. */
     private record Taken(
             LeasedTurn leased, TurnState stored, Principal principal, Session session, AgentDefinition agent) {}
 
