@@ -567,6 +567,8 @@ public final class BatonBuilder {
                         sessions,
                         agents,
                         dispatcher,
+                        limits,
+                        runner,
                         turnEvents,
                         retries,
                         tools,

@@ -164,11 +164,29 @@ final class ToolDispatcher {
                 case TurnResume.ToolDecision.Deny deny ->
                     ToolCallOutcome.rejected(deny.call(), ToolCallState.DENIED, deny.error(), clock.instant());
                 case TurnResume.ToolDecision.Settled settled -> settled.outcome();
+                case TurnResume.ToolDecision.Ask ask ->
+                    throw new IllegalArgumentException("a call the user is asked about is held, not decided");
             };
             outcomes.add(o);
             finished(o, sink);
         }
         return List.copyOf(outcomes);
+    }
+
+    /** A call the user is asked about ({@link TurnResume.ToolDecision.Ask}) held, with what it would do. */
+    ToolApprovals.Held held(
+            TurnResume.ToolDecision.Ask ask,
+            TurnRequest request,
+            String turnId,
+            Duration toolTimeout,
+            Duration timeLeft) {
+        ToolCallScope scope = scope(request, turnId, toolTimeout, timeLeft);
+        String summary = catalog == null
+                ? null
+                : catalog.find(scope.agent(), ask.call().name())
+                        .map(tool -> summaries.summarise(tool, ask.call(), scope))
+                        .orElse(null);
+        return new ToolApprovals.Held(ask.call(), ask.reason(), summary);
     }
 
     /** The call held, with why and what it would do, when it must wait for approval; empty when it may run now. */

@@ -83,6 +83,8 @@ final class TurnPauses {
     TurnOutcome close(TurnRequest request, MessageStatus status, TurnEvent.Failed reason) {
         TurnResume paused = request.resume();
         TurnProgress progress = TurnProgress.resume(paused.state(), clock);
+        // a turn taken over and closed at once writes its end under its lease, which the end closes
+        progress.fence = paused.fence();
         Instant now = clock.instant();
         for (TurnResume.ToolDecision decision : paused.decisions()) {
             ToolCallOutcome refused = switch (decision) {
@@ -91,6 +93,8 @@ final class TurnPauses {
                 case TurnResume.ToolDecision.Approve approve ->
                     ToolCallOutcome.rejected(approve.call(), ToolCallState.CANCELLED, NOT_RUN, now);
                 case TurnResume.ToolDecision.Settled settled -> settled.outcome();
+                case TurnResume.ToolDecision.Ask ask ->
+                    ToolCallOutcome.rejected(ask.call(), ToolCallState.CANCELLED, NOT_RUN, now);
             };
             progress.toolCalls.add(new TurnState.ToolCall(decision.recordId(), refused));
         }

@@ -60,6 +60,22 @@ public record TurnResume(TurnState state, List<ToolDecision> decisions, TurnFenc
             }
         }
 
+        /**
+         * Not decided yet: the turn stops again and asks the user ({@link ToolApprovals#pause}), once the other
+         * decisions are carried out; the call goes on as the user then decides. For a call whose outcome is unknown
+         * (its instance died while it ran) that may not be run again unasked.
+         *
+         * @param recordId unused for the call's row: the pause names the held call
+         * @param reason why the user is asked, in a sentence for them (shown with the held call)
+         */
+        record Ask(String recordId, ToolCallRequest call, String reason) implements ToolDecision {
+            public Ask {
+                Objects.requireNonNull(recordId, "recordId");
+                Objects.requireNonNull(call, "call");
+                Objects.requireNonNull(reason, "reason");
+            }
+        }
+
         /** Do not run it; the model reads {@code error} as the call's result and must explain it to the user. */
         record Deny(String recordId, ToolCallRequest call, ToolError error) implements ToolDecision {
             public Deny {

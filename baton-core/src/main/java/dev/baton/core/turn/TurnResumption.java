@@ -34,6 +34,7 @@ final class TurnResumption {
     private final ToolDispatcher dispatcher;
     private final TurnRecorder recorder;
     private final TurnSteps steps;
+    private final TurnPauses pauses;
     private final TurnEnding ending;
     private final Clock clock;
 
@@ -47,6 +48,7 @@ final class TurnResumption {
             ToolDispatcher dispatcher,
             TurnRecorder recorder,
             TurnSteps steps,
+            TurnPauses pauses,
             TurnEnding ending,
             Clock clock) {
         this.store = store;
@@ -58,6 +60,7 @@ final class TurnResumption {
         this.dispatcher = dispatcher;
         this.recorder = recorder;
         this.steps = steps;
+        this.pauses = pauses;
         this.ending = ending;
         this.clock = clock;
     }
@@ -94,7 +97,15 @@ final class TurnResumption {
             ModelBinding binding =
                     models.resolve(request.agent().model(), request.agent().fallbackModels());
             List<ToolSpec> specs = tools.specsFor(request.agent(), request.principal());
-            runDecidedCalls(request, paused, progress, out, sink);
+            List<TurnResume.ToolDecision> decided = paused.decisions().stream()
+                    .filter(d -> !(d instanceof TurnResume.ToolDecision.Ask))
+                    .toList();
+            runDecidedCalls(request, paused.state(), decided, progress, out, sink);
+            List<ToolApprovals.Held> asked = asked(request, paused, progress);
+            if (!asked.isEmpty()) {
+                // the calls left pending are the asked ones: the pause holds exactly them
+                return TurnEnding.end(sink, pauses.pause(request, user, progress, out, asked, startedNanos, sink));
+            }
             steps.checkpoint(request, TurnCheckpoint.Step.TOOL_CALLS, progress, out);
             return steps.run(
                     new RunningTurn(request, user, binding, specs, progress, out, turnContext, startedNanos, sink));
@@ -121,25 +132,48 @@ final class TurnResumption {
                         clock.instant()));
     }
 
+    /** The calls the user is asked about, held with what each would do. */
+    private List<ToolApprovals.Held> asked(TurnRequest request, TurnResume paused, TurnProgress progress) {
+        TurnLimits limits = request.agent().limits();
+        List<ToolApprovals.Held> held = new ArrayList<>();
+        for (TurnResume.ToolDecision d : paused.decisions()) {
+            if (!(d instanceof TurnResume.ToolDecision.Ask ask)) continue;
+            Duration timeLeft = limits.requestTimeout() == null
+                    ? null
+                    : TurnSteps.bounded(limits.requestTimeout(), limits, progress);
+            held.add(dispatcher.held(
+                    ask,
+                    request,
+                    progress.turnId,
+                    TurnSteps.bounded(limits.toolTimeout(), limits, progress),
+                    timeLeft));
+        }
+        return held;
+    }
+
     /** Runs the approved calls and refuses the others, records the calls not recorded yet, and adds their results. */
     private void runDecidedCalls(
-            TurnRequest request, TurnResume paused, TurnProgress progress, AnswerStream out, Consumer<TurnEvent> sink) {
-        TurnState state = paused.state();
+            TurnRequest request,
+            TurnState state,
+            List<TurnResume.ToolDecision> decisions,
+            TurnProgress progress,
+            AnswerStream out,
+            Consumer<TurnEvent> sink) {
         TurnLimits limits = request.agent().limits();
         Duration toolTimeout = TurnSteps.bounded(limits.toolTimeout(), limits, progress);
         Duration timeLeft =
                 limits.requestTimeout() == null ? null : TurnSteps.bounded(limits.requestTimeout(), limits, progress);
-        List<String> toRun = paused.decisions().stream()
+        List<String> toRun = decisions.stream()
                 .filter(d -> d instanceof TurnResume.ToolDecision.Approve)
                 .map(TurnResume.ToolDecision::recordId)
                 .toList();
         if (!toRun.isEmpty()) approvals.runStarting(state, toRun);
-        List<ToolCallOutcome> outcomes = dispatcher.decide(
-                paused.decisions(), request, state.turnId(), toolTimeout, timeLeft, progress.cache, sink);
+        List<ToolCallOutcome> outcomes =
+                dispatcher.decide(decisions, request, state.turnId(), toolTimeout, timeLeft, progress.cache, sink);
         List<TurnState.ToolCall> decided = new ArrayList<>(outcomes.size());
         List<TurnState.ToolCall> unrecorded = new ArrayList<>(outcomes.size());
         for (int i = 0; i < outcomes.size(); i++) {
-            TurnResume.ToolDecision decision = paused.decisions().get(i);
+            TurnResume.ToolDecision decision = decisions.get(i);
             TurnState.ToolCall call = new TurnState.ToolCall(decision.recordId(), outcomes.get(i));
             decided.add(call);
             // a call an earlier attempt at this turn ran has its row already

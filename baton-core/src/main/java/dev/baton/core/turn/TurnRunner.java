@@ -132,7 +132,7 @@ public final class TurnRunner {
         this.ending = new TurnEnding(recorder, modules, pendingUsage, journal);
         this.steps = new TurnSteps(new CallPricing(costs, clock), dispatcher, recorder, pauses, ending, checkpoints);
         this.resumption = new TurnResumption(
-                store, contexts, modules, models, tools, approvals, dispatcher, recorder, steps, ending, clock);
+                store, contexts, modules, models, tools, approvals, dispatcher, recorder, steps, pauses, ending, clock);
     }
 
     /**

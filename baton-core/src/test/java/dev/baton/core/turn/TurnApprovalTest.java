@@ -307,6 +307,60 @@ class TurnApprovalTest {
     }
 
     @Test
+    void a_call_the_user_is_asked_about_on_going_on_stops_the_turn_again_and_once_approved_runs_with_its_first_key() {
+        ScriptedModel model = ScriptedModel.of(
+                toolCalls(call("c1", "delete_task", "{\"taskId\":\"t1\"}"), call("c2", "list_tasks", "{}")),
+                text("Deleted it."));
+        // both calls left pending, as a turn whose instance died while they ran leaves them
+        approvals.holdAll = true;
+        pauseOnDelete(model, new ArrayList<>());
+        approvals.holdAll = false;
+        approvals.pending.clear();
+        String turnId = TurnStateCodec.decode(approvals.storedState).turnId();
+        List<TurnEvent> events = new ArrayList<>();
+
+        TurnOutcome asked = runner(model)
+                .run(
+                        resuming(
+                                new TurnResume.ToolDecision.Ask(
+                                        "r1", heldCall("{\"taskId\":\"t1\"}"), "the outcome of delete_task is unknown"),
+                                new TurnResume.ToolDecision.Approve("r2", call("c2", "list_tasks", "{}"))),
+                        events::add);
+
+        assertThat(deleted).as("asked about, not run").isEmpty();
+        assertThat(listed).as("the decided call ran").hasSize(1);
+        assertThat(events)
+                .extracting(e -> e.getClass().getSimpleName())
+                .containsExactly(
+                        "Started", "ToolCallStarted", "ToolCallFinished", "ApprovalRequired", "AwaitingApproval");
+        TurnEvent.ApprovalRequired required = (TurnEvent.ApprovalRequired) events.get(3);
+        assertThat(required.toolCallId()).isEqualTo("c1");
+        assertThat(required.reason()).isEqualTo("the outcome of delete_task is unknown");
+        assertThat(required.summary()).isEqualTo("Delete task t1 of user-1");
+        assertThat(asked.awaitingApproval()).isPresent();
+        assertThat(model.requests()).as("the model waits for the user too").hasSize(1);
+        TurnState pausedAgain = TurnStateCodec.decode(approvals.storedState);
+        assertThat(pausedAgain.turnId()).isEqualTo(turnId);
+        assertThat(pausedAgain.pendingToolCalls()).containsExactly(heldCall("{\"taskId\":\"t1\"}"));
+
+        TurnOutcome outcome = runner(model)
+                .run(
+                        resuming(new TurnResume.ToolDecision.Approve("approval-c1", heldCall("{\"taskId\":\"t1\"}"))),
+                        e -> {});
+
+        assertThat(outcome.succeeded()).isTrue();
+        assertThat(deleted).containsExactly("t1");
+        assertThat(keys)
+                .as("the call run again carries the key its first attempt had")
+                .endsWith(dev.baton.core.id.CallKeys.toolCall(turnId, "c1"));
+        // the model reads every result of its reply in the order it made the calls, whenever each was decided
+        assertThat(model.requests().get(1).messages().stream()
+                        .filter(m -> m instanceof ChatMessage.ToolResult)
+                        .map(m -> ((ChatMessage.ToolResult) m).toolCallId()))
+                .containsExactly("c1", "c2");
+    }
+
+    @Test
     void a_paused_turn_closed_without_the_model_stores_its_answer_so_far_and_the_refused_call() {
         ScriptedModel model = ScriptedModel.of(
                 toolCalls(call("c2", "list_tasks", "{}")), toolCalls(call("c1", "delete_task", "{\"taskId\":\"t1\"}")));

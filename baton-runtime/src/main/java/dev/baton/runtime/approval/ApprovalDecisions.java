@@ -13,6 +13,10 @@ final class ApprovalDecisions {
     /** What the turn goes on with for one held call, by what became of it. */
     static TurnResume.ToolDecision decision(ToolApproval a) {
         ToolCallRequest asHeld = new ToolCallRequest(a.toolCallId(), a.toolName(), a.arguments());
+        if (UnknownOutcomes.asked(a) && a.status() != ApprovalStatus.APPROVED) {
+            // skipped: the model must not read "not run", the first attempt may have taken effect
+            return new TurnResume.ToolDecision.Deny(a.callId(), asHeld, UnknownOutcomes.notRunAgain(why(a)));
+        }
         return switch (a.status()) {
             case APPROVED ->
                 new TurnResume.ToolDecision.Approve(
@@ -36,6 +40,17 @@ final class ApprovalDecisions {
             case EXPIRED, PENDING ->
                 new TurnResume.ToolDecision.Deny(
                         a.callId(), asHeld, new ToolError("approval_expired", "Nobody approved this call in time."));
+        };
+    }
+
+    /** Why a call whose outcome is unknown was not run again, by what became of its approval. */
+    private static String why(ToolApproval a) {
+        return switch (a.status()) {
+            case DENIED ->
+                "the user chose to skip it"
+                        + (a.comment() == null || a.comment().isBlank() ? "" : "; their comment: " + a.comment());
+            case SUPERSEDED -> "the user sent a new message instead";
+            case EXPIRED, PENDING, APPROVED -> "nobody decided in time";
         };
     }
 

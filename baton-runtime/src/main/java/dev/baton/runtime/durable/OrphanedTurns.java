@@ -2,16 +2,21 @@ package dev.baton.runtime.durable;
 
 import dev.baton.core.agent.AgentDefinition;
 import dev.baton.core.auth.Principal;
+import dev.baton.core.conversation.MessageStatus;
 import dev.baton.core.conversation.Session;
 import dev.baton.core.conversation.TurnFence;
 import dev.baton.core.tool.ToolCatalog;
 import dev.baton.core.turn.ToolApprovals;
+import dev.baton.core.turn.TurnEvent;
 import dev.baton.core.turn.TurnOutcome;
 import dev.baton.core.turn.TurnRequest;
+import dev.baton.core.turn.TurnRunner;
 import dev.baton.core.turn.TurnState;
 import dev.baton.core.turn.TurnStateCodec;
 import dev.baton.runtime.Refusal;
 import dev.baton.runtime.RefusalException;
+import dev.baton.runtime.admission.RateDecision;
+import dev.baton.runtime.admission.TurnAdmission;
 import dev.baton.runtime.agent.AgentRegistry;
 import dev.baton.runtime.session.Sessions;
 import dev.baton.runtime.stream.TurnEventLog;
@@ -30,6 +35,12 @@ import org.slf4j.LoggerFactory;
  * instance wins), then it goes on from its last checkpoint as the user it runs for, on a thread of its own (the tool
  * calls that were running when the instance died are decided by {@link InFlightCalls}). Its events
  * go to the turn's event log, numbered after those kept of the dead instance's run.
+ *
+ * <p>A turn taken over passes the same admission as any turn going on ({@link TurnAdmission#admit}, like a decision
+ * on a paused turn: nothing taken from the rate limits, the message did that): its session must still take a turn and
+ * its cost ceiling is reserved against its user's budgets until it ends. A turn refused there does not go on: its
+ * answer so far is stored (incomplete) under its lease, which that ends, and its followers read the refusal as its
+ * end ({@code budget_exceeded}, as a message refused then would get).
  */
 public final class OrphanedTurns {
     private static final Logger log = LoggerFactory.getLogger(OrphanedTurns.class);
@@ -40,6 +51,8 @@ public final class OrphanedTurns {
     private final Sessions sessions;
     private final AgentRegistry agents;
     private final TurnDispatcher dispatcher;
+    private final TurnAdmission admission;
+    private final TurnRunner runner;
     private final TurnEventLog events;
     private final Clock clock;
     /** Null when no idempotency keys are kept. */
@@ -54,6 +67,8 @@ public final class OrphanedTurns {
             Sessions sessions,
             AgentRegistry agents,
             TurnDispatcher dispatcher,
+            TurnAdmission admission,
+            TurnRunner runner,
             TurnEventLog events,
             DurableRetries retries,
             ToolCatalog tools,
@@ -65,9 +80,11 @@ public final class OrphanedTurns {
         this.sessions = sessions;
         this.agents = agents;
         this.dispatcher = dispatcher;
+        this.admission = admission;
+        this.runner = runner;
         this.events = events;
         this.retries = retries;
-        this.inFlight = new InFlightCalls(tools, approvals);
+        this.inFlight = new InFlightCalls(tools, approvals, settings.unknownOutcome());
         this.clock = clock;
     }
 
@@ -106,8 +123,9 @@ public final class OrphanedTurns {
         claim(leased.get(), lock).ifPresent(taken -> goOn(lock, taken));
     }
 
-    /** A turn taken over by this instance, ready to go on under its session's lock. */
-    private record Taken(TurnRequest request, LeasedTurn leased) {}
+    /** A turn taken over by this instance ({@code leased}: its new lease), ready to go on under its session's lock. */
+    private record Taken(
+            LeasedTurn leased, TurnState stored, Principal principal, Session session, AgentDefinition agent) {}
 
     /** Takes {@code orphan} over and starts it going on; false when it is not this instance's to take now. */
     private boolean takeOver(LeasedTurn orphan) {
@@ -162,8 +180,8 @@ public final class OrphanedTurns {
     }
 
     /**
-     * Takes {@code orphan} over under {@code lock} (a compare-and-set on its epoch) and builds the request that goes
-     * on with it; empty when another instance was first, or the turn cannot go on (it is then dropped).
+     * Takes {@code orphan} over under {@code lock} (a compare-and-set on its epoch); empty when another instance was
+     * first, or the turn cannot go on (it is then dropped).
      */
     private Optional<Taken> claim(LeasedTurn orphan, TurnDispatcher.SessionLock lock) {
         Principal principal;
@@ -198,32 +216,89 @@ public final class OrphanedTurns {
                 orphan.requestId(),
                 orphan.owner().instanceId(),
                 fence.epoch());
-        TurnRequest request = TakeoverRequests.resuming(
-                clock.instant(),
-                taken.get(),
-                stored,
-                principal,
-                session.get(),
-                agent.get(),
-                lock.cancellation(),
-                inFlight);
-        return Optional.of(new Taken(request, taken.get()));
+        return Optional.of(new Taken(taken.get(), stored, principal, session.get(), agent.get()));
     }
 
     private void goOn(TurnDispatcher.SessionLock lock, Taken taken) {
-        TurnRequest request = taken.request();
+        String turnId = taken.stored().turnId();
+        TurnEventRecorder recorder = new TurnEventRecorder(events, taken.principal());
         try {
-            TurnEventRecorder recorder = new TurnEventRecorder(events, request.principal());
-            TurnOutcome outcome = dispatcher.run(lock, request, recorder::record);
-            // a retry of the request that started the turn waits for this, and replays it
-            if (retries != null) retries.settle(taken.leased(), outcome);
+            TurnAdmission.Admitted admitted;
+            try {
+                // the same limits as every turn: a decision's admission (no rate taken, the message took it)
+                admitted = admission.admit(taken.principal(), taken.session(), RateDecision.UNLIMITED);
+            } catch (RefusalException refused) {
+                settle(taken, refuse(taken, refused.refusal(), recorder));
+                return;
+            }
+            TurnOutcome outcome;
+            try (admitted) {
+                TurnRequest request = TakeoverRequests.resuming(
+                        clock.instant(),
+                        taken.leased(),
+                        taken.stored(),
+                        taken.principal(),
+                        taken.session(),
+                        admitted.agent(),
+                        admitted.setup().assignment(),
+                        lock.cancellation(),
+                        inFlight);
+                outcome = dispatcher.run(lock, request, recorder::record);
+                afterTurn(taken, admitted);
+            }
+            settle(taken, outcome);
             log.info(
                     "taken-over turn {} of request {} ended: {}",
-                    request.resume().state().turnId(),
-                    request.requestId(),
+                    turnId,
+                    taken.leased().requestId(),
                     outcome.succeeded() ? "answered" : outcome.terminal());
         } catch (RuntimeException e) {
-            log.error("taken-over turn {} failed", request.resume().state().turnId(), e);
+            log.error("taken-over turn {} failed", turnId, e);
         }
+    }
+
+    /**
+     * Ends a taken-over turn its admission refused, without the model: its answer so far is stored as incomplete under
+     * its lease (which that ends), and its followers read the refusal as its end.
+     */
+    private TurnOutcome refuse(Taken taken, Refusal refusal, TurnEventRecorder recorder) {
+        TurnEvent.Failed failed = new TurnEvent.Failed(refusal.code(), refusal.message(), false);
+        log.warn(
+                "taken-over turn {} of request {} does not go on: {}",
+                taken.stored().turnId(),
+                taken.leased().requestId(),
+                refusal.code());
+        TurnRequest request = TakeoverRequests.closing(
+                clock.instant(), taken.leased(), taken.stored(), taken.principal(), taken.session(), taken.agent());
+        TurnOutcome outcome;
+        try {
+            outcome = runner.closePaused(request, MessageStatus.INCOMPLETE, failed);
+        } finally {
+            // whatever was stored, the turn's stream ends with the refusal; its lease, if not ended, is closed
+            recorder.record(new TurnEvent.Started(
+                    taken.stored().turnId(),
+                    taken.session().id(),
+                    taken.leased().requestId()));
+            recorder.record(failed);
+            journal.close(taken.leased().fence());
+        }
+        return outcome;
+    }
+
+    /** The session's end of turn (its message limit), as after any turn; a failure leaves the answer as stored. */
+    private void afterTurn(Taken taken, TurnAdmission.Admitted admitted) {
+        try {
+            sessions.lifecycle().afterTurn(taken.principal(), taken.session(), admitted.setup());
+        } catch (RuntimeException e) {
+            log.warn(
+                    "session {}: message limit not checked after the turn taken over: {}",
+                    taken.session().id(),
+                    e.toString());
+        }
+    }
+
+    /** A retry of the request that started the turn waits for this, and replays it. */
+    private void settle(Taken taken, TurnOutcome outcome) {
+        if (retries != null) retries.settle(taken.leased(), outcome);
     }
 }

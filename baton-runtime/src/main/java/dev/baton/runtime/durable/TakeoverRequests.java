@@ -1,9 +1,9 @@
 package dev.baton.runtime.durable;
 
 import dev.baton.core.agent.AgentDefinition;
+import dev.baton.core.agent.Assignment;
 import dev.baton.core.auth.Principal;
 import dev.baton.core.conversation.Session;
-import dev.baton.core.conversation.TurnFence;
 import dev.baton.core.model.ChatMessage;
 import dev.baton.core.turn.Cancellation;
 import dev.baton.core.turn.TurnRequest;
@@ -16,8 +16,8 @@ import java.time.Instant;
  * The request that goes on with a turn taken over from an instance that died: its last checkpoint, under the new
  * lease. A checkpoint taken after a model call whose tool calls were running when the instance died has those calls
  * pending: their outcome is unknown (they may have taken effect); {@link InFlightCalls} runs the idempotent ones again
- * and reports the others to the model. Calls that finished are in the checkpoint with their results and are never run
- * again.
+ * and reports the others to the model or asks the user about them. Calls that finished are in the checkpoint with
+ * their results and are never run again.
  */
 final class TakeoverRequests {
     private TakeoverRequests() {}
@@ -29,10 +29,38 @@ final class TakeoverRequests {
             Principal principal,
             Session session,
             AgentDefinition agent,
+            Assignment assignment,
             Cancellation cancellation,
             InFlightCalls inFlight) {
+        TurnState state = withTimeLeft(stored, now, agent);
+        return new TurnRequest(
+                        taken.requestId(), principal, session, agent, userContent(stored), cancellation, assignment)
+                .resuming(new TurnResume(
+                        state, inFlight.decide(agent, principal, stored.pendingToolCalls(), now), taken.fence()));
+    }
+
+    /**
+     * The request that closes a turn taken over without going on ({@link dev.baton.core.turn.TurnRunner#closePaused}):
+     * its answer so far is stored under the new lease, which that ends; the calls that were running are reported
+     * unknown, none runs again.
+     */
+    static TurnRequest closing(
+            Instant now,
+            LeasedTurn taken,
+            TurnState stored,
+            Principal principal,
+            Session session,
+            AgentDefinition agent) {
+        return new TurnRequest(
+                        taken.requestId(), principal, session, agent, userContent(stored), new Cancellation(), null)
+                .resuming(
+                        new TurnResume(stored, InFlightCalls.reported(stored.pendingToolCalls(), now), taken.fence()));
+    }
+
+    /** The stored state with the time the turn has left from now as its deadline. */
+    private static TurnState withTimeLeft(TurnState stored, Instant now, AgentDefinition agent) {
         Duration left = timeLeft(stored, now, agent);
-        TurnState state = new TurnState(
+        return new TurnState(
                 stored.turnId(),
                 stored.sessionId(),
                 stored.userMessageId(),
@@ -45,10 +73,6 @@ final class TakeoverRequests {
                 stored.usage(),
                 stored.callCache(),
                 stored.filters());
-        TurnFence fence = taken.fence();
-        return new TurnRequest(taken.requestId(), principal, session, agent, userContent(stored), cancellation, null)
-                .resuming(new TurnResume(
-                        state, inFlight.decide(agent, principal, stored.pendingToolCalls(), now), fence));
     }
 
     /**

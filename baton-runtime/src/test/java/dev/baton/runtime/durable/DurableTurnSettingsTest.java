@@ -47,4 +47,17 @@ class DurableTurnSettingsTest {
                         Yaml.parse("durableTurns:\n  leese: 5s\n").path("durableTurns")))
                 .hasMessageContaining("leese");
     }
+
+    @Test
+    void the_setting_reads_report_or_ask_and_refuses_anything_else_by_name() {
+        assertThat(DurableTurnSettings.DEFAULTS.unknownOutcome()).isEqualTo(DurableTurnSettings.UnknownOutcome.REPORT);
+        assertThat(DurableTurnSettings.from(Yaml.parse("durableTurns:\n  unknownOutcome: ask\n")
+                                .path("durableTurns"))
+                        .unknownOutcome())
+                .isEqualTo(DurableTurnSettings.UnknownOutcome.ASK);
+        assertThatThrownBy(() -> DurableTurnSettings.from(
+                        Yaml.parse("durableTurns:\n  unknownOutcome: retry\n").path("durableTurns")))
+                .hasMessageContaining("durableTurns.unknownOutcome")
+                .hasMessageContaining("retry");
+    }
 }
