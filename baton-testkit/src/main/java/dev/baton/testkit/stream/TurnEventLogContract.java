@@ -90,6 +90,27 @@ public abstract class TurnEventLogContract {
                 .containsExactlyElementsOf(events);
     }
 
+    /**
+     * A door sends an event once its append returned: when the instance dies right after, the event the client saw is
+     * in the log, and the instance that takes the turn over numbers its own events after it.
+     */
+    @Test
+    void an_event_is_kept_once_its_append_returned_and_a_run_taken_over_numbers_after_it() {
+        TurnEventLog.Writer writer = log.writer("turn-7", OWNER);
+        try (TurnEventLog.Reader reader = otherInstance.reader("turn-7")) {
+            for (int i = 1; i <= 50; i++) {
+                long id = writer.append("chunk", "{\"n\":" + i + "}");
+                assertThat(reader.read(id - 1, Duration.ZERO))
+                        .as("event %d, read without waiting right after its append", id)
+                        .extracting(LoggedEvent::id)
+                        .containsExactly(id);
+            }
+        }
+        // the instance dies; another takes the turn over and opens its log again
+        assertThat(otherInstance.writer("turn-7", OWNER).append("started", "{}"))
+                .isEqualTo(51);
+    }
+
     @Test
     void another_instance_reads_the_events_in_order_from_any_number() {
         TurnEventLog.Writer writer = log.writer("turn-1", OWNER);
