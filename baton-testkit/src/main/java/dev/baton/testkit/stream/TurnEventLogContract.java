@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What every {@link TurnEventLog} must do, wherever it keeps the events: numbered 1, 2, … per turn, read back in order
- * after any number by another instance, a blocked reader woken by an append, numbering going on after a paused turn's
+ * after any number by another instance (an event as soon as its append returned), a blocked reader woken by an append, numbering going on after a paused turn's
  * kept events, a long turn trimmed to about its newest events. Run by baton-testkit against
  * {@code TurnEventLog.inProcess} and by baton-redis against Redis Streams.
  *
