@@ -4,6 +4,7 @@ import dev.baton.runtime.stream.TurnEventLog;
 import dev.baton.runtime.stream.TurnEventLogSettings;
 import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
+import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SetArgs;
 import io.lettuce.core.StreamMessage;
@@ -14,6 +15,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,8 +28,13 @@ import org.slf4j.LoggerFactory;
  * events are the stream {@code <prefix>events:<turnId>}, each entry added with the explicit id {@code 0-<n>} (n = the
  * event's number, so {@code Last-Event-ID: n} reads from {@code 0-n}) by {@code XADD … MAXLEN ~ <maxEvents>}; its
  * owner is {@code <prefix>events:<turnId>:owner} and a session's newest turn {@code <prefix>session-turn:<id>}. Every
- * append renews the three keys' lifetime to the retention (one script, one round trip, sent without waiting). A
- * reader blocks in {@code XREAD BLOCK} on a connection of its own.
+ * append renews the three keys' lifetime to the retention (one script, one round trip). A reader blocks in
+ * {@code XREAD BLOCK} on a connection of its own.
+ *
+ * <p>An append returns once Redis has the event: a door sends an event after it was kept, so every event a client
+ * saw is in the log when the turn's instance dies, and the instance that takes the turn over numbers its own events
+ * after it (no id a client saw is used twice). When Redis fails or is slow ({@link #ACK_WAIT}), that writer stops
+ * waiting for the rest of its turn: its stream goes on, and only a replay loses events (logged).
  */
 public final class RedisTurnEventLog implements TurnEventLog {
     private static final Logger log = LoggerFactory.getLogger(RedisTurnEventLog.class);
@@ -32,6 +42,8 @@ public final class RedisTurnEventLog implements TurnEventLog {
     private static final Duration MAX_BLOCK = Duration.ofSeconds(5);
     /** How many events one read returns at most. */
     private static final long READ_BATCH = 1000;
+    /** How long an append waits for Redis to have its event before the event is sent anyway. */
+    static final Duration ACK_WAIT = Duration.ofMillis(500);
 
     private static final String APPEND = """
             redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], ARGV[2], 'type', ARGV[3], 'data', ARGV[4])
@@ -84,11 +96,13 @@ public final class RedisTurnEventLog implements TurnEventLog {
         }
         AtomicLong next = new AtomicLong(last);
         String[] keys = {events, ownerKey, sessionKey};
+        // false once an append failed or was slow: the rest of the turn's events are sent without waiting
+        AtomicBoolean waiting = new AtomicBoolean(true);
         return (type, data) -> {
             long id = next.incrementAndGet();
             try {
-                commands.async()
-                        .<Long>eval(
+                RedisFuture<Long> added = commands.async()
+                        .eval(
                                 APPEND,
                                 ScriptOutputType.INTEGER,
                                 keys,
@@ -96,13 +110,21 @@ public final class RedisTurnEventLog implements TurnEventLog {
                                 "0-" + id,
                                 type,
                                 data,
-                                Long.toString(retention))
-                        .exceptionally(e -> {
-                            failed("append to the event log of turn " + turnId, e);
-                            return null;
-                        });
-            } catch (RuntimeException e) {
-                failed("append to the event log of turn " + turnId, e);
+                                Long.toString(retention));
+                if (waiting.get()) {
+                    added.toCompletableFuture().get(ACK_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+                } else {
+                    added.exceptionally(e -> {
+                        failed("append to the event log of turn " + turnId, e);
+                        return null;
+                    });
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                waiting.set(false);
+            } catch (ExecutionException | TimeoutException | RuntimeException e) {
+                waiting.set(false);
+                failed("append to the event log of turn " + turnId, e instanceof ExecutionException ? e.getCause() : e);
             }
             return id;
         };

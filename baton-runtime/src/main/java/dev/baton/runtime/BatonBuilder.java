@@ -556,7 +556,10 @@ public final class BatonBuilder {
                 clock);
         DurableRetries retries = journal != null && keys != null
                 ? journal.keysFrom(new DurableRetries(
-                        turnLeaseStore, keys, durableTurns.lease().plus(agents.longestRequestTimeout()), clock))
+                        turnLeaseStore,
+                        keys,
+                        durableTurns.lease().plus(agents.longestRequestTimeout()),
+                        durableTurns.heartbeat()))
                 : null;
         OrphanedTurns orphans = journal == null
                 ? null

@@ -47,6 +47,17 @@ public final class FollowedTurnEvents {
     }
 
     /**
+     * Where to resume: after {@code lastSeen}, unless that id is past the newest kept event — the log was started
+     * again (an in-process log lost with its instance, whose turn the restarted instance took over): then from the
+     * start of what is kept, whose {@code turn.started} carries the answer so far.
+     */
+    private static long within(TurnEventLog.Reader reader, long lastSeen) {
+        if (lastSeen <= 0) return lastSeen;
+        List<TurnEventLog.LoggedEvent> kept = reader.read(0, Duration.ZERO);
+        return !kept.isEmpty() && kept.getLast().id() < lastSeen ? 0 : lastSeen;
+    }
+
+    /**
      * Sends the turn's events after {@code after} as they are logged, while {@code open} holds.
      *
      * @return true when the stream is over (the turn's terminal event was sent, or the log forgot a turn whose
@@ -55,6 +66,7 @@ public final class FollowedTurnEvents {
     public static boolean follow(FollowedTurns.Followed turn, long after, BooleanSupplier open, Sink sink)
             throws IOException {
         try (TurnEventLog.Reader reader = turn.reader()) {
+            after = within(reader, after);
             while (open.getAsBoolean()) {
                 List<TurnEventLog.LoggedEvent> events = reader.read(after, POLL);
                 for (TurnEventLog.LoggedEvent e : events) {

@@ -23,6 +23,8 @@ public final class SseEvents {
         String type = switch (event) {
             case TurnEvent.Started s -> {
                 d.put("turnId", s.turnId()).put("sessionId", s.sessionId()).put("requestId", s.requestId());
+                // a run that goes on from a stored state: the answer so far replaces what a client assembled
+                if (s.answerSoFar() != null) d.put("answerSoFar", s.answerSoFar());
                 yield "turn.started";
             }
             case TurnEvent.Chunk c -> {

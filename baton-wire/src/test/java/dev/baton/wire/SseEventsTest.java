@@ -17,6 +17,18 @@ class SseEventsTest {
     }
 
     @Test
+    void a_run_that_goes_on_from_a_stored_state_says_its_answer_so_far_and_a_new_turn_does_not() {
+        assertThat(SseEvents.render(new TurnEvent.Started("t-1", "s-1", "r-1")).json())
+                .isEqualTo(
+                        "{\"type\":\"turn.started\",\"turnId\":\"t-1\",\"sessionId\":\"s-1\",\"requestId\":\"r-1\"}");
+        assertThat(SseEvents.render(new TurnEvent.Started("t-1", "s-1", "r-1", "Let me look. "))
+                        .data()
+                        .path("answerSoFar")
+                        .asText())
+                .isEqualTo("Let me look. ");
+    }
+
+    @Test
     void a_failed_turn_is_an_error_event_with_retry_after_in_whole_seconds() {
         SseEvents.Rendered error = SseEvents.render(
                 new TurnEvent.Failed("model_unavailable", "the model is down", true, Duration.ofMillis(2500)));

@@ -17,7 +17,20 @@ public sealed interface TurnEvent {
         return this instanceof Done || this instanceof Failed || this instanceof AwaitingApproval;
     }
 
-    record Started(String turnId, String sessionId, String requestId) implements TurnEvent {}
+    /**
+     * The turn's run starts: a new turn, or one that goes on from its stored state (after an approval, or taken over
+     * from an instance that died).
+     *
+     * @param answerSoFar for a turn that goes on, the answer it had released when its state was stored; null for a new
+     *     turn. A client that follows a turn across a takeover replaces the answer it assembled with this: the dead
+     *     run's model call that was cut is made again, so the chunks that call had sent are not part of the answer.
+     */
+    record Started(String turnId, String sessionId, String requestId, String answerSoFar) implements TurnEvent {
+        /** A new turn. */
+        public Started(String turnId, String sessionId, String requestId) {
+            this(turnId, sessionId, requestId, null);
+        }
+    }
 
     record Chunk(String content) implements TurnEvent {}
 

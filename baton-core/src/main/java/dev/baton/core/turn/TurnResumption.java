@@ -70,7 +70,8 @@ final class TurnResumption {
         long startedNanos = System.nanoTime();
         TurnResume paused = request.resume();
         TurnState state = paused.state();
-        sink.accept(new TurnEvent.Started(state.turnId(), request.session().id(), request.requestId()));
+        sink.accept(
+                new TurnEvent.Started(state.turnId(), request.session().id(), request.requestId(), state.answerText()));
         TurnProgress progress = TurnProgress.resume(state, clock);
         progress.fence = paused.fence();
         String userId = request.principal().userId();

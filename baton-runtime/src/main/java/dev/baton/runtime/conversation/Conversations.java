@@ -166,6 +166,7 @@ public final class Conversations {
                 // the client retries once the database is back: free the key for it then
                 idempotency.releaseWhenPossible(claimed, RELEASE_RETRY);
             }
+            if (durable != null) durable.settled();
             throw e;
         } finally {
             if (durable != null) durable.ended(options.requestId());
@@ -189,19 +190,20 @@ public final class Conversations {
                     claimed.key(),
                     e.getMessage());
         }
+        if (durable != null) durable.settled();
         return result;
     }
 
     /**
-     * Claims the key; a key in use by a request whose instance died, and whose turn another instance took over, is
-     * claimed once that turn settled it (a replay of its answer).
+     * Claims the key; with durable turns, a key in use by a leased turn (running on a live instance, or taken over
+     * from a dead one) is claimed once that turn settled it: a replay of its answer.
      */
     private IdempotencyKeys.Claim claim(Principal caller, IdempotencyKey key, String target) {
         try {
             return idempotency.claim(caller, key, target);
         } catch (RefusalException e) {
             if (durable == null || !(e.refusal() instanceof Refusal.IdempotencyKeyInUse)) throw e;
-            return durable.afterTakeover(caller, key, target).orElseThrow(() -> e);
+            return durable.awaitTurn(caller, key, target).orElseThrow(() -> e);
         }
     }
 

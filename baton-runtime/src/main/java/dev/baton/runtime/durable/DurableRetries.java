@@ -6,9 +6,7 @@ import dev.baton.runtime.Refusal;
 import dev.baton.runtime.RefusalException;
 import dev.baton.runtime.admission.IdempotencyKey;
 import dev.baton.runtime.admission.IdempotencyKeys;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -17,27 +15,40 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Idempotency keys and durable turns: a leased turn remembers the key its request claimed, whoever finishes the turn
- * settles the key with its outcome, and a retry with that key whose turn's instance died waits for the turn taken over
- * to finish and replays its answer — instead of a 409 {@code idempotency_key_in_use} until the dead claim's lease runs
- * out, and then a second run of the turn.
+ * settles the key with its outcome, and a retry that finds the key in use by a leased turn waits for that turn's
+ * outcome and replays it — whether the turn's instance is alive and finishes it, or dies and the turn is taken over
+ * (here or elsewhere) — instead of a 409 {@code idempotency_key_in_use} until the dead claim's lease runs out, and
+ * then a second run of the turn.
+ *
+ * <p>A waiting retry holds no database connection: it looks at the key once per heartbeat (another instance settles it
+ * at most that often noticeably: its sweep takes a turn over on a heartbeat), and at once when a key is settled on
+ * this instance.
  */
 public final class DurableRetries {
     private static final Logger log = LoggerFactory.getLogger(DurableRetries.class);
-    /** How often a waiting retry looks whether the taken-over turn settled its key. */
-    private static final Duration POLL = Duration.ofMillis(200);
+    /**
+     * Looks that may find no leased turn behind the key before the retry stops waiting: its request is just before
+     * or after its turn (its lease opens after the context is built; its key is settled just after the lease ends),
+     * or it died before its turn was leased, and then nothing will settle the key before its claim's lease runs out.
+     */
+    private static final int LOOKS_WITHOUT_TURN = 2;
 
     private final Map<String, IdempotencyKeys.Claimed> byRequest = new ConcurrentHashMap<>();
     private final TurnLeaseStore leases;
     private final IdempotencyKeys keys;
     private final Duration longestWait;
-    private final Clock clock;
+    private final Duration look;
+    private final KeySettlements settlements = new KeySettlements();
 
-    /** @param longestWait how long a retry waits at most for a taken-over turn (its lease and a turn's timeout) */
-    public DurableRetries(TurnLeaseStore leases, IdempotencyKeys keys, Duration longestWait, Clock clock) {
+    /**
+     * @param longestWait how long a retry waits at most for the turn holding its key (a turn's lease and its timeout)
+     * @param look how often a waiting retry looks whether the key was settled elsewhere: the heartbeat
+     */
+    public DurableRetries(TurnLeaseStore leases, IdempotencyKeys keys, Duration longestWait, Duration look) {
         this.leases = leases;
         this.keys = keys;
         this.longestWait = longestWait;
-        this.clock = clock;
+        this.look = look;
     }
 
     /** The request {@code requestId} runs under {@code claimed}: its turn's lease remembers the key. */
@@ -45,9 +56,14 @@ public final class DurableRetries {
         byRequest.put(requestId, claimed);
     }
 
-    /** The request ended here (it settled its key itself). */
+    /** The request ended here. */
     public void ended(String requestId) {
         byRequest.remove(requestId);
+    }
+
+    /** A request of this instance settled its key: retries waiting here look again at once. */
+    public void settled() {
+        settlements.signal();
     }
 
     /** The key the request claimed; null when it claimed none. */
@@ -65,33 +81,38 @@ public final class DurableRetries {
         } catch (RuntimeException e) {
             // its claim then expires with its lease, as a dead request's does
             log.warn("idempotency key of taken-over turn {} not settled: {}", turn.turnId(), e.toString());
+        } finally {
+            settlements.signal();
         }
     }
 
     /**
-     * Claims {@code key} again for a retry that found it in use, if the turn of the request holding it lost its
-     * instance (its lease ran out, or another instance took it over): waits until that turn settled the key.
+     * Claims {@code key} again for a retry that found it in use, once the leased turn of the request holding it has
+     * settled it: that turn may still run on its live instance, or its instance died and the turn is (or will be)
+     * taken over. The wait ends with the turn's outcome, at the latest after {@code longestWait}.
      *
-     * @return the claim (a replay of the turn's answer, or the key when the turn failed); empty when the key's request
-     *     still runs on a live instance, or started no leased turn
+     * @return the claim (a replay of the turn's answer; the key itself when the turn failed, so the retry runs); empty
+     *     when no leased turn holds the key (its request is not running a turn, or died before its turn was leased)
+     * @throws RefusalException {@link Refusal.IdempotencyKeyInUse} when the turn did not settle the key in time;
+     *     {@link Refusal.IdempotencyKeyReused} as {@link IdempotencyKeys#claim}
      */
-    public Optional<IdempotencyKeys.Claim> afterTakeover(Principal caller, IdempotencyKey key, String target) {
-        Optional<LeasedTurn> turn = leases.byIdempotencyKey(IdempotencyKeys.owner(caller), key.key());
-        if (turn.isEmpty()) return Optional.empty();
-        Instant now = clock.instant();
-        if (turn.get().epoch() == 1 && turn.get().leasedUntil().isAfter(now)) return Optional.empty();
+    public Optional<IdempotencyKeys.Claim> awaitTurn(Principal caller, IdempotencyKey key, String target) {
+        String owner = IdempotencyKeys.owner(caller);
         long giveUpAt = System.nanoTime() + longestWait.toNanos();
+        int withoutTurn = 0;
         while (true) {
+            long seen = settlements.current();
+            if (leases.byIdempotencyKey(owner, key.key()).isPresent()) withoutTurn = 0;
+            else if (++withoutTurn > LOOKS_WITHOUT_TURN) return Optional.empty();
+            long left = giveUpAt - System.nanoTime();
+            if (left <= 0) throw new RefusalException(new Refusal.IdempotencyKeyInUse());
+            if (!settlements.awaitAfter(seen, Math.min(left, look.toNanos()))) {
+                throw new RefusalException(new Refusal.IdempotencyKeyInUse()); // interrupted: the request ends
+            }
             try {
                 return Optional.of(keys.claim(caller, key, target));
             } catch (RefusalException e) {
-                if (!(e.refusal() instanceof Refusal.IdempotencyKeyInUse) || System.nanoTime() >= giveUpAt) throw e;
-            }
-            try {
-                Thread.sleep(POLL); // the key is settled by another thread or instance: nothing to wait on here
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new RefusalException(new Refusal.IdempotencyKeyInUse());
+                if (!(e.refusal() instanceof Refusal.IdempotencyKeyInUse)) throw e;
             }
         }
     }

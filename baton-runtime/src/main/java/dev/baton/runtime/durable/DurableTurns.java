@@ -36,8 +36,13 @@ public final class DurableTurns {
         if (retries != null) retries.ended(requestId);
     }
 
-    /** See {@link DurableRetries#afterTakeover}; empty when no keys are kept. */
-    public Optional<IdempotencyKeys.Claim> afterTakeover(Principal caller, IdempotencyKey key, String target) {
-        return retries == null ? Optional.empty() : retries.afterTakeover(caller, key, target);
+    /** The request settled its key here: retries waiting here for it look again at once. */
+    public void settled() {
+        if (retries != null) retries.settled();
+    }
+
+    /** See {@link DurableRetries#awaitTurn}; empty when no keys are kept. */
+    public Optional<IdempotencyKeys.Claim> awaitTurn(Principal caller, IdempotencyKey key, String target) {
+        return retries == null ? Optional.empty() : retries.awaitTurn(caller, key, target);
     }
 }

@@ -27,6 +27,7 @@ class TurnEventCodecTest {
                 "Delete the task 'buy milk'");
         List<TurnEvent> events = List.of(
                 new TurnEvent.Started("turn-1", "s-1", "req-1"),
+                new TurnEvent.Started("turn-1", "s-1", "req-2", "Let me look. "),
                 new TurnEvent.Chunk("héllo ✓ \"quoted\"\n"),
                 new TurnEvent.Thinking("hmm"),
                 new TurnEvent.ToolCallStarted(

@@ -30,12 +30,13 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * kill -9 of the packaged server at each phase of a turn — after the user message committed, while the model streams,
- * during a tool call, during the turn's final transaction — then a restart on the same PostgreSQL schema. Each time:
- * the user message is there exactly once, the assistant message is absent (or saved as cancelled/incomplete with a
- * prefix of what was streamed; or, once the final transaction's COMMIT was sent, complete with its usage), tool
- * calls that finished are in tool_calls, the session takes the next message, and
- * the crashed request retried with its Idempotency-Key runs once its claim's lease ran out (requestTimeout 10 s plus
- * a 2 s claimMargin here) and is replayed after that.
+ * during a tool call, during the turn's final transaction — then a restart on the same PostgreSQL schema. The four
+ * phases are reached at once, by four requests in four sessions, and share one kill and one restart. For each: the
+ * user message is there exactly once, the assistant message is absent (or saved as cancelled/incomplete with a
+ * prefix of what was streamed; or, once the final transaction's COMMIT was sent, complete with its usage), tool calls
+ * that finished are in tool_calls, the session takes the next message, and the crashed request retried with its
+ * Idempotency-Key runs once its claim's lease ran out (requestTimeout 30 s plus a 2 s claimMargin here) and is
+ * replayed after that.
  *
  * <p>Each phase is reached without timing: the simulator hangs before answering ({@link Fault#hang()}) or holds after
  * two chunks ({@link Fault#holdAfter}); a tool call and the final transaction are held by a table lock the test takes
@@ -72,7 +73,7 @@ class CrashRecoveryProcessIT {
                 """);
         Files.writeString(workDir.resolve("baton.yaml"), """
                 limits:
-                  requestTimeout: 10s
+                  requestTimeout: 30s
                 idempotency:
                   claimMargin: 2s
                 agents:
@@ -92,137 +93,92 @@ class CrashRecoveryProcessIT {
         if (pg != null) pg.drop();
     }
 
-    @Test
-    void a_crash_after_the_user_message_committed() throws Exception {
-        crashAndRecover("after-user-message", "where is my answer", phase -> {
-            sim.enqueueFault(Fault.hang());
-            phase.start();
-            sim.awaitRequest(phase.modelCallsBefore, Duration.ofSeconds(60)); // the model was asked: the message is in
-        });
-    }
-
-    @Test
-    void a_crash_while_the_model_streams() throws Exception {
-        crashAndRecover("while-streaming", "tell me a story", phase -> {
-            sim.enqueueFault(Fault.holdAfter(2, new CountDownLatch(1)));
-            phase.start();
-            phase.readUntil(e -> e.event().equals("chunk"));
-        });
-    }
-
-    @Test
-    void a_crash_during_a_tool_call() throws Exception {
-        crashAndRecover(
-                "during-tool",
-                "crash in a tool",
-                phase -> {
-                    try (Connection lock = lockTable("notes")) {
-                        phase.start();
-                        phase.readUntil(e -> e.event().equals("tool_call")
-                                && e.data().path("name").asText().equals("create_note"));
-                        awaitBlockedOn("into notes");
-                        phase.kill();
-                        lock.rollback();
-                    }
-                },
-                // the first step finished before the crash: its call is in the audit trail (linked to no message);
-                // the second never finished and left nothing
-                session -> assertThat(toolCalls(session)).containsExactly("add_task"));
-    }
-
-    @Test
-    void a_crash_during_the_final_transaction() throws Exception {
-        crashAndRecover(
-                "final-transaction",
-                "just answer",
-                phase -> {
-                    try (Connection lock = lockTable("ai_usage")) {
-                        phase.start();
-                        phase.readUntil(e -> e.event().equals("chunk"));
-                        awaitBlockedOn("into ai_usage");
-                        phase.kill();
-                        lock.rollback();
-                    }
-                },
-                // the final transaction's last statement (usage) carried its COMMIT, which the server had sent before
-                // it died: PostgreSQL finished the transaction once the lock was gone, so the whole turn is there
-                assistants -> assertThat(assistants).singleElement().satisfies(a -> {
-                    assertThat(a.path("status").asText()).isEqualTo("complete");
-                    assertThat(a.path("content").asText()).isEqualTo("Fine answer.");
-                }),
-                session -> assertThat(usageRows(session)).isEqualTo(1));
-    }
-
-    /** One crash: a session, a request with an Idempotency-Key brought to a phase, kill -9, restart, checks. */
-    private void crashAndRecover(String name, String content, PhaseAction reach) throws Exception {
-        crashAndRecover(name, content, reach, session -> {});
-    }
-
-    private void crashAndRecover(String name, String content, PhaseAction reach, SessionCheck afterRestart)
-            throws Exception {
-        // absent, or (had the turn's own deadline fired before the kill) saved with what was streamed so far
-        crashAndRecover(
-                name,
-                content,
-                reach,
-                assistants -> assertThat(assistants).allSatisfy(a -> {
-                    assertThat(a.path("status").asText()).isIn("cancelled", "incomplete");
-                    assertThat(STORY).startsWith(a.path("content").asText());
-                }),
-                afterRestart);
-    }
-
     /**
-     * @param answers checks the crashed turn's assistant messages after the restart
-     * @param afterRestart more checks of the crashed turn's rows, before anything runs again
+     * One instance brings four turns, each in a session of its own, to their four phases at once; one kill -9, one
+     * restart; then each session is checked, and each crashed request retried with its key.
      */
-    private void crashAndRecover(
-            String name, String content, PhaseAction reach, AnswerCheck answers, SessionCheck afterRestart)
-            throws Exception {
-        String token = TestServer.token("crash-" + name);
-        String session;
-        String body = "{\"content\":\"" + content + "\"}";
-        Map<String, String> key = Map.of("Idempotency-Key", "crash-" + name);
+    @Test
+    void a_crash_leaves_each_phase_of_a_turn_consistent() throws Exception {
+        String token = TestServer.token("crash-phases");
+        List<Crashed> crashed = new ArrayList<>();
+        List<Connection> locks = new ArrayList<>();
         try (ServerProcess server = ServerProcess.start(workDir, env)) {
             ApiClient api = new ApiClient(server.url());
-            session = api.startSession(token, "crashy");
-            Phase phase = new Phase(server, api, "/v1/sessions/" + session + "/messages", token, body, key);
             try {
-                reach.run(phase);
-                phase.kill();
+                // after the user message committed: the model was asked (the message is in), and hangs
+                sim.enqueueFault(Fault.hang());
+                crashed.add(start(api, token, "after-user-message", "where is my answer", AnswerCheck.PARTIAL, NONE));
+                awaitAsked("where is my answer");
+                // while the model streams: two chunks sent, the rest held
+                sim.enqueueFault(Fault.holdAfter(2, new CountDownLatch(1)));
+                crashed.add(start(api, token, "while-streaming", "tell me a story", AnswerCheck.PARTIAL, NONE)
+                        .readUntil(e -> e.event().equals("chunk")));
+                locks.add(lockTable("notes"));
+                // during a tool call: the first step finished before the crash, its call is in the audit trail
+                // (linked to no message); the second never finished and left nothing
+                crashed.add(start(
+                                api,
+                                token,
+                                "during-tool",
+                                "crash in a tool",
+                                AnswerCheck.PARTIAL,
+                                session -> assertThat(toolCalls(session)).containsExactly("add_task"))
+                        .readUntil(e -> e.event().equals("tool_call")
+                                && e.data().path("name").asText().equals("create_note")));
+                awaitBlockedOn("into notes");
+                locks.add(lockTable("ai_usage"));
+                // during the final transaction: its last statement (usage) carried its COMMIT, which the server had
+                // sent before it died: PostgreSQL finishes the transaction once the lock is gone, so the whole turn
+                // is there
+                crashed.add(start(
+                                api,
+                                token,
+                                "final-transaction",
+                                "just answer",
+                                assistants -> assertThat(assistants)
+                                        .singleElement()
+                                        .satisfies(a -> {
+                                            assertThat(a.path("status").asText())
+                                                    .isEqualTo("complete");
+                                            assertThat(a.path("content").asText())
+                                                    .isEqualTo("Fine answer.");
+                                        }),
+                                session -> assertThat(usageRows(session)).isEqualTo(1))
+                        .readUntil(e -> e.event().equals("chunk")));
+                awaitBlockedOn("into ai_usage");
+                server.kill();
             } finally {
-                phase.closeStream();
+                crashed.forEach(Crashed::closeStream);
+                for (Connection lock : locks) {
+                    lock.rollback();
+                    lock.close();
+                }
             }
         }
         try (ServerProcess server = ServerProcess.start(workDir, env)) {
             ApiClient api = new ApiClient(server.url());
-            String path = "/v1/sessions/" + session + "/messages";
-            JsonNode messages = api.get(path, token).body().path("messages");
-            List<JsonNode> users = new ArrayList<>();
-            List<JsonNode> assistants = new ArrayList<>();
-            messages.forEach(m -> (m.path("role").asText().equals("user") ? users : assistants).add(m));
-            assertThat(users)
-                    .as("the user message, exactly once")
-                    .singleElement()
-                    .satisfies(m -> assertThat(m.path("content").asText()).isEqualTo(content));
-            answers.check(assistants);
-            afterRestart.check(session);
-
-            // the crashed request, retried: refused while its claim's lease runs, then it runs; then it is replayed
-            await().atMost(Duration.ofSeconds(60))
-                    .pollInterval(Duration.ofMillis(250))
-                    .until(() -> api.post(path, token, body.getBytes(StandardCharsets.UTF_8), key)
-                                    .status()
-                            == 200);
-            var replay = api.post(path, token, body.getBytes(StandardCharsets.UTF_8), key);
-            assertThat(replay.status()).isEqualTo(200);
-            assertThat(replay.headers().firstValue("Idempotent-Replayed")).hasValue("true");
-
-            // and the session takes the next message
-            var next = api.post(path, token, "{\"content\":\"and now?\"}");
-            assertThat(next.status()).isEqualTo(200);
-            assertThat(next.body().path("answer").asText()).isEqualTo("Fine answer.");
+            for (Crashed c : crashed) c.checkAfterRestart(api, token);
+            for (Crashed c : crashed) c.retried(api, token);
         }
+    }
+
+    private static final SessionCheck NONE = session -> {};
+
+    /** Starts the phase's request (an Idempotency-Key, SSE) in a session of its own. */
+    private static Crashed start(
+            ApiClient api, String token, String name, String content, AnswerCheck answers, SessionCheck rows) {
+        String session = api.startSession(token, "crashy");
+        Crashed c = new Crashed(name, session, content, answers, rows);
+        c.stream = api.openStream(c.path(), token, c.body(), c.key());
+        assertThat(c.stream.status).isEqualTo(200);
+        return c;
+    }
+
+    private static void awaitAsked(String userMessage) {
+        await().atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> sim.requests().stream()
+                        .anyMatch(r -> r.lastToolResult().isEmpty() && userMessage.equals(r.lastUserMessage())));
     }
 
     @FunctionalInterface
@@ -232,52 +188,83 @@ class CrashRecoveryProcessIT {
 
     @FunctionalInterface
     private interface AnswerCheck {
+        /** Absent, or (had the turn's own deadline fired before the kill) saved with what was streamed so far. */
+        AnswerCheck PARTIAL = assistants -> assertThat(assistants).allSatisfy(a -> {
+            assertThat(a.path("status").asText()).isIn("cancelled", "incomplete");
+            assertThat(STORY).startsWith(a.path("content").asText());
+        });
+
         void check(List<JsonNode> assistants);
     }
 
-    @FunctionalInterface
-    private interface PhaseAction {
-        void run(Phase phase) throws Exception;
-    }
-
-    /** The request being crashed: its SSE stream, and the server to kill. */
-    private static final class Phase {
-        final ServerProcess server;
-        final ApiClient api;
-        final String path;
-        final String token;
-        final String body;
-        final Map<String, String> key;
-        final int modelCallsBefore = (int) sim.requestCount();
+    /** A request crashed at one phase: its session, its SSE stream, and what its rows must be after the restart. */
+    private static final class Crashed {
+        final String name;
+        final String session;
+        final String content;
+        final AnswerCheck answers;
+        final SessionCheck rows;
         ApiClient.SseStream stream;
-        boolean killed;
 
-        Phase(ServerProcess server, ApiClient api, String path, String token, String body, Map<String, String> key) {
-            this.server = server;
-            this.api = api;
-            this.path = path;
-            this.token = token;
-            this.body = body;
-            this.key = key;
+        Crashed(String name, String session, String content, AnswerCheck answers, SessionCheck rows) {
+            this.name = name;
+            this.session = session;
+            this.content = content;
+            this.answers = answers;
+            this.rows = rows;
         }
 
-        void start() {
-            stream = api.openStream(path, token, body, key);
-            assertThat(stream.status).isEqualTo(200);
+        String path() {
+            return "/v1/sessions/" + session + "/messages";
         }
 
-        void readUntil(Predicate<SseEvent> stop) {
+        String body() {
+            return "{\"content\":\"" + content + "\"}";
+        }
+
+        Map<String, String> key() {
+            return Map.of("Idempotency-Key", "crash-" + name);
+        }
+
+        Crashed readUntil(Predicate<SseEvent> stop) {
             List<SseEvent> seen = stream.until(stop);
             assertThat(seen)
-                    .as("the stream reached the phase")
+                    .as(name + ": the stream reached the phase")
                     .isNotEmpty()
                     .last()
                     .matches(stop);
+            return this;
         }
 
-        void kill() throws InterruptedException {
-            if (!killed) server.kill();
-            killed = true;
+        /** The user message exactly once, the answer as the phase left it, the phase's own rows. */
+        void checkAfterRestart(ApiClient api, String token) throws Exception {
+            JsonNode messages = api.get(path(), token).body().path("messages");
+            List<JsonNode> users = new ArrayList<>();
+            List<JsonNode> assistants = new ArrayList<>();
+            messages.forEach(m -> (m.path("role").asText().equals("user") ? users : assistants).add(m));
+            assertThat(users)
+                    .as(name + ": the user message, exactly once")
+                    .singleElement()
+                    .satisfies(m -> assertThat(m.path("content").asText()).isEqualTo(content));
+            answers.check(assistants);
+            rows.check(session);
+        }
+
+        /**
+         * The crashed request, retried: refused while its claim's lease runs, then it runs; then it is replayed. And
+         * the session takes the next message.
+         */
+        void retried(ApiClient api, String token) {
+            byte[] again = body().getBytes(StandardCharsets.UTF_8);
+            await().atMost(Duration.ofSeconds(90))
+                    .pollInterval(Duration.ofMillis(250))
+                    .until(() -> api.post(path(), token, again, key()).status() == 200);
+            var replay = api.post(path(), token, again, key());
+            assertThat(replay.status()).isEqualTo(200);
+            assertThat(replay.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+            var next = api.post(path(), token, "{\"content\":\"and now?\"}");
+            assertThat(next.status()).isEqualTo(200);
+            assertThat(next.body().path("answer").asText()).isEqualTo("Fine answer.");
         }
 
         void closeStream() {

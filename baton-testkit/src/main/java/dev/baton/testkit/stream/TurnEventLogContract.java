@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What every {@link TurnEventLog} must do, wherever it keeps the events: numbered 1, 2, … per turn, read back in order
- * after any number by another instance, a blocked reader woken by an append, numbering going on after a paused turn's
+ * after any number by another instance (an event as soon as its append returned), a blocked reader woken by an append, numbering going on after a paused turn's
  * kept events, a long turn trimmed to about its newest events. Run by baton-testkit against
  * {@code TurnEventLog.inProcess} and by baton-redis against Redis Streams.
  *
@@ -88,6 +88,27 @@ public abstract class TurnEventLogContract {
         assertThat(readAll(otherInstance, "turn-5", 0, 3))
                 .extracting(LoggedEvent::event)
                 .containsExactlyElementsOf(events);
+    }
+
+    /**
+     * A door sends an event once its append returned: when the instance dies right after, the event the client saw is
+     * in the log, and the instance that takes the turn over numbers its own events after it.
+     */
+    @Test
+    void an_event_is_kept_once_its_append_returned_and_a_run_taken_over_numbers_after_it() {
+        TurnEventLog.Writer writer = log.writer("turn-7", OWNER);
+        try (TurnEventLog.Reader reader = otherInstance.reader("turn-7")) {
+            for (int i = 1; i <= 50; i++) {
+                long id = writer.append("chunk", "{\"n\":" + i + "}");
+                assertThat(reader.read(id - 1, Duration.ZERO))
+                        .as("event %d, read without waiting right after its append", id)
+                        .extracting(LoggedEvent::id)
+                        .containsExactly(id);
+            }
+        }
+        // the instance dies; another takes the turn over and opens its log again
+        assertThat(otherInstance.writer("turn-7", OWNER).append("started", "{}"))
+                .isEqualTo(51);
     }
 
     @Test
