@@ -13,6 +13,7 @@ import dev.baton.core.tool.ToolError;
 import dev.baton.core.tool.TransactionalCalls;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,12 +45,15 @@ final class TransactionalStep implements TransactionalCalls {
     private final TurnProgress progress;
     private final AnswerStream out;
     private final Clock clock;
-    /** One commit at a time: each checkpoint holds the results committed before it. */
+    /**
+     * One commit at a time: each checkpoint holds the results committed before it. Held while a tool works, so the
+     * turn's thread never takes it (a call the turn gave up on may still be working).
+     */
     private final ReentrantLock oneAtATime = new ReentrantLock();
     /** The turn's state before the step, taken at the first commit; guarded by {@link #oneAtATime}. */
     private TurnState before;
-    /** The calls committed so far, by the model's call id; guarded by {@link #oneAtATime}. */
-    private final Map<String, Committed> committed = new LinkedHashMap<>();
+    /** The calls committed so far, by the model's call id, in the order they committed. */
+    private final Map<String, Committed> committed = Collections.synchronizedMap(new LinkedHashMap<>());
     /** The ids of the calls' rows, by the model's call id. */
     private final Map<String, String> recordIds = new ConcurrentHashMap<>();
 
@@ -143,13 +147,8 @@ final class TransactionalStep implements TransactionalCalls {
 
     /** Whether {@code call} was committed with its effect. */
     boolean committed(TurnState.ToolCall call) {
-        oneAtATime.lock();
-        try {
-            Committed c = committed.get(call.outcome().request().id());
-            return c != null && c.call().equals(call);
-        } finally {
-            oneAtATime.unlock();
-        }
+        Committed c = committed.get(call.outcome().request().id());
+        return c != null && c.call().equals(call);
     }
 
     /** The id of the call's row: the one it was known by before it ran (a held call's), else a new one, once. */
@@ -163,7 +162,10 @@ final class TransactionalStep implements TransactionalCalls {
         List<TurnState.ToolCall> calls = new ArrayList<>(before.toolCalls());
         List<ChatMessage.ToolResult> results = new ArrayList<>();
         CallCache cache = CallCache.restore(before.callCache());
-        List<Committed> done = new ArrayList<>(committed.values());
+        List<Committed> done;
+        synchronized (committed) {
+            done = new ArrayList<>(committed.values());
+        }
         done.add(new Committed(call, canonicalArguments));
         for (Committed c : done) {
             calls.add(c.call());
