@@ -78,9 +78,11 @@ class TransactionalToolCrashIT {
         Path dir1 = instanceDir("tx-1", "api-1", shared);
         Path dir2 = instanceDir("tx-2", "api-2", shared);
         String token = TestServer.token("transactional-tool");
-        try (ServerProcess survivor = ServerProcess.start(dir2, env(dir2))) {
+        // both start at once: a start costs seconds
+        CompletableFuture<ServerProcess> starting = CompletableFuture.supplyAsync(() -> start(dir1));
+        try (ServerProcess survivor = start(dir2)) {
             String session;
-            try (ServerProcess doomed = ServerProcess.start(dir1, env(dir1))) {
+            try (ServerProcess doomed = starting.join()) {
                 ApiClient api = new ApiClient(doomed.url());
                 session = api.startSession(token, "transactional");
                 String path = messages(session);
@@ -124,6 +126,14 @@ class TransactionalToolCrashIT {
             assertThat(retried.body().path("answer").asText()).isEqualTo("Saved it.");
             assertThat(strings("SELECT id FROM tasks WHERE title = ?", "transactional first"))
                     .hasSize(1);
+        }
+    }
+
+    private static ServerProcess start(Path dir) {
+        try {
+            return ServerProcess.start(dir, env(dir));
+        } catch (Exception e) {
+            throw new IllegalStateException("the server in " + dir + " did not start", e);
         }
     }
 
