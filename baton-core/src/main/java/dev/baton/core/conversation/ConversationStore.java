@@ -5,6 +5,7 @@ import dev.baton.core.audit.ExtractionRecord;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Persistence of sessions, messages, tool calls and usage. Every read takes the caller's user id and
@@ -75,6 +76,22 @@ public interface ConversationStore {
      */
     default void recordStep(String userId, List<ToolCallRecord> calls, TurnFence fence, String state) {
         recordToolCalls(userId, calls);
+    }
+
+    /**
+     * Runs a transactional tool's work and writes the step it makes, in one transaction under {@code fence}: what the
+     * work writes to this store's database on this thread joins the transaction, so the tool's effect and its record
+     * (the step's tool call and the turn's checkpoint) commit together, or neither does. The fence is checked in the
+     * same transaction: a turn another instance took over writes nothing, the tool's writes included. A store without
+     * transactions runs the work, then writes its step as {@link #recordStep}.
+     *
+     * @param work runs the tool and returns the step to write; null when nothing is to be kept (the tool failed, or
+     *     its outcome came too late), which rolls back what it wrote
+     * @throws TurnFencedException when another instance took the turn over: nothing was written
+     */
+    default void recordStepWith(String userId, TurnFence fence, Supplier<StepRecord> work) {
+        StepRecord step = work.get();
+        if (step != null) recordStep(userId, step.calls(), fence, step.state());
     }
 
     /**

@@ -35,7 +35,22 @@ public abstract class DomainTool implements Tool {
      */
     protected DomainTool(
             String name, String description, String schemaJson, Set<String> permissions, boolean destructive) {
-        this.definition = new ToolDefinition(name, description, schema(schemaJson), permissions, null, destructive);
+        this(name, description, schemaJson, permissions, destructive, false);
+    }
+
+    /**
+     * @param transactional whether the call's effect is the service's writes to Baton's database: in a durable turn
+     *     they commit with the call's record, in one transaction (see {@link ToolDefinition#transactional()})
+     */
+    protected DomainTool(
+            String name,
+            String description,
+            String schemaJson,
+            Set<String> permissions,
+            boolean destructive,
+            boolean transactional) {
+        this.definition = new ToolDefinition(
+                name, description, schema(schemaJson), permissions, null, destructive, Set.of(), false, transactional);
     }
 
     @Override

@@ -17,6 +17,8 @@ import java.util.Objects;
  *     the request has no time limit
  * @param turnId the turn whose step makes the calls: with each call's id, it makes the call's
  *     {@link ToolContext#idempotencyKey}; null for calls no turn makes
+ * @param transactions where the calls of transactional tools commit with their record; {@link TransactionalCalls#NONE}
+ *     outside a durable turn
  */
 public record ToolCallScope(
         AgentDefinition agent,
@@ -25,19 +27,33 @@ public record ToolCallScope(
         Duration defaultTimeout,
         Cancellation cancellation,
         Duration timeLeft,
-        String turnId) {
+        String turnId,
+        TransactionalCalls transactions) {
     public ToolCallScope {
         Objects.requireNonNull(agent, "agent");
         Objects.requireNonNull(principal, "principal");
         Objects.requireNonNull(sessionId, "sessionId");
         Objects.requireNonNull(defaultTimeout, "defaultTimeout");
         Objects.requireNonNull(cancellation, "cancellation");
+        Objects.requireNonNull(transactions, "transactions");
         if (defaultTimeout.isNegative() || defaultTimeout.isZero()) {
             throw new IllegalArgumentException("defaultTimeout must be positive");
         }
         if (timeLeft != null && (timeLeft.isNegative() || timeLeft.isZero())) {
             throw new IllegalArgumentException("timeLeft must be positive");
         }
+    }
+
+    /** Calls whose transactional tools run as any other. */
+    public ToolCallScope(
+            AgentDefinition agent,
+            Principal principal,
+            String sessionId,
+            Duration defaultTimeout,
+            Cancellation cancellation,
+            Duration timeLeft,
+            String turnId) {
+        this(agent, principal, sessionId, defaultTimeout, cancellation, timeLeft, turnId, TransactionalCalls.NONE);
     }
 
     /** Calls no turn makes. */

@@ -20,6 +20,10 @@ import java.util.Set;
  *     tool's {@code @BatonTool(idempotent = true)}, a trusted MCP server's {@code idempotentHint} or
  *     {@code readOnlyHint}): a call that was running when its instance died is run again by the instance that takes
  *     the turn over, where any other call's unknown outcome is reported instead
+ * @param transactional whether the tool's effect is writes to Baton's own database (a domain tool's
+ *     {@code @BatonTool(transactional = true)}): in a durable turn, its writes and the record of its call commit in one
+ *     transaction ({@link TransactionalCalls}), so after a crash the effect is either recorded or absent; a call that was
+ *     running when its instance died left no effect, and is run again by the instance that takes the turn over
  */
 public record ToolDefinition(
         String name,
@@ -29,7 +33,8 @@ public record ToolDefinition(
         Duration timeout,
         boolean destructive,
         Set<String> sharedWith,
-        boolean idempotent) {
+        boolean idempotent,
+        boolean transactional) {
     public ToolDefinition {
         Objects.requireNonNull(name, "name");
         if (!name.matches("[a-zA-Z0-9_-]{1,64}")) {
@@ -39,6 +44,28 @@ public record ToolDefinition(
         Objects.requireNonNull(parametersSchema, "parametersSchema");
         requiredPermissions = Set.copyOf(requiredPermissions == null ? Set.of() : requiredPermissions);
         sharedWith = Set.copyOf(sharedWith == null ? Set.of() : sharedWith);
+    }
+
+    /** A tool that is not transactional. */
+    public ToolDefinition(
+            String name,
+            String description,
+            JsonNode parametersSchema,
+            Set<String> requiredPermissions,
+            Duration timeout,
+            boolean destructive,
+            Set<String> sharedWith,
+            boolean idempotent) {
+        this(
+                name,
+                description,
+                parametersSchema,
+                requiredPermissions,
+                timeout,
+                destructive,
+                sharedWith,
+                idempotent,
+                false);
     }
 
     /** A tool that is not declared idempotent. */

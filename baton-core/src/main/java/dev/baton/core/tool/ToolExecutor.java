@@ -180,7 +180,7 @@ public final class ToolExecutor {
         if (scope.timeLeft() != null && timeout.compareTo(scope.timeLeft()) > 0) {
             timeout = scope.timeLeft();
         }
-        return Slot.run(call, canonical, new ToolRun(tool, call, arguments, scope, timeout, clock));
+        return Slot.run(call, canonical, new ToolRun(tool, call, arguments, canonical, scope, timeout, clock));
     }
 
     private static String truncate(String s) {

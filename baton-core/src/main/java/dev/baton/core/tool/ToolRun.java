@@ -17,10 +17,16 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** One tool call running on its own virtual thread, with its timeout and its share of the turn's cancellation. */
+/**
+ * One tool call running on its own virtual thread, with its timeout and its share of the turn's cancellation. A
+ * transactional tool's call runs inside its scope's {@link TransactionalCalls}: once it is committing, the turn waits
+ * for that outcome rather than giving up on the call (a timeout or a cancel then come too late), so what is recorded
+ * is what the tool did.
+ */
 final class ToolRun {
     private static final Logger log = LoggerFactory.getLogger(ToolRun.class);
 
@@ -30,20 +36,37 @@ final class ToolRun {
     private final Tool tool;
     private final ToolCallRequest call;
     private final JsonNode arguments;
+    private final String canonicalArguments;
     private final ToolCallScope scope;
     private final Duration timeout;
     private final Clock clock;
     private final CompletableFuture<ToolCallOutcome> future = new CompletableFuture<>();
+    /** The tool's own outcome, whether or not the turn still waits for it ({@link #future} may have timed out). */
+    private final CompletableFuture<ToolCallOutcome> settled = new CompletableFuture<>();
+    /** Who decides the call's outcome: nobody yet, the tool (it is committing), or the turn (it gave up on it). */
+    private final AtomicInteger decider = new AtomicInteger(UNDECIDED);
+
+    private static final int UNDECIDED = 0;
+    private static final int TOOL = 1;
+    private static final int TURN = 2;
     private Thread thread;
     private ToolSpan span;
     private Instant startedAt;
     private long startedNanos;
     private ToolCallOutcome outcome;
 
-    ToolRun(Tool tool, ToolCallRequest call, JsonNode arguments, ToolCallScope scope, Duration timeout, Clock clock) {
+    ToolRun(
+            Tool tool,
+            ToolCallRequest call,
+            JsonNode arguments,
+            String canonicalArguments,
+            ToolCallScope scope,
+            Duration timeout,
+            Clock clock) {
         this.tool = tool;
         this.call = call;
         this.arguments = arguments;
+        this.canonicalArguments = canonicalArguments;
         this.scope = scope;
         this.timeout = timeout;
         this.clock = clock;
@@ -81,9 +104,12 @@ final class ToolRun {
         span = TurnTracing.current().startTool(call);
         thread = Thread.ofVirtual().name("tool-" + call.name()).unstarted(span.wrap(() -> {
             try {
-                future.complete(invoke(context));
+                ToolCallOutcome outcome = invoke(context);
+                settled.complete(outcome);
+                future.complete(outcome);
             } catch (Throwable e) {
                 // an Error escapes invoke: without this the turn would wait out the whole timeout for nothing
+                settled.completeExceptionally(e);
                 future.completeExceptionally(e);
             }
         }));
@@ -92,9 +118,20 @@ final class ToolRun {
     }
 
     private void cancel() {
-        if (future.completeExceptionally(new CancellationException("turn cancelled"))) {
+        // a call committing its outcome finishes: interrupting it could break its commit halfway
+        if (giveUp() && future.completeExceptionally(new CancellationException("turn cancelled"))) {
             thread.interrupt();
         }
+    }
+
+    /** The turn gives up on the call; false when the tool is committing its outcome already. */
+    private boolean giveUp() {
+        return decider.compareAndSet(UNDECIDED, TURN) || decider.get() == TURN;
+    }
+
+    /** The tool is about to commit its outcome; false when the turn gave up on the call (its writes roll back). */
+    private boolean claim() {
+        return decider.compareAndSet(UNDECIDED, TOOL);
     }
 
     private void await() {
@@ -108,7 +145,9 @@ final class ToolRun {
         } catch (CancellationException e) {
             outcome = failed(ToolCallState.CANCELLED, CANCELLED);
         } catch (CompletionException e) {
-            if (e.getCause() instanceof TimeoutException) {
+            if (e.getCause() instanceof TimeoutException && !giveUp()) {
+                outcome = committedOutcome();
+            } else if (e.getCause() instanceof TimeoutException) {
                 // the tool may still be blocked; an interrupt is the only way to ask it to stop
                 thread.interrupt();
                 log.warn("tool {} timed out after {} ms", call.name(), timeout.toMillis());
@@ -124,8 +163,25 @@ final class ToolRun {
         }
     }
 
+    /** What the tool committed, when its commit won the race with the timeout; waits for the commit to end. */
+    private ToolCallOutcome committedOutcome() {
+        try {
+            return settled.join();
+        } catch (CompletionException | CancellationException e) {
+            log.warn("tool {} failed", call.name(), e.getCause());
+            return failed(ToolCallState.FAILED, UNEXPECTED);
+        }
+    }
+
     /** Runs on the tool's virtual thread. */
     private ToolCallOutcome invoke(ToolContext context) {
+        if (tool.definition().transactional() && scope.transactions() != TransactionalCalls.NONE) {
+            return scope.transactions().commit(call, canonicalArguments, () -> run(context), this::claim);
+        }
+        return run(context);
+    }
+
+    private ToolCallOutcome run(ToolContext context) {
         try {
             JsonNode result = tool.execute(arguments, context);
             return finished(ToolCallState.SUCCEEDED, result == null ? NullNode.getInstance() : result, null);

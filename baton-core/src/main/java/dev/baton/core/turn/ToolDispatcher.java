@@ -11,6 +11,7 @@ import dev.baton.core.tool.ToolCatalog;
 import dev.baton.core.tool.ToolError;
 import dev.baton.core.tool.ToolExecutor;
 import dev.baton.core.tool.ToolJson;
+import dev.baton.core.tool.TransactionalCalls;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -79,7 +80,16 @@ final class ToolDispatcher {
             Duration timeLeft,
             CallCache cache,
             Consumer<TurnEvent> sink) {
-        return dispatchOrHold(calls, request, null, callsThisTurn, toolTimeout, timeLeft, cache, sink)
+        return dispatchOrHold(
+                        calls,
+                        request,
+                        null,
+                        callsThisTurn,
+                        toolTimeout,
+                        timeLeft,
+                        cache,
+                        TransactionalCalls.NONE,
+                        sink)
                 .outcomes();
     }
 
@@ -88,6 +98,7 @@ final class ToolDispatcher {
      * not run: it is returned as held.
      *
      * @param turnId the turn making the calls, for their idempotency keys ({@link dev.baton.core.id.CallKeys#toolCall})
+     * @param transactions where the calls of transactional tools commit
      */
     Dispatched dispatchOrHold(
             List<ToolCallRequest> calls,
@@ -97,6 +108,7 @@ final class ToolDispatcher {
             Duration toolTimeout,
             Duration timeLeft,
             CallCache cache,
+            TransactionalCalls transactions,
             Consumer<TurnEvent> sink) {
         TurnLimits limits = request.agent().limits();
         int turnRoom = limits.maxToolCallsPerTurn() - callsThisTurn;
@@ -113,7 +125,7 @@ final class ToolDispatcher {
                         "The limit of " + limits.maxToolCallsPerConversation()
                                 + " tool calls per conversation was reached; this call was not run. Answer with what you have.");
 
-        ToolCallScope scope = scope(request, turnId, toolTimeout, timeLeft);
+        ToolCallScope scope = scope(request, turnId, toolTimeout, timeLeft, transactions);
         List<ToolCallRequest> runNow = new ArrayList<>();
         List<ToolApprovals.Held> held = new ArrayList<>();
         for (ToolCallRequest call : calls.subList(0, allowed)) {
@@ -147,6 +159,7 @@ final class ToolDispatcher {
             Duration toolTimeout,
             Duration timeLeft,
             CallCache cache,
+            TransactionalCalls transactions,
             Consumer<TurnEvent> sink) {
         List<ToolCallRequest> approved = new ArrayList<>();
         for (TurnResume.ToolDecision decision : decisions) {
@@ -155,7 +168,8 @@ final class ToolDispatcher {
                 approved.add(decision.call());
             }
         }
-        Iterator<ToolCallOutcome> ran = executor.execute(approved, scope(request, turnId, toolTimeout, timeLeft), cache)
+        Iterator<ToolCallOutcome> ran = executor.execute(
+                        approved, scope(request, turnId, toolTimeout, timeLeft, transactions), cache)
                 .iterator();
         List<ToolCallOutcome> outcomes = new ArrayList<>(decisions.size());
         for (TurnResume.ToolDecision decision : decisions) {
@@ -203,7 +217,12 @@ final class ToolDispatcher {
                 .map(reason -> new ToolApprovals.Held(call, reason, summaries.summarise(tool.get(), call, scope)));
     }
 
-    private static ToolCallScope scope(TurnRequest request, String turnId, Duration toolTimeout, Duration timeLeft) {
+    private static ToolCallScope scope(
+            TurnRequest request,
+            String turnId,
+            Duration toolTimeout,
+            Duration timeLeft,
+            TransactionalCalls transactions) {
         return new ToolCallScope(
                 request.agent(),
                 request.principal(),
@@ -211,7 +230,8 @@ final class ToolDispatcher {
                 toolTimeout,
                 request.cancellation(),
                 timeLeft,
-                turnId);
+                turnId,
+                transactions);
     }
 
     private static void started(ToolCallRequest call, Consumer<TurnEvent> sink) {

@@ -101,6 +101,13 @@ final class TurnProgress {
      * ones).
      */
     void addToolResults(List<ChatMessage.ToolResult> results) {
+        List<ChatMessage> added = withToolResults(messages, results);
+        messages.clear();
+        messages.addAll(added);
+    }
+
+    /** {@code messages} with {@code results} added as {@link #addToolResults} adds them. */
+    static List<ChatMessage> withToolResults(List<ChatMessage> messages, List<ChatMessage.ToolResult> results) {
         int reply = -1;
         for (int i = messages.size() - 1; i >= 0; i--) {
             if (messages.get(i) instanceof ChatMessage.Assistant) {
@@ -108,9 +115,10 @@ final class TurnProgress {
                 break;
             }
         }
+        List<ChatMessage> added = new ArrayList<>(messages);
         if (reply < 0) {
-            messages.addAll(results);
-            return;
+            added.addAll(results);
+            return added;
         }
         List<ChatMessage> tail = new ArrayList<>(messages.subList(reply + 1, messages.size()));
         tail.addAll(results);
@@ -118,8 +126,9 @@ final class TurnProgress {
                 .toolCalls().stream().map(c -> c.id()).toList();
         tail.sort(java.util.Comparator.comparingInt(
                 m -> m instanceof ChatMessage.ToolResult r ? position(order, r.toolCallId()) : Integer.MAX_VALUE));
-        messages.subList(reply + 1, messages.size()).clear();
-        messages.addAll(tail);
+        added.subList(reply + 1, added.size()).clear();
+        added.addAll(tail);
+        return added;
     }
 
     private static int position(List<String> order, String id) {

@@ -16,6 +16,7 @@ import dev.baton.core.hook.ModuleExtraction;
 import dev.baton.core.id.Ids;
 import java.time.Clock;
 import java.util.List;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -153,6 +154,20 @@ final class TurnRecorder {
                     calls.size(),
                     e.toString());
         }
+    }
+
+    /**
+     * Where the transactional tool calls of the step about to run commit, with their rows and the turn's checkpoint;
+     * for a turn that is not leased, nowhere (they run as any other).
+     */
+    TransactionalStep transactional(TurnRequest request, TurnProgress progress, AnswerStream out) {
+        return transactional(request, progress, out, Map.of());
+    }
+
+    /** As {@link #transactional(TurnRequest, TurnProgress, AnswerStream)}, for calls whose rows' ids are known. */
+    TransactionalStep transactional(
+            TurnRequest request, TurnProgress progress, AnswerStream out, Map<String, String> recordIds) {
+        return new TransactionalStep(store, request, progress, out, recordIds, clock);
     }
 
     private Recorded complete(

@@ -16,7 +16,9 @@ import dev.baton.core.tool.ToolCatalog;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -169,16 +171,28 @@ final class TurnResumption {
                 .map(TurnResume.ToolDecision::recordId)
                 .toList();
         if (!toRun.isEmpty()) approvals.runStarting(state, toRun);
-        List<ToolCallOutcome> outcomes =
-                dispatcher.decide(decisions, request, state.turnId(), toolTimeout, timeLeft, progress.cache, sink);
+        // a held call's row has the id its approval was known by, committed with its effect or not
+        Map<String, String> recordIds = new HashMap<>();
+        decisions.forEach(d -> recordIds.put(d.call().id(), d.recordId()));
+        TransactionalStep transactional = recorder.transactional(request, progress, out, recordIds);
+        List<ToolCallOutcome> outcomes = dispatcher.decide(
+                decisions,
+                request,
+                state.turnId(),
+                toolTimeout,
+                timeLeft,
+                progress.cache,
+                transactional.calls(),
+                sink);
         List<TurnState.ToolCall> decided = new ArrayList<>(outcomes.size());
         List<TurnState.ToolCall> unrecorded = new ArrayList<>(outcomes.size());
         for (int i = 0; i < outcomes.size(); i++) {
             TurnResume.ToolDecision decision = decisions.get(i);
             TurnState.ToolCall call = new TurnState.ToolCall(decision.recordId(), outcomes.get(i));
             decided.add(call);
-            // a call an earlier attempt at this turn ran has its row already
-            if (!(decision instanceof TurnResume.ToolDecision.Settled settled && settled.recorded())) {
+            // a call an earlier attempt at this turn ran has its row already, and a transactional one its own
+            boolean written = decision instanceof TurnResume.ToolDecision.Settled settled && settled.recorded();
+            if (!written && !transactional.committed(call)) {
                 unrecorded.add(call);
             }
         }

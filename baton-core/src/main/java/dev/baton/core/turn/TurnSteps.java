@@ -1,7 +1,6 @@
 package dev.baton.core.turn;
 
 import dev.baton.core.agent.TurnLimits;
-import dev.baton.core.id.Ids;
 import dev.baton.core.model.ChatMessage;
 import dev.baton.core.model.ModelFailure;
 import dev.baton.core.model.ModelReply;
@@ -91,6 +90,7 @@ final class TurnSteps {
             // caps tools whose own timeout is longer than the turn's default
             Duration timeLeft =
                     limits.requestTimeout() == null ? null : bounded(limits.requestTimeout(), limits, progress);
+            TransactionalStep transactional = recorder.transactional(request, progress, out);
             ToolDispatcher.Dispatched step = dispatcher.dispatchOrHold(
                     reply.toolCalls(),
                     request,
@@ -99,14 +99,14 @@ final class TurnSteps {
                     toolTimeout,
                     timeLeft,
                     progress.cache,
+                    transactional.calls(),
                     turn.sink());
-            List<TurnState.ToolCall> calls = step.outcomes().stream()
-                    .map(o -> new TurnState.ToolCall(Ids.newId(), o))
-                    .toList();
+            List<TurnState.ToolCall> calls = transactional.toolCalls(step.outcomes());
             progress.toolCalls.addAll(calls);
             step.outcomes().forEach(o -> progress.messages.add(o.toMessage()));
-            // the calls and the state after them in one write: a takeover never runs a recorded call again
-            recorder.step(request, progress, calls, out);
+            // the calls and the state after them in one write: a takeover never runs a recorded call again (a
+            // transactional call was written with its effect already)
+            recorder.step(request, progress, transactional.unrecorded(calls), out);
             if (!step.held().isEmpty()) {
                 return TurnEnding.end(
                         turn.sink(),

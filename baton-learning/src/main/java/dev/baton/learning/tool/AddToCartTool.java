@@ -29,7 +29,7 @@ final class AddToCartTool extends LearningTool {
     private final CommerceService commerce;
 
     AddToCartTool(CommerceService commerce) {
-        super(NAME, "Adds a course or resource to the user's cart.", SCHEMA, Set.of(LearningPermissions.WRITE));
+        super(NAME, "Adds a course or resource to the user's cart.", SCHEMA, Set.of(LearningPermissions.WRITE), true);
         this.commerce = commerce;
     }
 

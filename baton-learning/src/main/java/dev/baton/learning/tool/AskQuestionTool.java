@@ -34,7 +34,8 @@ final class AskQuestionTool extends LearningTool {
                 NAME,
                 "Posts a question in a course's Q&A (only for courses the user is enrolled in).",
                 SCHEMA,
-                Set.of(LearningPermissions.WRITE));
+                Set.of(LearningPermissions.WRITE),
+                true);
         this.engagement = engagement;
     }
 

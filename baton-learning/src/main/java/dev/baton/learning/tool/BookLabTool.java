@@ -28,7 +28,7 @@ final class BookLabTool extends LearningTool {
     private final LabsService labs;
 
     BookLabTool(LabsService labs) {
-        super(NAME, "Books a lab slot for the user.", SCHEMA, Set.of(LearningPermissions.WRITE));
+        super(NAME, "Books a lab slot for the user.", SCHEMA, Set.of(LearningPermissions.WRITE), true);
         this.labs = labs;
     }
 

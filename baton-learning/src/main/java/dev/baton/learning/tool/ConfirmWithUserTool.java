@@ -34,7 +34,8 @@ final class ConfirmWithUserTool extends LearningTool {
                 "Ask the user for clarification or confirmation. Put the question in your answer; their next"
                         + " message is the reply.",
                 SCHEMA,
-                Set.of(LearningPermissions.WRITE));
+                Set.of(LearningPermissions.WRITE),
+                true);
         this.memory = memory;
     }
 

@@ -26,7 +26,7 @@ final class EnrollInCourseTool extends LearningTool {
     private final LearningService learning;
 
     EnrollInCourseTool(LearningService learning) {
-        super(NAME, "Enrolls the user in a course.", SCHEMA, Set.of(LearningPermissions.WRITE));
+        super(NAME, "Enrolls the user in a course.", SCHEMA, Set.of(LearningPermissions.WRITE), true);
         this.learning = learning;
     }
 

@@ -13,7 +13,15 @@ import java.util.Set;
 abstract class LearningTool extends DomainTool {
 
     LearningTool(String name, String description, String schemaJson, Set<String> permissions) {
-        super(name, description, schemaJson, permissions);
+        this(name, description, schemaJson, permissions, false);
+    }
+
+    /**
+     * @param transactional whether its effect is writes to the learning tables only: in a durable turn they commit with
+     *     the record of the call (not so a tool whose effect reaches outside the database, such as a job's wake-up)
+     */
+    LearningTool(String name, String description, String schemaJson, Set<String> permissions, boolean transactional) {
+        super(name, description, schemaJson, permissions, false, transactional);
     }
 
     @Override

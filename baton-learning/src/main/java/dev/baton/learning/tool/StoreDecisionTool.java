@@ -35,7 +35,8 @@ final class StoreDecisionTool extends LearningTool {
                 "Record a decision point of the conversation (a confirmed topic, a restart, a rejected"
                         + " suggestion) so it is remembered in later conversations.",
                 SCHEMA,
-                Set.of(LearningPermissions.WRITE));
+                Set.of(LearningPermissions.WRITE),
+                true);
         this.memory = memory;
     }
 

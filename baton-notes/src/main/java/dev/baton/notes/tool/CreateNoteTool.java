@@ -34,7 +34,10 @@ final class CreateNoteTool extends DomainTool {
                 NAME,
                 "Save a note for the user (a summary, key points, a plan) that they can read later.",
                 SCHEMA,
-                Set.of(NoteService.WRITE));
+                Set.of(NoteService.WRITE),
+                false,
+                // its effect is one row of the notes table: it commits with the record of the call
+                true);
         this.service = service;
     }
 

@@ -69,7 +69,8 @@ final class InFlightCalls {
         if (tool.isEmpty()) return false;
         var definition = tool.get().definition();
         // a call the approval policy would hold never runs unasked, not even again
-        return definition.idempotent()
+        // a transactional call in flight was rolled back with its instance: it had no effect
+        return (definition.idempotent() || definition.transactional())
                 && definition.usableBy(caller)
                 && approvals.reasonToHold(agent, definition, call).isEmpty();
     }

@@ -41,6 +41,18 @@ public @interface BatonTool {
     boolean idempotent() default false;
 
     /**
+     * Whether the tool's effect is writes to Baton's own database, made through its {@code Database} on the thread the
+     * method runs on (a domain of {@code baton-domain} gets it as {@code DomainContext.database()}). With durable turns
+     * on a database, those writes and the record of the call (its {@code tool_calls} row and the turn's checkpoint)
+     * commit in one transaction: after a crash the effect is either recorded (the turn goes on with its result) or
+     * absent (the call is run again), never done twice. A call that fails (throws) keeps none of its writes. Keep such
+     * a method short: it holds a database connection while it runs (and, on SQLite, the write lock). Effects outside
+     * the database (an e-mail, a call to another service) are not undone by a rollback: such a tool is not
+     * transactional. Without durable turns the method runs as any other.
+     */
+    boolean transactional() default false;
+
+    /**
      * How long one call may run: ISO-8601 ({@code "PT30S"}) or a short form ({@code "500ms"}, {@code "10s"},
      * {@code "2m"}). Empty means the agent's tool timeout.
      */

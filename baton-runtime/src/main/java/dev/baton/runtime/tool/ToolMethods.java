@@ -163,7 +163,8 @@ final class ToolMethods {
                     timeout,
                     annotation.destructive(),
                     Set.of(),
-                    annotation.idempotent());
+                    annotation.idempotent(),
+                    annotation.transactional());
         } catch (RuntimeException e) {
             problems.add(where + ": no JSON Schema could be generated for its parameters: " + e.getMessage());
             return null;

@@ -60,9 +60,29 @@ public final class BeanTools {
                         + " interfaces only (a JDK proxy), whose methods carry no @BatonTool: let Spring proxy its"
                         + " class (spring.aop.proxy-target-class=true, Spring Boot's default)");
             }
+            refuseTransactional(name, AopProxyUtils.ultimateTargetClass(bean));
             found.put(name, bean);
         }
         return found;
+    }
+
+    /**
+     * A bean's tool cannot be transactional: its writes go through Spring's transactions, on a connection Spring binds
+     * to the thread, which Baton's transaction (its tool-call row and checkpoint) cannot join. Declared so, it would be
+     * run again after a crash although its writes may have committed.
+     */
+    private static void refuseTransactional(String name, Class<?> type) {
+        MethodIntrospector.selectMethods(type, (MethodIntrospector.MetadataLookup<BatonTool>)
+                        (Method m) -> AnnotatedElementUtils.findMergedAnnotation(m, BatonTool.class))
+                .forEach((method, tool) -> {
+                    if (tool.transactional()) {
+                        throw new IllegalStateException("bean '" + name + "' method " + method.getName()
+                                + " is @BatonTool(transactional = true), which the Spring Boot starter does not offer:"
+                                + " the bean's writes commit through Spring's transactions, which Baton's record of"
+                                + " the call cannot join. Leave it out (after a crash the call's outcome is reported"
+                                + " as unknown), or declare idempotent = true if running it twice does no harm");
+                    }
+                });
     }
 
     /** One source with every tool of {@code beans}; empty when there are none. */

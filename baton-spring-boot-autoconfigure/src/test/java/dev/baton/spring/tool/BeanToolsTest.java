@@ -34,6 +34,13 @@ class BeanToolsTest {
         }
     }
 
+    public static class Ledger {
+        @BatonTool(name = "post_entry", description = "Post an entry.", transactional = true)
+        public String post(String entry) {
+            return entry;
+        }
+    }
+
     public static class Plain {
         public String nothing() {
             return "";
@@ -90,6 +97,19 @@ class BeanToolsTest {
             assertThatThrownBy(() -> BeanTools.find(context.getBeanFactory()))
                     .hasMessageContaining("jdkGreeter")
                     .hasMessageContaining("spring.aop.proxy-target-class");
+        }
+    }
+
+    @Test
+    void a_transactional_bean_tool_is_refused_its_writes_cannot_commit_with_batons_record() {
+        try (GenericApplicationContext context = new GenericApplicationContext()) {
+            context.registerBean("ledger", Ledger.class, Ledger::new);
+            context.refresh();
+
+            assertThatThrownBy(() -> BeanTools.find(context.getBeanFactory()))
+                    .hasMessageContaining("ledger")
+                    .hasMessageContaining("transactional = true")
+                    .hasMessageContaining("Spring's transactions");
         }
     }
 

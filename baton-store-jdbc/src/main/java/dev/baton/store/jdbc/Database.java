@@ -25,7 +25,9 @@ import org.slf4j.LoggerFactory;
  * <p>Transactions ({@link Transactions}): {@link #inTransaction} commits on return and rolls back on any exception. On
  * SQLite, write transactions run one at a time in this process (a fair lock) and start with {@code BEGIN IMMEDIATE},
  * so two writers never deadlock upgrading a read lock to a write lock and never see {@code SQLITE_BUSY};
- * readers run alongside them thanks to WAL. Nested calls on the same thread join the outer transaction.
+ * readers run alongside them thanks to WAL. Nested calls on the same thread join the outer transaction: that is how a
+ * transactional tool's writes, made by its domain's repository on this {@code Database}, commit with the record of its
+ * call ({@link JdbcConversationStore#recordStepWith}).
  *
  * <p>When the database goes away: a caller waits at most {@link DatabaseSettings#connectionTimeout()} for a connection,
  * and a failure that says the database cannot be reached or cannot write (no connection, a broken one, PostgreSQL

@@ -9,6 +9,7 @@ import dev.baton.core.conversation.Session;
 import dev.baton.core.conversation.SessionPage;
 import dev.baton.core.conversation.SessionQuery;
 import dev.baton.core.conversation.SessionState;
+import dev.baton.core.conversation.StepRecord;
 import dev.baton.core.conversation.ToolCallRecord;
 import dev.baton.core.conversation.TurnFence;
 import dev.baton.core.conversation.TurnRecord;
@@ -22,6 +23,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * {@link ConversationStore} on SQLite or PostgreSQL.
@@ -181,6 +183,40 @@ public final class JdbcConversationStore implements ConversationStore {
         };
         if (calls.isEmpty()) db.inOneStatement(step);
         else db.inTransaction(step);
+    }
+
+    /**
+     * Runs the work in a transaction on this thread: the domain's writes through this {@link Database} join it (see
+     * {@link Database#inTransaction}), then the step's calls are inserted and, last, the checkpoint is written under
+     * the fence, so on PostgreSQL the turn's row is locked only for the commit (not while the tool works, which would
+     * hold up the heartbeat renewing this instance's leases).
+     */
+    @Override
+    public void recordStepWith(String userId, TurnFence fence, Supplier<StepRecord> work) {
+        Objects.requireNonNull(fence, "fence");
+        try {
+            db.inTransaction(c -> {
+                StepRecord step = work.get();
+                if (step == null) throw new NothingToKeep();
+                for (ToolCallRecord t : step.calls()) {
+                    if (t.messageId() != null)
+                        throw new IllegalArgumentException(
+                                "tool call " + t.id() + " is recorded before its message exists");
+                }
+                toolCalls.insertOwned(c, userId, step.calls());
+                RunningTurnRows.checkpoint(c, fence, step.state());
+                return null;
+            });
+        } catch (NothingToKeep rolledBack) {
+            // the work's writes are rolled back: nothing of the step is kept
+        }
+    }
+
+    /** Rolls back a step's transaction whose work kept nothing. */
+    private static final class NothingToKeep extends RuntimeException {
+        NothingToKeep() {
+            super(null, null, false, false);
+        }
     }
 
     @Override

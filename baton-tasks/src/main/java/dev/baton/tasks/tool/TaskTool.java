@@ -5,6 +5,7 @@ import dev.baton.core.auth.Principal;
 import dev.baton.core.domain.DomainTool;
 import dev.baton.core.tool.ToolContext;
 import dev.baton.tasks.domain.TaskException;
+import dev.baton.tasks.domain.TaskService;
 import java.util.Set;
 
 /**
@@ -18,8 +19,12 @@ abstract class TaskTool extends DomainTool {
         this(name, description, schemaJson, permissions, false);
     }
 
+    /**
+     * A tool that needs {@link TaskService#WRITE} writes the tasks table and nothing else: it is transactional, so in a
+     * durable turn its write commits with the record of its call.
+     */
     TaskTool(String name, String description, String schemaJson, Set<String> permissions, boolean destructive) {
-        super(name, description, schemaJson, permissions, destructive);
+        super(name, description, schemaJson, permissions, destructive, permissions.contains(TaskService.WRITE));
     }
 
     @Override
