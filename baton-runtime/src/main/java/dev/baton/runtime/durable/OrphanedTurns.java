@@ -185,10 +185,9 @@ public final class OrphanedTurns {
      */
     private Optional<Taken> claim(LeasedTurn orphan, TurnDispatcher.SessionLock lock) {
         Principal principal;
-        TurnState stored;
         try {
             principal = PrincipalJson.decode(orphan.principal());
-            stored = TurnStateCodec.decode(orphan.state());
+            TurnStateCodec.decode(orphan.state()); // one that cannot be read is dropped, not taken over
         } catch (RuntimeException e) {
             log.error("orphaned turn {} cannot be read; it is dropped", orphan.turnId(), e);
             store.takeOver(orphan, journal.self(), clock.instant(), clock.instant())
@@ -209,6 +208,16 @@ public final class OrphanedTurns {
                     agent.isEmpty() ? "agent " + orphan.agentId() : "session " + orphan.sessionId());
             return Optional.empty();
         }
+        // the state as of the takeover, not as read before it: a stalled owner may have written a step in between
+        // (legitimately: its epoch still held), and going on from the older state would run that step's calls again
+        TurnState current;
+        try {
+            current = TurnStateCodec.decode(taken.get().state());
+        } catch (RuntimeException e) {
+            journal.close(fence);
+            log.error("taken-over turn {} cannot be read; it is dropped", orphan.turnId(), e);
+            return Optional.empty();
+        }
         journal.adopt(fence);
         log.warn(
                 "turn {} of request {} was orphaned by instance {}; taken over at epoch {}",
@@ -216,7 +225,7 @@ public final class OrphanedTurns {
                 orphan.requestId(),
                 orphan.owner().instanceId(),
                 fence.epoch());
-        return Optional.of(new Taken(taken.get(), stored, principal, session.get(), agent.get()));
+        return Optional.of(new Taken(taken.get(), current, principal, session.get(), agent.get()));
     }
 
     private void goOn(TurnDispatcher.SessionLock lock, Taken taken) {

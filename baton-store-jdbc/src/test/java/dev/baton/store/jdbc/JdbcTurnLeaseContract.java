@@ -172,6 +172,21 @@ abstract class JdbcTurnLeaseContract {
     }
 
     @Test
+    void a_takeover_goes_on_from_the_step_its_stalled_owner_wrote_after_the_orphan_was_seen() {
+        Session session = session();
+        LeasedTurn turn = opened(first, T0, session);
+        LeasedTurn seen = orphaned(T0.plus(LEASE), turn.turnId());
+
+        // the owner was only stalled: its epoch still holds, so its step is written before the takeover
+        conversations.recordStep(session.userId(), List.of(), turn.fence(), "{\"iteration\":2}");
+        LeasedTurn taken = leases.takeOver(seen, second, T0.plus(LEASE), T0.plus(LEASE.multipliedBy(2)))
+                .orElseThrow();
+
+        assertThat(seen.state()).isNotEqualTo("{\"iteration\":2}");
+        assertThat(taken.state()).as("what the taker goes on from").isEqualTo("{\"iteration\":2}");
+    }
+
+    @Test
     void a_restarted_instance_makes_its_previous_boots_turns_orphaned_at_once_and_no_other_instances() {
         LeasedTurn mine = opened(first, T0);
         LeasedTurn theirs = opened(second, T0);
