@@ -194,7 +194,7 @@ final class ToolDispatcher {
             String turnId,
             Duration toolTimeout,
             Duration timeLeft) {
-        ToolCallScope scope = scope(request, turnId, toolTimeout, timeLeft);
+        ToolCallScope scope = scope(request, turnId, toolTimeout, timeLeft, TransactionalCalls.NONE);
         String summary = catalog == null
                 ? null
                 : catalog.find(scope.agent(), ask.call().name())
