@@ -1,0 +1,158 @@
+package dev.baton.bench;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What {@link CrashDrill} checks in the database once every client is done: each turn asked for left exactly one user
+ * message and one complete assistant message in its session, in order, and the answer its client got is that
+ * message; each {@code add_task} title exists once, with one tool-call row linked to the turn's answer (its audit
+ * trail); every answer has the usage of its model calls; no turn is left leased.
+ */
+final class CrashInvariants {
+    /**
+     * @param violations every broken invariant, one line each (none: the run passed)
+     * @param duplicateTitles task titles stored more than once
+     * @param tasks task rows
+     * @param toolCalls tool-call rows
+     * @param leftRunning {@code running_turns} rows left
+     */
+    record Findings(List<String> violations, int duplicateTitles, int tasks, int toolCalls, int leftRunning) {}
+
+    private record StoredMessage(String id, String role, String content, String status) {}
+
+    private CrashInvariants() {}
+
+    /** Waits (up to a minute) for the turns taken over to end, then checks. */
+    static Findings check(String jdbcUrl, List<CrashTurnResult> results) throws SQLException, InterruptedException {
+        List<String> violations = new ArrayList<>();
+        try (Connection c = DriverManager.getConnection(jdbcUrl)) {
+            Instant until = Instant.now().plus(Duration.ofMinutes(1));
+            int running;
+            while ((running = count(c, "SELECT count(*) FROM running_turns")) > 0
+                    && Instant.now().isBefore(until)) {
+                Thread.sleep(500); // polling: a turn taken over at the very end may still be answering
+            }
+            if (running > 0) violations.add(running + " running_turns rows left a minute after the last answer");
+
+            Map<String, List<CrashTurnResult>> bySession = new LinkedHashMap<>();
+            for (CrashTurnResult r : results) {
+                if (r.failure() != null) violations.add(r.turn().id() + ": the client got no answer: " + r.failure());
+                bySession.computeIfAbsent(r.sessionId(), s -> new ArrayList<>()).add(r);
+            }
+            for (var session : bySession.entrySet()) {
+                checkSession(c, session.getKey(), session.getValue(), violations);
+            }
+
+            int tasks = count(c, "SELECT count(*) FROM tasks");
+            int toolCalls = count(c, "SELECT count(*) FROM tool_calls");
+            int duplicates =
+                    count(c, "SELECT count(*) FROM (SELECT title FROM tasks GROUP BY title HAVING count(*) > 1) d");
+            long toolTurns = results.stream().filter(r -> r.turn().tool()).count();
+            if (duplicates > 0) violations.add(duplicates + " task titles stored more than once");
+            if (tasks != toolCalls) violations.add(tasks + " tasks but " + toolCalls + " tool_calls rows");
+            if (tasks != toolTurns) violations.add(tasks + " tasks for " + toolTurns + " tool turns");
+            return new Findings(violations, duplicates, tasks, toolCalls, running);
+        }
+    }
+
+    /** The session holds the turns sent in it, in order: user, assistant, user, assistant… */
+    private static void checkSession(
+            Connection c, String sessionId, List<CrashTurnResult> turns, List<String> violations) throws SQLException {
+        List<StoredMessage> messages = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement(
+                "SELECT id, role, content, status FROM messages WHERE session_id = ? ORDER BY seq")) {
+            ps.setString(1, sessionId);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    messages.add(new StoredMessage(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4)));
+                }
+            }
+        }
+        if (messages.size() != 2 * turns.size()) {
+            violations.add("session " + sessionId + ": " + messages.size() + " messages for " + turns.size()
+                    + " turns: "
+                    + messages.stream().map(m -> m.role() + ":" + m.content()).toList());
+        }
+        for (int i = 0; i < turns.size(); i++) {
+            CrashTurnResult r = turns.get(i);
+            String id = r.turn().id();
+            if (2 * i + 1 >= messages.size()) {
+                violations.add(id + ": no user and assistant message at position " + i + " of its session");
+                continue;
+            }
+            StoredMessage user = messages.get(2 * i);
+            StoredMessage answer = messages.get(2 * i + 1);
+            if (!user.role().equals("user") || !user.content().equals(r.turn().prompt())) {
+                violations.add(id + ": expected its user message, found " + user.role() + ": " + user.content());
+            }
+            if (!answer.role().equals("assistant") || !answer.status().equals("complete")) {
+                violations.add(id + ": expected a complete answer, found " + answer.role() + " (" + answer.status()
+                        + "): " + answer.content());
+                continue;
+            }
+            if (!answer.content().equals(CrashScript.answer(id, r.turn().tool()))) {
+                violations.add(id + ": stored answer is not the model's: " + answer.content());
+            }
+            if (r.answer() != null && !r.answer().equals(answer.content())) {
+                violations.add(id + ": the client got \"" + r.answer() + "\" but the stored answer is \""
+                        + answer.content() + "\"");
+            }
+            if (r.messageId() != null && !r.messageId().equals(answer.id())) {
+                violations.add(id + ": the client was told message " + r.messageId() + ", stored " + answer.id());
+            }
+            int usage = count(c, "SELECT count(*) FROM ai_usage WHERE message_id = ?", answer.id());
+            int calls = r.turn().tool() ? 2 : 1;
+            if (usage < calls) {
+                violations.add(id + ": " + usage + " usage rows for its " + calls + " model calls");
+            }
+            if (r.turn().tool()) checkTool(c, sessionId, r, answer, violations);
+        }
+    }
+
+    /** The task once, and its call once, succeeded and linked to the answer. */
+    private static void checkTool(
+            Connection c, String sessionId, CrashTurnResult r, StoredMessage answer, List<String> violations)
+            throws SQLException {
+        String id = r.turn().id();
+        String title = CrashScript.title(id);
+        int tasks = count(c, "SELECT count(*) FROM tasks WHERE title = ?", title);
+        if (tasks != 1) violations.add(id + ": " + tasks + " tasks titled \"" + title + "\"");
+        try (PreparedStatement ps = c.prepareStatement(
+                "SELECT state, message_id FROM tool_calls WHERE session_id = ? AND tool_name = 'add_task'"
+                        + " AND tool_args LIKE ?")) {
+            ps.setString(1, sessionId);
+            ps.setString(2, "%\"" + title + "\"%");
+            int rows = 0;
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    rows++;
+                    if (!"succeeded".equals(rs.getString(1)) || !answer.id().equals(rs.getString(2))) {
+                        violations.add(id + ": its add_task call is " + rs.getString(1) + ", linked to message "
+                                + rs.getString(2) + " (the answer is " + answer.id() + ")");
+                    }
+                }
+            }
+            if (rows != 1) violations.add(id + ": " + rows + " add_task calls recorded");
+        }
+    }
+
+    private static int count(Connection c, String sql, String... args) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 0; i < args.length; i++) ps.setString(i + 1, args[i]);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getInt(1);
+            }
+        }
+    }
+}
