@@ -18,7 +18,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.regex.Pattern;
 
 /**
  * The randomized crash drill of durable turns: N {@code baton serve} processes on PostgreSQL + Redis (or one on SQLite,
@@ -31,15 +30,12 @@ import java.util.regex.Pattern;
  * baton-bench/run.sh crash [turns] [--clients C] [--kills K] [--instances N] [--seed S] [--db postgres|sqlite] [--haproxy]
  * </pre>
  *
- * <p>Turns taken over are counted from the instances' logs ({@code OrphanedTurns}: "taken over at epoch"), the one
- * record of a takeover that outlives it (the lease's row, with its epoch, goes with the answer).
+ * <p>Turns taken over are counted from the instances' logs ({@link CrashTakeovers}).
  */
 public final class CrashDrill {
     private static final String SECRET = "crash-drill-secret-crash-drill-secret-0123456789";
     /** A session takes this many turns, then its client starts another (well below the conversation's tool cap). */
     private static final int TURNS_PER_SESSION = 8;
-
-    private static final Pattern TAKEN_OVER = Pattern.compile("taken over at epoch");
 
     private CrashDrill() {}
 
@@ -62,25 +58,7 @@ public final class CrashDrill {
         HaproxyFront front = null;
         try (LlmSimulator sim = LlmSimulator.start(CrashScript.script(Duration.ofMillis(300), 20))) {
             sim.keepRequests(0);
-            String prefix = "baton-crash:" + UUID.randomUUID() + ":";
-            for (int n = 1; n <= o.instances(); n++) {
-                String id = "crash-" + n;
-                Path home = Files.createDirectories(dir.resolve(id).resolve("agents"))
-                        .getParent();
-                Files.writeString(home.resolve("agents").resolve("crash.yaml"), CrashScript.AGENT_YAML);
-                Files.writeString(home.resolve("baton.yaml"), config(id, o.sqlite() ? null : prefix));
-                Map<String, String> env = new HashMap<>();
-                env.put("BATON_DB_URL", jdbcUrl);
-                env.put("BATON_JWT_SECRET", SECRET);
-                env.put("OPENAI_API_KEY", "sk-crash-drill");
-                env.put("OPENAI_BASE_URL", sim.baseUrl());
-                env.put("BATON_CONFIG", home.resolve("baton.yaml").toString());
-                if (!o.sqlite()) env.put("BATON_REDIS_URL", "redis://127.0.0.1:6379");
-                CrashInstance instance = new CrashInstance(id, freePort(), home, env);
-                instances.add(instance);
-                Duration boot = instance.start();
-                System.out.printf("%s up at %s in %d ms%n", id, instance.url(), boot.toMillis());
-            }
+            startInstances(o, dir, jdbcUrl, sim.baseUrl(), instances);
             if (o.haproxy()) front = HaproxyFront.start(dir, freePort(), instances);
             System.out.println("logs and configuration in " + dir);
             passed = run(o, instances, front, jdbcUrl);
@@ -93,6 +71,34 @@ public final class CrashDrill {
             }
         }
         System.exit(passed ? 0 : 1);
+    }
+
+    /**
+     * Starts each instance in a folder of its own (agents, baton.yaml), one after the other (the first migrates), into
+     * {@code instances} as it goes: those started are stopped even when a later one fails to start.
+     */
+    private static void startInstances(
+            CrashDrillOptions o, Path dir, String jdbcUrl, String modelUrl, List<CrashInstance> instances)
+            throws IOException, InterruptedException {
+        String prefix = "baton-crash:" + UUID.randomUUID() + ":";
+        for (int n = 1; n <= o.instances(); n++) {
+            String id = "crash-" + n;
+            Path home =
+                    Files.createDirectories(dir.resolve(id).resolve("agents")).getParent();
+            Files.writeString(home.resolve("agents").resolve("crash.yaml"), CrashScript.AGENT_YAML);
+            Files.writeString(home.resolve("baton.yaml"), config(id, o.sqlite() ? null : prefix));
+            Map<String, String> env = new HashMap<>();
+            env.put("BATON_DB_URL", jdbcUrl);
+            env.put("BATON_JWT_SECRET", SECRET);
+            env.put("OPENAI_API_KEY", "sk-crash-drill");
+            env.put("OPENAI_BASE_URL", modelUrl);
+            env.put("BATON_CONFIG", home.resolve("baton.yaml").toString());
+            if (!o.sqlite()) env.put("BATON_REDIS_URL", "redis://127.0.0.1:6379");
+            CrashInstance instance = new CrashInstance(id, freePort(), home, env);
+            instances.add(instance);
+            Duration boot = instance.start();
+            System.out.printf("%s up at %s in %d ms%n", id, instance.url(), boot.toMillis());
+        }
     }
 
     private static boolean run(CrashDrillOptions o, List<CrashInstance> instances, HaproxyFront front, String jdbcUrl)
@@ -145,20 +151,16 @@ public final class CrashDrill {
         killer.stop();
         killing.join(); // a restart under way finishes: the checks want every instance up to end the turns it took
         CrashInvariants.Findings findings = CrashInvariants.check(jdbcUrl, results);
-        new CrashSummary(o, results, killer.kills(), takenOver(instances), findings, took).print();
+        new CrashSummary(
+                        o,
+                        results,
+                        killer.kills(),
+                        CrashTakeovers.from(
+                                instances.stream().map(CrashInstance::log).toList()),
+                        findings,
+                        took)
+                .print();
         return findings.violations().isEmpty();
-    }
-
-    /** Takeovers the instances logged: one line per turn taken over. */
-    private static int takenOver(List<CrashInstance> instances) throws IOException {
-        int n = 0;
-        for (CrashInstance i : instances) {
-            if (!Files.exists(i.log())) continue;
-            try (var lines = Files.lines(i.log())) {
-                n += (int) lines.filter(l -> TAKEN_OVER.matcher(l).find()).count();
-            }
-        }
-        return n;
     }
 
     private static String config(String instanceId, String redisPrefix) {

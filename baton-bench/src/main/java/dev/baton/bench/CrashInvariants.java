@@ -65,7 +65,10 @@ final class CrashInvariants {
         }
     }
 
-    /** The session holds the turns sent in it, in order: user, assistant, user, assistant… */
+    /**
+     * The session holds the turns sent in it, in order, each once: its user message, then its answer. Each turn is
+     * judged on its own, so one turn stored twice is one violation, not one for every turn after it.
+     */
     private static void checkSession(
             Connection c, String sessionId, List<CrashTurnResult> turns, List<String> violations) throws SQLException {
         List<StoredMessage> messages = new ArrayList<>();
@@ -78,34 +81,27 @@ final class CrashInvariants {
                 }
             }
         }
-        if (messages.size() != 2 * turns.size()) {
-            violations.add("session " + sessionId + ": " + messages.size() + " messages for " + turns.size()
-                    + " turns: "
-                    + messages.stream().map(m -> m.role() + ":" + m.content()).toList());
-        }
-        for (int i = 0; i < turns.size(); i++) {
-            CrashTurnResult r = turns.get(i);
+        int lastUser = -1;
+        for (CrashTurnResult r : turns) {
             String id = r.turn().id();
-            if (2 * i + 1 >= messages.size()) {
-                violations.add(id + ": no user and assistant message at position " + i + " of its session");
-                continue;
+            List<Integer> users = positions(messages, "user", r.turn().prompt());
+            List<Integer> answers = positions(
+                    messages, "assistant", CrashScript.answer(id, r.turn().tool()));
+            if (users.size() != 1)
+                violations.add(id + ": " + users.size() + " user messages (session " + sessionId + ")");
+            if (answers.size() != 1) {
+                violations.add(id + ": " + answers.size() + " answers stored (session " + sessionId + ")");
             }
-            StoredMessage user = messages.get(2 * i);
-            StoredMessage answer = messages.get(2 * i + 1);
-            if (!user.role().equals("user") || !user.content().equals(r.turn().prompt())) {
-                violations.add(id + ": expected its user message, found " + user.role() + ": " + user.content());
+            if (users.isEmpty() || answers.isEmpty()) continue;
+            if (users.getFirst() < lastUser) violations.add(id + ": stored before the turn sent ahead of it");
+            lastUser = users.getLast();
+            StoredMessage answer = messages.get(answers.getFirst());
+            if (answers.getFirst() != users.getLast() + 1) {
+                violations.add(id + ": its answer is not right after its user message");
             }
-            if (!answer.role().equals("assistant") || !answer.status().equals("complete")) {
-                violations.add(id + ": expected a complete answer, found " + answer.role() + " (" + answer.status()
-                        + "): " + answer.content());
-                continue;
-            }
-            if (!answer.content().equals(CrashScript.answer(id, r.turn().tool()))) {
-                violations.add(id + ": stored answer is not the model's: " + answer.content());
-            }
+            if (!answer.status().equals("complete")) violations.add(id + ": its answer is " + answer.status());
             if (r.answer() != null && !r.answer().equals(answer.content())) {
-                violations.add(id + ": the client got \"" + r.answer() + "\" but the stored answer is \""
-                        + answer.content() + "\"");
+                violations.add(id + ": the client got \"" + r.answer() + "\", not the stored answer");
             }
             if (r.messageId() != null && !r.messageId().equals(answer.id())) {
                 violations.add(id + ": the client was told message " + r.messageId() + ", stored " + answer.id());
@@ -117,6 +113,18 @@ final class CrashInvariants {
             }
             if (r.turn().tool()) checkTool(c, sessionId, r, answer, violations);
         }
+        if (messages.size() != 2 * turns.size()) {
+            violations.add(
+                    "session " + sessionId + ": " + messages.size() + " messages for " + turns.size() + " turns");
+        }
+    }
+
+    private static List<Integer> positions(List<StoredMessage> messages, String role, String content) {
+        List<Integer> at = new ArrayList<>();
+        for (int i = 0; i < messages.size(); i++) {
+            if (messages.get(i).role().equals(role) && messages.get(i).content().equals(content)) at.add(i);
+        }
+        return at;
     }
 
     /** The task once, and its call once, succeeded and linked to the answer. */

@@ -10,7 +10,7 @@ import java.util.function.IntSupplier;
 /**
  * Kills a random instance with SIGKILL at random moments of {@link CrashDrill} and starts it again (same
  * {@code instanceId}) after a short random delay. The moments are spread over the run: kill {@code k} of {@code K}
- * comes once about {@code k·T/(K+1)} turns have started, then after a random 0–1.5 s, so that it lands anywhere in a
+ * comes once about {@code k·T/(K+1)} turns have started, then after a random 0–4 s (a turn takes about 3), so that it lands anywhere in a
  * turn (the model streaming, a tool running, an answer being stored). It kills only while every instance is up: with
  * several, one is always left to take the turns over. A restart takes long on a loaded machine (tens of seconds), longer
  * than the turns between two kills: so the clients hold a turn that is due for a kill until every instance is up again
@@ -66,7 +66,7 @@ final class CrashKiller implements Runnable {
                     Thread.sleep(50); // polling the clients' progress and the restarts
                 }
                 if (stopped) return;
-                Thread.sleep(random.nextInt(1500));
+                Thread.sleep(random.nextInt(4000));
                 CrashInstance victim = instances.get(random.nextInt(instances.size()));
                 Instant killedAt = Instant.now();
                 victim.kill();

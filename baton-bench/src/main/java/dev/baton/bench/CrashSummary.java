@@ -8,7 +8,7 @@ record CrashSummary(
         CrashDrillOptions options,
         List<CrashTurnResult> results,
         List<CrashKiller.Kill> kills,
-        int takenOver,
+        CrashTakeovers takenOver,
         CrashInvariants.Findings findings,
         Duration took) {
     private static final int VIOLATIONS_SHOWN = 40;
@@ -38,7 +38,13 @@ record CrashSummary(
         System.out.printf(
                 "kills                %d (SIGKILL), restart to listening: median %d ms, max %d ms%n",
                 kills.size(), percentile(boots, 50), percentile(boots, 100));
-        System.out.printf("turns taken over     %d (instances' logs: \"taken over at epoch\")%n", takenOver);
+        System.out.printf(
+                "turns taken over     %d (%d takeovers logged; %d turns taken over again after their taker was killed)%n",
+                takenOver.turns(), takenOver.takeovers(), takenOver.again());
+        System.out.printf(
+                "claims expired       %d idempotency claims a retry waited out (the request died before its turn was"
+                        + " leased)%n",
+                takenOver.unsettledClaims());
         System.out.printf(
                 "clients cut by a kill %d turns; answers replayed to a retry %d%n",
                 waits.length, results.stream().filter(CrashTurnResult::replayed).count());
