@@ -25,8 +25,17 @@ final class CrashInvariants {
      * @param tasks task rows
      * @param toolCalls tool-call rows
      * @param leftRunning {@code running_turns} rows left
+     * @param unknownOutcomes tool calls a takeover found in flight and did not run again ({@code tool_outcome_unknown})
+     * @param unknownButDone of those, the ones whose task had been written: the effect done, its record lost
      */
-    record Findings(List<String> violations, int duplicateTitles, int tasks, int toolCalls, int leftRunning) {}
+    record Findings(
+            List<String> violations,
+            int duplicateTitles,
+            int tasks,
+            int toolCalls,
+            int leftRunning,
+            int unknownOutcomes,
+            int unknownButDone) {}
 
     private record StoredMessage(String id, String role, String content, String status) {}
 
@@ -61,7 +70,13 @@ final class CrashInvariants {
             if (duplicates > 0) violations.add(duplicates + " task titles stored more than once");
             if (tasks != toolCalls) violations.add(tasks + " tasks but " + toolCalls + " tool_calls rows");
             if (tasks != toolTurns) violations.add(tasks + " tasks for " + toolTurns + " tool turns");
-            return new Findings(violations, duplicates, tasks, toolCalls, running);
+            String unknown = "FROM tool_calls c WHERE c.error_message LIKE 'tool_outcome_unknown%'";
+            int unknownOutcomes = count(c, "SELECT count(*) " + unknown);
+            int unknownButDone = count(
+                    c,
+                    "SELECT count(*) " + unknown + " AND EXISTS (SELECT 1 FROM tasks t WHERE c.tool_args LIKE"
+                            + " '%\"' || t.title || '\"%')");
+            return new Findings(violations, duplicates, tasks, toolCalls, running, unknownOutcomes, unknownButDone);
         }
     }
 
@@ -84,24 +99,28 @@ final class CrashInvariants {
         int lastUser = -1;
         for (CrashTurnResult r : turns) {
             String id = r.turn().id();
+            String expected = CrashScript.answer(id, r.turn().tool());
             List<Integer> users = positions(messages, "user", r.turn().prompt());
-            List<Integer> answers = positions(
-                    messages, "assistant", CrashScript.answer(id, r.turn().tool()));
             if (users.size() != 1)
                 violations.add(id + ": " + users.size() + " user messages (session " + sessionId + ")");
-            if (answers.size() != 1) {
-                violations.add(id + ": " + answers.size() + " answers stored (session " + sessionId + ")");
-            }
-            if (users.isEmpty() || answers.isEmpty()) continue;
+            if (users.isEmpty()) continue;
             if (users.getFirst() < lastUser) violations.add(id + ": stored before the turn sent ahead of it");
             lastUser = users.getLast();
-            StoredMessage answer = messages.get(answers.getFirst());
-            if (answers.getFirst() != users.getLast() + 1) {
-                violations.add(id + ": its answer is not right after its user message");
+            int at = users.getLast() + 1;
+            if (at >= messages.size() || !messages.get(at).role().equals("assistant")) {
+                violations.add(id + ": no answer right after its user message (session " + sessionId + ")");
+                continue;
             }
+            StoredMessage answer = messages.get(at);
+            if (!answer.content().equals(expected)) {
+                violations.add(
+                        id + ": its answer is not the model's answer to it: \"" + abbreviated(answer.content()) + "\"");
+            }
+            int copies = positions(messages, "assistant", expected).size();
+            if (copies > 1) violations.add(id + ": its answer stored " + copies + " times");
             if (!answer.status().equals("complete")) violations.add(id + ": its answer is " + answer.status());
             if (r.answer() != null && !r.answer().equals(answer.content())) {
-                violations.add(id + ": the client got \"" + r.answer() + "\", not the stored answer");
+                violations.add(id + ": the client got \"" + abbreviated(r.answer()) + "\", not the stored answer");
             }
             if (r.messageId() != null && !r.messageId().equals(answer.id())) {
                 violations.add(id + ": the client was told message " + r.messageId() + ", stored " + answer.id());
@@ -117,6 +136,10 @@ final class CrashInvariants {
             violations.add(
                     "session " + sessionId + ": " + messages.size() + " messages for " + turns.size() + " turns");
         }
+    }
+
+    private static String abbreviated(String text) {
+        return text.length() <= 60 ? text : text.substring(0, 60) + "…";
     }
 
     private static List<Integer> positions(List<StoredMessage> messages, String role, String content) {
@@ -136,7 +159,7 @@ final class CrashInvariants {
         int tasks = count(c, "SELECT count(*) FROM tasks WHERE title = ?", title);
         if (tasks != 1) violations.add(id + ": " + tasks + " tasks titled \"" + title + "\"");
         try (PreparedStatement ps = c.prepareStatement(
-                "SELECT state, message_id FROM tool_calls WHERE session_id = ? AND tool_name = 'add_task'"
+                "SELECT state, message_id, error_message FROM tool_calls WHERE session_id = ? AND tool_name = 'add_task'"
                         + " AND tool_args LIKE ?")) {
             ps.setString(1, sessionId);
             ps.setString(2, "%\"" + title + "\"%");
@@ -145,7 +168,9 @@ final class CrashInvariants {
                 while (rs.next()) {
                     rows++;
                     if (!"succeeded".equals(rs.getString(1)) || !answer.id().equals(rs.getString(2))) {
-                        violations.add(id + ": its add_task call is " + rs.getString(1) + ", linked to message "
+                        String error = rs.getString(3);
+                        violations.add(id + ": its add_task call is " + rs.getString(1)
+                                + (error == null ? "" : " (" + error.split(":", 2)[0] + ")") + ", linked to message "
                                 + rs.getString(2) + " (the answer is " + answer.id() + ")");
                     }
                 }

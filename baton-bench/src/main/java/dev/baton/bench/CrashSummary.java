@@ -58,6 +58,10 @@ record CrashSummary(
         System.out.printf(
                 "database             %d tasks, %d tool_calls, duplicates found %d, running_turns left %d%n",
                 findings.tasks(), findings.toolCalls(), findings.duplicateTitles(), findings.leftRunning());
+        System.out.printf(
+                "outcome unknown      %d add_task calls in flight at a kill, not run again; %d of them had written"
+                        + " their task%n",
+                findings.unknownOutcomes(), findings.unknownButDone());
         System.out.printf("invariant violations %d%n", findings.violations().size());
         findings.violations().stream().limit(VIOLATIONS_SHOWN).forEach(v -> System.out.println("  " + v));
         if (findings.violations().size() > VIOLATIONS_SHOWN) {
