@@ -15,6 +15,10 @@
 #                                           against a U ms upstream (20); sustained turns/s, S s a step (10), on DB
 #                                           (sqlite|postgres) from R turns/s (50)
 #   baton-bench/run.sh alloc [T]             bytes allocated and CPU per tool turn over T turns (2000), whole process
+#   baton-bench/run.sh crash [T] [--clients C] [--kills K] [--instances N] [--seed S] [--db postgres|sqlite] [--haproxy]
+#                                           durable turns under SIGKILL: T turns (300) from C clients (8) against N
+#                                           baton serve processes (2) on PostgreSQL + Redis (or one on SQLite, restarted),
+#                                           K random kills (T/10); checks the database's invariants, non-zero exit if any broke
 #   baton-bench/run.sh <JMH args>           only JMH, e.g. "TurnLatencyBench -p history=10000" or "-h"
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -52,6 +56,10 @@ case "${1:-}" in
   openai-statements)
     shift
     "${java[@]}" dev.baton.bench.OpenAiDoorStatements "$@"
+    ;;
+  crash)
+    shift
+    "${java[@]}" dev.baton.bench.CrashDrill "$@"
     ;;
   alloc)
     shift
