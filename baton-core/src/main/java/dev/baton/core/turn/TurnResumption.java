@@ -176,14 +176,7 @@ final class TurnResumption {
         decisions.forEach(d -> recordIds.put(d.call().id(), d.recordId()));
         TransactionalStep transactional = recorder.transactional(request, progress, out, recordIds);
         List<ToolCallOutcome> outcomes = dispatcher.decide(
-                decisions,
-                request,
-                state.turnId(),
-                toolTimeout,
-                timeLeft,
-                progress.cache,
-                transactional.calls(),
-                sink);
+                decisions, request, state.turnId(), toolTimeout, timeLeft, progress.cache, transactional.calls(), sink);
         List<TurnState.ToolCall> decided = new ArrayList<>(outcomes.size());
         List<TurnState.ToolCall> unrecorded = new ArrayList<>(outcomes.size());
         for (int i = 0; i < outcomes.size(); i++) {
