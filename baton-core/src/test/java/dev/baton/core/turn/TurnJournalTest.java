@@ -89,10 +89,12 @@ class TurnJournalTest {
                 run(ScriptedModel.of(toolCalls(call("c1", "add_task", "{\"title\":\"a\"}")), text("Done.")));
 
         assertThat(outcome.succeeded()).isTrue();
-        // before the tools run (their outcome unknown if the instance dies), then with the tool's row
+        // leased with the user message before the context (none yet), the context as the first checkpoint, before
+        // the tools run (their outcome unknown if the instance dies), then with the tool's row
         assertThat(steps)
                 .containsExactly(
-                        "open:0:2",
+                        "open:0:0",
+                        "step:0 calls, iteration 0, pending []",
                         "step:0 calls, iteration 1, pending [add_task]",
                         "step:1 calls, iteration 1, pending []");
         assertThat(answersFenced).containsExactly(FENCE);
