@@ -1,8 +1,6 @@
 package dev.baton.core.turn;
 
-import dev.baton.core.context.BuiltContext;
 import dev.baton.core.context.ContextBuilder;
-import dev.baton.core.context.ContextRequest;
 import dev.baton.core.context.PromptSections;
 import dev.baton.core.conversation.ConversationStore;
 import dev.baton.core.conversation.Message;
@@ -13,9 +11,7 @@ import dev.baton.core.hook.ModulePipeline;
 import dev.baton.core.hook.OutputFilterChain;
 import dev.baton.core.id.Ids;
 import dev.baton.core.model.CostCalculator;
-import dev.baton.core.model.ModelBinding;
 import dev.baton.core.model.ModelResolver;
-import dev.baton.core.model.ToolSpec;
 import dev.baton.core.store.StoreUnavailableException;
 import dev.baton.core.tool.ToolCatalog;
 import dev.baton.core.tool.ToolExecutor;
@@ -47,8 +43,8 @@ import org.slf4j.LoggerFactory;
  * and the loop continues where it stopped (no hooks run again before the model; after_ai runs at the end).
  * {@link #closePaused} ends a paused turn without the model.
  *
- * <p>This class starts a turn (the history, the hooks before the model, the user message, the context);
- * {@link TurnSteps} runs its model and tool calls, {@link TurnEnding} saves how it ended, and {@link TurnResumption}
+ * <p>This class starts a turn (the history, the hooks before the model, the user message);
+ * {@link TurnContextStep} builds its context, {@link TurnSteps} runs its model and tool calls, {@link TurnEnding} saves how it ended, and {@link TurnResumption}
  * goes on from a pause.
  *
  * <p>Blocking: call it on a virtual thread. The sink is called only from the calling thread, in order.
@@ -76,6 +72,7 @@ public final class TurnRunner {
     private final TurnEnding ending;
     private final TurnSteps steps;
     private final TurnResumption resumption;
+    private final TurnContextStep contextStep;
 
     public TurnRunner(
             ConversationStore store,
@@ -133,6 +130,8 @@ public final class TurnRunner {
         this.steps = new TurnSteps(new CallPricing(costs, clock), dispatcher, recorder, pauses, ending, checkpoints);
         this.resumption = new TurnResumption(
                 store, contexts, modules, models, tools, approvals, dispatcher, recorder, steps, pauses, ending, clock);
+        this.contextStep =
+                new TurnContextStep(store, models, tools, modules, contexts, recorder, sections, steps, ending, clock);
     }
 
     /**
@@ -226,7 +225,8 @@ public final class TurnRunner {
     }
 
     /**
-     * A runner that leases every new turn in {@code turns} once its context is built, and writes each step (its tool
+     * A runner that leases every new turn in {@code turns} with its user message (in one transaction when the journal
+     * and the store share a database), writes its context as its first checkpoint, and writes each step (its tool
      * calls and the state after it) and the answer under the lease's fence: a turn whose instance dies is taken over
      * by another and goes on from its last step ({@link TurnResume#fence}), and the instance that lost it cannot write
      * again ({@link TurnEvent.Failed} {@code turn_taken_over}, nothing stored).
@@ -259,6 +259,11 @@ public final class TurnRunner {
     public TurnOutcome run(TurnRequest request, Consumer<TurnEvent> eventSink) {
         Consumer<TurnEvent> sink = new GuardedSink(eventSink, request);
         if (request.resume() != null) {
+            TurnResume resume = request.resume();
+            // taken over before its context was stored: built now, from the stored user message
+            if (resume.fence() != null && resume.state().messages().isEmpty()) {
+                return contextStep.takenOverBeforeContext(request, sink);
+            }
             return resumption.resume(request, sink);
         }
         long startedNanos = System.nanoTime();
@@ -293,15 +298,29 @@ public final class TurnRunner {
             return TurnEnding.end(sink, notStarted(TurnFailures.internal()));
         }
 
+        HookContext turnContext = hookContext.withCurrentMessage(proceed.userMessage());
+        TurnProgress progress = TurnProgress.start(
+                turnId,
+                request.session().id(),
+                userMessageId,
+                request.agent().limits().requestTimeout(),
+                startedNanos,
+                startedAt);
         Message user;
         try {
-            user = recorder.saveUser(
+            // leased with its user message: no stored message is left without a turn that answers it
+            TurnJournal.Opened opened = journal.openWithUser(
                     request,
-                    userMessageId,
-                    proceed.userMessage(),
-                    MessageStatus.COMPLETE,
-                    proceed.audit(),
-                    proceed.extractions());
+                    progress.snapshot(OutputFilterChain.State.EMPTY),
+                    () -> recorder.saveUser(
+                            request,
+                            userMessageId,
+                            proceed.userMessage(),
+                            MessageStatus.COMPLETE,
+                            proceed.audit(),
+                            proceed.extractions()));
+            user = opened.user();
+            progress.fence = opened.fence();
         } catch (StoreUnavailableException e) {
             log.warn("request {}: could not save the user message: {}", request.requestId(), e.getMessage());
             return TurnEnding.end(sink, notStarted(TurnFailures.databaseUnavailable(e)));
@@ -309,78 +328,11 @@ public final class TurnRunner {
             log.error("request {}: could not save the user message", request.requestId(), e);
             return TurnEnding.end(sink, notStarted(TurnFailures.internal()));
         }
-
-        HookContext turnContext = hookContext.withCurrentMessage(proceed.userMessage());
-        TurnProgress progress = TurnProgress.start(
-                turnId,
-                request.session().id(),
-                user.id(),
-                request.agent().limits().requestTimeout(),
-                startedNanos,
-                startedAt);
-        AnswerStream out = null;
-        try {
-            // a turn that goes on from a stored TurnState (TurnProgress.resume) would restore the new chain here:
-            // filters.restore(progress.filters), then skip the context and run state.pendingToolCalls() first
-            out = new AnswerStream(
-                    progress.answer,
-                    modules.outputFilters(turnContext),
-                    modules.rewritesAnswers(request.agent()),
-                    sink);
-            ModelBinding binding;
-            try {
-                binding =
-                        models.resolve(request.agent().model(), request.agent().fallbackModels());
-            } catch (IllegalArgumentException e) {
-                // the server checks every agent's model at start; an embedding that did not gets a clear code
-                log.error(
-                        "request {}: agent {} has no usable model: {}",
-                        request.requestId(),
-                        request.agent().id(),
-                        e.getMessage());
-                return ending.fail(
-                        request,
-                        user,
-                        progress,
-                        out,
-                        MessageStatus.INCOMPLETE,
-                        TurnFailures.modelNotConfigured(),
-                        sink);
-            }
-            List<ToolSpec> specs = tools.specsFor(request.agent(), request.principal());
-            PromptSections promptSections = sectionsFor(request).withGuidance(proceed.guidance());
-            BuiltContext context = contexts.build(
-                    new ContextRequest(
-                            request.principal(),
-                            request.agent(),
-                            request.session().id(),
-                            user,
-                            promptSections,
-                            specs),
-                    recent);
-            log.debug(
-                    "request {}: context of {} history messages, {} of {} history tokens",
-                    request.requestId(),
-                    context.historyMessages(),
-                    context.historyTokens(),
-                    context.historyBudget());
-            progress.messages.addAll(context.messages());
-            progress.fence =
-                    journal.open(request, progress.snapshot(out.filters().snapshot()));
-            return steps.run(
-                    new RunningTurn(request, user, binding, specs, progress, out, turnContext, startedNanos, sink));
-        } catch (RuntimeException e) {
-            return ending.failed(e, request, user, progress, out, sink);
-        }
+        return contextStep.run(request, user, recent, turnContext, proceed.guidance(), progress, startedNanos, sink);
     }
 
     /** A turn that ended before its user message was saved: nothing of it is stored. */
     private static TurnOutcome notStarted(TurnEvent.Failed failure) {
         return new TurnOutcome(null, null, List.of(), TurnEnding.zeroUsage(), null, failure);
-    }
-
-    private PromptSections sectionsFor(TurnRequest request) {
-        PromptSections s = sections.apply(request);
-        return s == null ? PromptSections.NONE : s;
     }
 }

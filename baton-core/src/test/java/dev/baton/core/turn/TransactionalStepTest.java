@@ -86,8 +86,8 @@ class TransactionalStepTest {
 
         assertThat(outcome.succeeded()).isTrue();
         assertThat(kept).containsExactly("[add_task] answered [add_task]");
-        // after the model call (nothing to insert), then the step: its one call was written with its effect already
-        assertThat(stepInserts).containsExactly(List.of(), List.of());
+        // the context, the model call (nothing to insert), then the step: its one call was written with its effect
+        assertThat(stepInserts).containsExactly(List.of(), List.of(), List.of());
         assertThat(store.toolCallRows(SESSION))
                 .singleElement()
                 .satisfies(t -> assertThat(t.state()).isEqualTo(ToolCallState.SUCCEEDED));

@@ -10,17 +10,21 @@ import static dev.baton.core.testing.TestTools.principal;
 import static dev.baton.core.testing.TestTools.source;
 import static dev.baton.core.testing.TestTools.tool;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.baton.core.agent.TurnLimits;
 import dev.baton.core.conversation.ConversationStore;
 import dev.baton.core.conversation.InMemoryConversationStore;
+import dev.baton.core.conversation.Message;
 import dev.baton.core.conversation.MessageRole;
+import dev.baton.core.conversation.MessageStatus;
 import dev.baton.core.conversation.Session;
 import dev.baton.core.conversation.ToolCallRecord;
 import dev.baton.core.conversation.TurnFence;
 import dev.baton.core.conversation.TurnFencedException;
 import dev.baton.core.conversation.TurnRecord;
 import dev.baton.core.hook.ModulePipeline;
+import dev.baton.core.model.ChatMessage;
 import dev.baton.core.model.CostCalculator;
 import dev.baton.core.testing.ScriptedModel;
 import dev.baton.core.tool.Tool;
@@ -89,10 +93,12 @@ class TurnJournalTest {
                 run(ScriptedModel.of(toolCalls(call("c1", "add_task", "{\"title\":\"a\"}")), text("Done.")));
 
         assertThat(outcome.succeeded()).isTrue();
-        // before the tools run (their outcome unknown if the instance dies), then with the tool's row
+        // leased with the user message before the context (none yet), the context as the first checkpoint, before
+        // the tools run (their outcome unknown if the instance dies), then with the tool's row
         assertThat(steps)
                 .containsExactly(
-                        "open:0:2",
+                        "open:0:0",
+                        "step:0 calls, iteration 0, pending []",
                         "step:0 calls, iteration 1, pending [add_task]",
                         "step:1 calls, iteration 1, pending []");
         assertThat(answersFenced).containsExactly(FENCE);
@@ -119,7 +125,51 @@ class TurnJournalTest {
                 .hasValue(0);
     }
 
+    @Test
+    void a_turn_taken_over_before_its_context_was_stored_builds_it_from_its_stored_message_and_answers_it_once() {
+        Session session = store.findSession(USER, SESSION).orElseThrow();
+        Message asked = store.appendUserMessage(
+                new Message("m-1", SESSION, USER, 0, MessageRole.USER, "add a", MessageStatus.COMPLETE, null, NOW));
+        TurnState leasedWithMessage = TurnState.start("turn-x", SESSION, asked.id(), null, List.of());
+        ScriptedModel model = ScriptedModel.of(text("Done."));
+
+        TurnOutcome outcome = run(
+                model,
+                new TurnRequest(
+                                "req-1",
+                                principal(),
+                                session,
+                                agent(List.of("add_task"), LIMITS),
+                                "",
+                                new Cancellation())
+                        .resuming(new TurnResume(leasedWithMessage, List.of(), FENCE)));
+
+        assertThat(outcome.succeeded()).isTrue();
+        assertThat(store.listMessages(USER, SESSION, null, 50))
+                .extracting(Message::role, Message::content)
+                .containsExactly(tuple(MessageRole.USER, "add a"), tuple(MessageRole.ASSISTANT, "Done."));
+        assertThat(model.requests().getFirst().messages().getLast())
+                .as("the stored message is the one the model answers")
+                .isEqualTo(new ChatMessage.User("add a"));
+        // no second lease: the context is the first checkpoint under the taker's fence, which the answer ends
+        assertThat(steps).containsExactly("step:0 calls, iteration 0, pending []");
+        assertThat(answersFenced).containsExactly(FENCE);
+    }
+
     private TurnOutcome run(ScriptedModel model) {
+        Session session = store.findSession(USER, SESSION).orElseThrow();
+        return run(
+                model,
+                new TurnRequest(
+                        "req-1",
+                        principal(),
+                        session,
+                        agent(List.of("add_task"), LIMITS),
+                        "add a",
+                        new Cancellation()));
+    }
+
+    private TurnOutcome run(ScriptedModel model, TurnRequest request) {
         TurnRunner runner = new TurnRunner(
                         fencing(),
                         model,
@@ -129,11 +179,7 @@ class TurnJournalTest {
                         CLOCK,
                         ModulePipeline.none(CLOCK))
                 .withJournal(journal);
-        Session session = store.findSession(USER, SESSION).orElseThrow();
-        return runner.run(
-                new TurnRequest(
-                        "req-1", principal(), session, agent(List.of("add_task"), LIMITS), "add a", new Cancellation()),
-                e -> {});
+        return runner.run(request, e -> {});
     }
 
     /** The in-memory store, with the fence checks a database makes: refused once {@link #leaseLost}. */

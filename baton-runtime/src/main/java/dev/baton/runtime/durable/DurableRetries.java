@@ -28,8 +28,8 @@ public final class DurableRetries {
     private static final Logger log = LoggerFactory.getLogger(DurableRetries.class);
     /**
      * Looks that may find no leased turn behind the key before the retry stops waiting: its request is just before
-     * or after its turn (its lease opens after the context is built; its key is settled just after the lease ends),
-     * or it died before its turn was leased, and then nothing will settle the key before its claim's lease runs out.
+     * or after its turn (its lease opens with its user message; its key is settled just after the lease ends), or it
+     * died before its user message was stored, and then nothing will settle the key before its claim's lease runs out.
      */
     private static final int LOOKS_WITHOUT_TURN = 2;
 

@@ -1,5 +1,6 @@
 package dev.baton.runtime.durable;
 
+import dev.baton.core.conversation.Message;
 import dev.baton.core.conversation.TurnFence;
 import dev.baton.core.turn.TurnJournal;
 import dev.baton.core.turn.TurnRequest;
@@ -12,6 +13,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,10 +53,59 @@ public final class LeasedTurnJournal implements TurnJournal {
 
     @Override
     public TurnFence open(TurnRequest request, TurnState start) {
+        LeasedTurn turn = leased(request, start);
+        try {
+            store.open(turn);
+        } catch (RuntimeException e) {
+            // the turn runs as it would without leases: a crash re-runs it instead of resuming it
+            log.warn(
+                    "request {}: turn {} could not be leased, it runs unleased: {}",
+                    request.requestId(),
+                    start.turnId(),
+                    e.toString());
+            return null;
+        }
+        held.add(turn.fence());
+        return turn.fence();
+    }
+
+    /**
+     * Saves the user message and leases the turn in one transaction (on the JDBC store): a crash at any point after
+     * leaves a lease that a takeover finds, and a retry of the request waits for it. When the lease could not be
+     * written, the message is saved alone and the turn runs unleased, as {@link #open} leaves it.
+     */
+    @Override
+    public Opened openWithUser(TurnRequest request, TurnState start, Supplier<Message> saveUser) {
+        LeasedTurn turn = leased(request, start);
+        AtomicReference<Message> saved = new AtomicReference<>();
+        Message user;
+        try {
+            user = store.openAfter(
+                    () -> {
+                        saved.set(saveUser.get());
+                        return saved.get();
+                    },
+                    turn);
+        } catch (RuntimeException e) {
+            // the message could not be saved: nothing is stored, the caller reports it
+            if (saved.get() == null) throw e;
+            // the lease could not be: the transaction rolled the message back with it
+            log.warn(
+                    "request {}: turn {} could not be leased, it runs unleased: {}",
+                    request.requestId(),
+                    start.turnId(),
+                    e.toString());
+            return new Opened(saveUser.get(), null);
+        }
+        held.add(turn.fence());
+        return new Opened(user, turn.fence());
+    }
+
+    private LeasedTurn leased(TurnRequest request, TurnState start) {
         Instant now = clock.instant();
         DurableRetries r = retries;
         IdempotencyKeys.Claimed claimed = r == null ? null : r.claimOf(request.requestId());
-        LeasedTurn turn = new LeasedTurn(
+        return new LeasedTurn(
                 start.turnId(),
                 1,
                 request.principal().tenantId(),
@@ -68,19 +120,6 @@ public final class LeasedTurnJournal implements TurnJournal {
                 TurnStateCodec.encode(start),
                 claimed == null ? null : claimed.owner(),
                 claimed == null ? null : claimed.key());
-        try {
-            store.open(turn);
-        } catch (RuntimeException e) {
-            // the turn runs as it would without leases: a crash re-runs it instead of resuming it
-            log.warn(
-                    "request {}: turn {} could not be leased, it runs unleased: {}",
-                    request.requestId(),
-                    start.turnId(),
-                    e.toString());
-            return null;
-        }
-        held.add(turn.fence());
-        return turn.fence();
     }
 
     /** Goes on with a turn taken over by this instance under {@code fence}, renewing its lease until it ends. */

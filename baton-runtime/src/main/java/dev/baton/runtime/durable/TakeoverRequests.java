@@ -17,7 +17,8 @@ import java.time.Instant;
  * lease. A checkpoint taken after a model call whose tool calls were running when the instance died has those calls
  * pending: their outcome is unknown (they may have taken effect); {@link InFlightCalls} runs the idempotent ones again
  * and reports the others to the model or asks the user about them. Calls that finished are in the checkpoint with
- * their results and are never run again.
+ * their results and are never run again. A checkpoint without messages is a turn leased with its user message whose
+ * context was not stored yet: the runner builds it from the stored message (the request's user content is then empty).
  */
 final class TakeoverRequests {
     private TakeoverRequests() {}

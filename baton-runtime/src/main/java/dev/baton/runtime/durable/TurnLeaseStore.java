@@ -6,6 +6,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * The leases of running turns (DESIGN: durable turns). The turn's steps write their state through the conversation
@@ -16,6 +17,19 @@ public interface TurnLeaseStore {
 
     /** Leases a new turn ({@code turn.epoch()} is 1). */
     void open(LeasedTurn turn);
+
+    /**
+     * Runs {@code first} (the turn's user message being saved), then leases the turn as {@link #open}: in one
+     * transaction when the store's writes and {@code first}'s share a database (the JDBC store's), so either both are
+     * kept or neither; this default runs them one after the other.
+     *
+     * @return what {@code first} returned
+     */
+    default <T> T openAfter(Supplier<T> first, LeasedTurn turn) {
+        T result = first.get();
+        open(turn);
+        return result;
+    }
 
     /**
      * Extends the leases {@code owner} still holds among {@code held} to {@code until}, in one write.

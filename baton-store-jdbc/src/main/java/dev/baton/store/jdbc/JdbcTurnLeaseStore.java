@@ -4,6 +4,7 @@ import dev.baton.core.conversation.TurnFence;
 import dev.baton.runtime.durable.InstanceIdentity;
 import dev.baton.runtime.durable.LeasedTurn;
 import dev.baton.runtime.durable.TurnLeaseStore;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -15,6 +16,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * {@link TurnLeaseStore} on SQLite or PostgreSQL ({@code running_turns}). A takeover is a conditional update on the
@@ -36,28 +38,43 @@ public final class JdbcTurnLeaseStore implements TurnLeaseStore {
 
     @Override
     public void open(LeasedTurn turn) {
-        db.inOneStatement(c -> {
-            try (PreparedStatement ps = c.prepareStatement("INSERT INTO running_turns (" + COLUMNS
-                    + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
-                ps.setString(1, turn.turnId());
-                ps.setLong(2, turn.epoch());
-                ps.setString(3, turn.tenantId());
-                ps.setString(4, turn.userId());
-                ps.setString(5, turn.sessionId());
-                ps.setString(6, turn.requestId());
-                ps.setString(7, turn.agentId());
-                ps.setString(8, turn.principal());
-                ps.setString(9, turn.owner().instanceId());
-                ps.setString(10, turn.owner().bootId());
-                codec.setInstant(ps, 11, turn.leasedUntil());
-                codec.setInstant(ps, 12, turn.startedAt());
-                ps.setString(13, turn.state());
-                ps.setString(14, turn.idempotencyOwner());
-                ps.setString(15, turn.idempotencyKey());
-                ps.executeUpdate();
-            }
-            return null;
+        db.inOneStatement(c -> insert(c, turn));
+    }
+
+    /**
+     * The work of {@code first} (the conversation store's, on the same {@link Database}) joins this transaction, so
+     * the turn's user message and its lease commit together.
+     */
+    @Override
+    public <T> T openAfter(Supplier<T> first, LeasedTurn turn) {
+        return db.inTransaction(c -> {
+            T result = first.get();
+            insert(c, turn);
+            return result;
         });
+    }
+
+    private Void insert(Connection c, LeasedTurn turn) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "INSERT INTO running_turns (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+            ps.setString(1, turn.turnId());
+            ps.setLong(2, turn.epoch());
+            ps.setString(3, turn.tenantId());
+            ps.setString(4, turn.userId());
+            ps.setString(5, turn.sessionId());
+            ps.setString(6, turn.requestId());
+            ps.setString(7, turn.agentId());
+            ps.setString(8, turn.principal());
+            ps.setString(9, turn.owner().instanceId());
+            ps.setString(10, turn.owner().bootId());
+            codec.setInstant(ps, 11, turn.leasedUntil());
+            codec.setInstant(ps, 12, turn.startedAt());
+            ps.setString(13, turn.state());
+            ps.setString(14, turn.idempotencyOwner());
+            ps.setString(15, turn.idempotencyKey());
+            ps.executeUpdate();
+        }
+        return null;
     }
 
     @Override

@@ -64,6 +64,38 @@ abstract class JdbcTurnLeaseContract {
     }
 
     @Test
+    void a_turns_user_message_and_its_lease_commit_together_or_not_at_all() {
+        Session session = session();
+        LeasedTurn turn = unopened(first, T0, session);
+
+        Message stored = leases.openAfter(() -> conversations.appendUserMessage(userMessage(session, "one")), turn);
+
+        assertThat(stored.seq()).isPositive();
+        assertThat(leases.byIdempotencyKey(turn.idempotencyOwner(), turn.idempotencyKey()))
+                .hasValueSatisfying(t -> assertThat(t.turnId()).isEqualTo(turn.turnId()));
+        // a lease that cannot be written (the turn's id is taken) takes the message it was saved with along
+        assertThatThrownBy(() ->
+                        leases.openAfter(() -> conversations.appendUserMessage(userMessage(session, "two")), turn))
+                .isInstanceOf(RuntimeException.class);
+        assertThat(conversations.recentMessages(session.userId(), session.id(), 10))
+                .extracting(Message::content)
+                .containsExactly("one");
+    }
+
+    private static Message userMessage(Session session, String content) {
+        return new Message(
+                Ids.newId(),
+                session.id(),
+                session.userId(),
+                0,
+                MessageRole.USER,
+                content,
+                MessageStatus.COMPLETE,
+                null,
+                T0.truncatedTo(ChronoUnit.MILLIS));
+    }
+
+    @Test
     void a_turn_is_orphaned_once_its_lease_runs_out_and_a_renewed_lease_holds_on() {
         LeasedTurn turn = opened(first, T0);
 
@@ -214,9 +246,15 @@ abstract class JdbcTurnLeaseContract {
     }
 
     private LeasedTurn opened(InstanceIdentity owner, Instant at, Session session) {
+        LeasedTurn turn = unopened(owner, at, session);
+        leases.open(turn);
+        return turn;
+    }
+
+    private static LeasedTurn unopened(InstanceIdentity owner, Instant at, Session session) {
         String sessionId = session == null ? Ids.newId() : session.id();
         String userId = session == null ? "ann" : session.userId();
-        LeasedTurn turn = new LeasedTurn(
+        return new LeasedTurn(
                 Ids.newId(),
                 1,
                 "tenant-1",
@@ -231,8 +269,6 @@ abstract class JdbcTurnLeaseContract {
                 "{\"iteration\":0}",
                 "1:t:" + userId,
                 "key-" + sessionId);
-        leases.open(turn);
-        return turn;
     }
 
     private List<String> orphanedIds(Instant now) {
