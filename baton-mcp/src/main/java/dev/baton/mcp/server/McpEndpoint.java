@@ -87,12 +87,31 @@ public final class McpEndpoint {
     private final McpJsonMapper json = McpJsonDefaults.getMapper();
     private final StatelessServer stateless;
 
-    /** @param approval what happens to a call that needs the user's approval */
+    /**
+     * An endpoint whose approval questions can be answered on this process only (see {@link RequestStateKey}).
+     *
+     * @param approval what happens to a call that needs the user's approval
+     */
     public McpEndpoint(ToolAccess tools, Sessions sessions, ToolCallApproval approval) {
+        this(tools, sessions, approval, RequestStateKey.random());
+    }
+
+    /**
+     * @param approval what happens to a call that needs the user's approval
+     * @param requestStateKey seals the state of an approval question ({@link RequestStateKey#from}): the same on
+     *     every instance that may receive the answer
+     */
+    public McpEndpoint(ToolAccess tools, Sessions sessions, ToolCallApproval approval, byte[] requestStateKey) {
         this.tools = Objects.requireNonNull(tools, "tools");
         this.sessions = Objects.requireNonNull(sessions, "sessions");
         this.approval = Objects.requireNonNull(approval, "approval");
-        this.stateless = new StatelessServer(tools, sessions, approval, Revisions.ALL, json);
+        this.stateless = new StatelessServer(
+                tools,
+                sessions,
+                approval,
+                Revisions.ALL,
+                json,
+                Objects.requireNonNull(requestStateKey).clone());
     }
 
     /** The protocol versions this endpoint speaks, newest first. */

@@ -16,7 +16,6 @@ import io.modelcontextprotocol.modern.server.McpTransportResponse;
 import io.modelcontextprotocol.modern.server.feature.ToolsFeature;
 import io.modelcontextprotocol.modern.server.transport.McpHeaderDecoder;
 import java.io.IOException;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -57,10 +56,9 @@ final class StatelessServer {
             Sessions sessions,
             ToolCallApproval approval,
             java.util.List<String> supportedVersions,
-            McpJsonMapper json) {
+            McpJsonMapper json,
+            byte[] stateKey) {
         this.json = json;
-        byte[] stateKey = new byte[32];
-        new SecureRandom().nextBytes(stateKey);
         this.server = McpServer.builder()
                 .serverInfo(McpSchema.Implementation.builder("baton", McpEndpoint.VERSION)
                         .title("Baton")

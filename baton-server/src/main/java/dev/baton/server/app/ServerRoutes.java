@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.baton.app.BatonApp;
 import dev.baton.app.config.BatonConfig;
 import dev.baton.mcp.server.McpEndpoint;
+import dev.baton.mcp.server.RequestStateKey;
 import dev.baton.mcp.server.ToolCallApproval;
 import dev.baton.runtime.Baton;
 import dev.baton.runtime.config.ConfigException;
@@ -51,7 +52,11 @@ final class ServerRoutes {
                 new McpPromptRoutes(mcp.prompts(), config.maxBodyBytes())::register,
                 new McpResourceRoutes(mcp.resources())::register,
                 new McpRoutes(
-                        new McpEndpoint(baton.toolAccess(), baton.sessions(), mcpApproval(config, baton)),
+                        new McpEndpoint(
+                                baton.toolAccess(),
+                                baton.sessions(),
+                                mcpApproval(config, baton),
+                                RequestStateKey.from(config.env())),
                         config.maxBodyBytes(),
                         mcpOrigins(config))::register,
                 new SessionRoutes(baton.sessions(), baton.approvals(), baton.turnEvents(), config.maxBodyBytes())

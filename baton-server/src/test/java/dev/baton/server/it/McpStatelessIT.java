@@ -4,6 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.baton.app.config.BatonConfig;
+import dev.baton.app.config.ModelSettings;
+import dev.baton.core.agent.TurnLimits;
+import dev.baton.mcp.client.oauth.TokenCipher;
+import dev.baton.simulator.LlmSimulator;
 import dev.baton.simulator.TaskAgentScript;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -11,6 +16,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -161,6 +167,57 @@ class McpStatelessIT {
         assertThat(deleted.at("/structuredContent/deleted").asBoolean()).isTrue();
         assertThat(deleted.path("ttlMs").isMissingNode()).isTrue();
         assertThat(titles(alice)).containsExactly("Keep me");
+    }
+
+    @Test
+    void an_answer_is_accepted_by_another_instance_only_when_the_instances_share_the_token_key(@TempDir Path shared)
+            throws Exception {
+        String db = TestServer.sqliteUrl(shared);
+        Map<String, String> env = Map.of("BATON_TOKEN_KEY", TokenCipher.generateKey());
+        TestServer first = t;
+        try (LlmSimulator sim = LlmSimulator.start(TaskAgentScript.create());
+                TestServer asker = instance(db, env, sim);
+                TestServer answerer = instance(db, env, sim);
+                TestServer alone = instance(db, Map.of(), sim)) {
+            String alice = TestServer.token("shared-alice");
+            // the helpers speak to t: each step goes to the instance a load balancer would have picked
+            t = asker;
+            ObjectNode params = deleteParams(addTask(alice, "Delete me elsewhere"));
+            String state = result(send(alice, request("tools/call", "delete_task", params, elicitation()), Map.of()))
+                    .path("requestState")
+                    .asText();
+            assertThat(state).isNotBlank();
+
+            t = alone;
+            assertError(send(alice, retry("delete_task", params, state, "accept", true), Map.of()), 400, -32602);
+            assertThat(titles(alice)).containsExactly("Delete me elsewhere");
+
+            t = answerer;
+            JsonNode deleted = result(send(alice, retry("delete_task", params, state, "accept", true), Map.of()));
+            assertThat(deleted.path("isError").asBoolean())
+                    .as(deleted.toString())
+                    .isFalse();
+            assertThat(deleted.at("/structuredContent/deleted").asBoolean()).isTrue();
+            assertThat(titles(alice)).isEmpty();
+        } finally {
+            t = first;
+        }
+    }
+
+    /** Another server on {@code db}, with {@code env} as its environment. */
+    private static TestServer instance(String db, Map<String, String> env, LlmSimulator sim) {
+        BatonConfig config = new BatonConfig(
+                0,
+                db,
+                TestServer.SECRET,
+                new ModelSettings("simulator:default", null, null, Map.of()),
+                TurnLimits.DEFAULTS,
+                TestServer.ROLES,
+                List.of(),
+                BatonConfig.DEFAULT_MAX_BODY_BYTES,
+                null,
+                env);
+        return TestServer.start(config, sim, false, Clock.systemUTC());
     }
 
     @Test
