@@ -24,7 +24,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -74,67 +76,59 @@ final class AccountSessions implements CallTarget, AutoCloseable {
     public JsonNode call(String remoteName, JsonNode arguments, ToolContext context) {
         String tenant = context.principal().tenantId();
         String user = context.principal().userId();
-        UserKey key = UserKey.of(tenant, user);
-        String token = token(() -> accounts.accessToken(tenant, user, settings.name()));
-        UserSession own = sessions.computeIfAbsent(key, k -> new UserSession());
-        own.token = token;
-        own.lastUsed = clock.instant();
         McpSchema.CallToolRequest request =
                 new McpSchema.CallToolRequest(remoteName, SdkJson.map(arguments), CallMeta.of(false, context));
         McpTransportContext transportContext = ServerSession.transportContext(false, user, tenant);
-        for (int attempt = 0; ; attempt++) {
-            Duration left = Duration.between(clock.instant(), context.deadline());
-            if (!left.isPositive()) throw unavailable("was not called: no time left");
-            try {
-                McpSchema.CallToolResult result = session(own, left).call(request, transportContext, left);
-                if (result == null) throw unavailable("answered with nothing");
-                return CallResults.toJson(result);
-            } catch (RuntimeException e) {
-                if (e instanceof ToolException || e instanceof McpUnavailableException) throw e;
-                if (rejectedToken(e) && attempt == 0) {
-                    // the token expired early or was revoked elsewhere: one refresh, then the call once more
-                    closeSession(own);
-                    own.token = token(() -> accounts.refreshAfterRejection(tenant, user, settings.name()));
-                    continue;
-                }
-                if (rejectedToken(e)) throw connectRequired();
-                CallFailure failure = CallFailure.of(e);
-                switch (failure.kind()) {
-                    case SERVER_ERROR -> throw new ToolException("mcp_error", failure.message());
-                    case INTERRUPTED -> {
-                        Thread.currentThread().interrupt();
-                        throw new CancellationException("the call was cancelled");
-                    }
-                    case TIMEOUT -> throw unavailable("did not answer within " + left.toMillis() + " ms");
-                    default -> {
-                        closeSession(own);
-                        throw unavailable("failed the call: " + failure.message());
-                    }
-                }
-            }
-        }
+        return overOwnSession(
+                tenant,
+                user,
+                "the call",
+                () -> Duration.between(clock.instant(), context.deadline()),
+                (session, left) -> {
+                    McpSchema.CallToolResult result = session.call(request, transportContext, left);
+                    if (result == null) throw unavailable("answered with nothing");
+                    return CallResults.toJson(result);
+                });
     }
 
     /**
      * Sends one request other than a tool call ({@code resources/read}, {@code resources/list}) over the user's own
      * session, as {@link #call} does: a rejected token is refreshed once and the request sent again.
      *
+     * @param what what the request does, for the error ("read resources")
      * @throws ConnectRequiredException when the user has not connected their account
      * @throws ToolException when the server refused the request
      * @throws McpUnavailableException when the server is down or did not answer in time
      */
     <T> T request(String tenant, String user, String what, java.util.function.Function<ToolSession, T> request) {
-        UserKey key = UserKey.of(tenant, user);
+        return overOwnSession(tenant, user, "to " + what, settings::timeout, (session, left) -> request.apply(session));
+    }
+
+    /**
+     * Sends {@code send} over the user's own session within {@code timeLeft}: a token the server rejects is refreshed
+     * once and sent again; a second rejection means the user must connect again.
+     *
+     * @param failed completes "failed …" in the error of a request that failed ("the call", "to read resources")
+     */
+    private <T> T overOwnSession(
+            String tenant,
+            String user,
+            String failed,
+            Supplier<Duration> timeLeft,
+            BiFunction<ToolSession, Duration, T> send) {
         String token = token(() -> accounts.accessToken(tenant, user, settings.name()));
-        UserSession own = sessions.computeIfAbsent(key, k -> new UserSession());
+        UserSession own = sessions.computeIfAbsent(UserKey.of(tenant, user), k -> new UserSession());
         own.token = token;
         own.lastUsed = clock.instant();
         for (int attempt = 0; ; attempt++) {
+            Duration left = timeLeft.get();
+            if (!left.isPositive()) throw unavailable("was not called: no time left");
             try {
-                return request.apply(session(own, settings.timeout()));
+                return send.apply(session(own, left), left);
             } catch (RuntimeException e) {
                 if (e instanceof ToolException || e instanceof McpUnavailableException) throw e;
                 if (rejectedToken(e) && attempt == 0) {
+                    // the token expired early or was revoked elsewhere: one refresh, then the request once more
                     closeSession(own);
                     own.token = token(() -> accounts.refreshAfterRejection(tenant, user, settings.name()));
                     continue;
@@ -145,11 +139,12 @@ final class AccountSessions implements CallTarget, AutoCloseable {
                     case SERVER_ERROR -> throw new ToolException("mcp_error", failure.message());
                     case INTERRUPTED -> {
                         Thread.currentThread().interrupt();
-                        throw new CancellationException("cancelled");
+                        throw new CancellationException("the request was cancelled");
                     }
+                    case TIMEOUT -> throw unavailable("did not answer within " + left.toMillis() + " ms");
                     default -> {
                         closeSession(own);
-                        throw unavailable("failed to " + what + ": " + failure.message());
+                        throw unavailable("failed " + failed + ": " + failure.message());
                     }
                 }
             }
