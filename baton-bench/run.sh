@@ -11,7 +11,7 @@
 #   baton-bench/run.sh connections [C [L [S]]]  C clients (200) of tool turns, the model waiting L ms (500) per answer, S s (20):
 #                                           database connections lent out vs turns open
 #   baton-bench/run.sh openai-statements [T] SQL statements per text turn through the OpenAI door vs /v1 (T turns, 20)
-#   baton-bench/run.sh felt [T [U [S [DB [R]]]]]  user-felt latency: added first token, token gap and p99 over T turns (300)
+#   baton-bench/run.sh felt [T [U [S [DB [R [W]]]]]]  user-felt latency: added first token, token gap and p99 over T turns (300), after W warm-up turns (3000)
 #                                           against a U ms upstream (20); sustained turns/s, S s a step (10), on DB
 #                                           (sqlite|postgres) from R turns/s (50)
 #   baton-bench/run.sh alloc [T]             bytes allocated and CPU per tool turn over T turns (2000), whole process

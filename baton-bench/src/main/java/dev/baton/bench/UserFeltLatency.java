@@ -50,6 +50,7 @@ public final class UserFeltLatency {
         int stepSeconds = args.length > 2 ? Integer.parseInt(args[2]) : 10;
         boolean postgres = args.length > 3 && args[3].equals("postgres");
         int startRate = args.length > 4 ? Integer.parseInt(args[4]) : 50;
+        int warmTurns = args.length > 5 ? Integer.parseInt(args[5]) : 3_000;
 
         PostgresTestDatabase pg = postgres ? PostgresTestDatabase.create() : null;
         try (BenchServer server = BenchServer.start(
@@ -59,6 +60,7 @@ public final class UserFeltLatency {
             System.out.printf(
                     "user-felt latency on %s; upstream %d ms; %d turns per measurement%n",
                     postgres ? "PostgreSQL" : "SQLite", upstream.toMillis(), turns);
+            warmUpCompiler(server, warmTurns);
             streaming(server, http, turns, upstream);
             sequential(server, http, turns);
             sustained(server, upstream, stepSeconds, startRate);
@@ -139,7 +141,22 @@ public final class UserFeltLatency {
                 "sustained tool turns/s with p99 < 1 s against a %d ms upstream: %d%n", upstream.toMillis(), best);
     }
 
-    /** One unmeasured turn; returns the model requests it made, to replay directly. */
+    /**
+     * Unmeasured tool turns at zero latency before anything is measured: the JIT compiles the turn's code in the first
+     * few thousand turns, and until then the compiler threads take most of a 2-core machine's CPU, so a figure taken
+     * earlier measures the compiler, not the turn.
+     */
+    private static void warmUpCompiler(BenchServer server, int warmTurns) {
+        server.script(script(Duration.ZERO, 0));
+        String session = server.startSession();
+        for (int i = 0; i < warmTurns; i++) {
+            server.send(session, BenchScripts.TOOL_PROMPT);
+            if (i % 10 == 9) server.resetHistory(session, 0);
+        }
+        server.resetHistory(session, 0);
+    }
+
+    /** Unmeasured turns; returns the model requests it made, to replay directly. */
     private static List<String> warmUp(BenchServer server, String session) {
         for (int i = 0; i < 20; i++) {
             server.send(session, BenchScripts.TOOL_PROMPT);
