@@ -46,6 +46,8 @@ java=("$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -DBATON_LOG_LEVEL
 cd "$root"
 # JMH 1.37 reads fields through sun.misc.Unsafe; JDK 24+ warns about it unless told it is allowed
 [ "$(baton_java_major "$JAVA_HOME")" -ge 24 ] && java+=(--sun-misc-unsafe-memory-access=allow)
+# BENCH_GROUP_COMMIT=false: the benchmark server commits each SQLite write alone (database.groupCommit)
+[ -n "${BENCH_GROUP_COMMIT:-}" ] && java+=(-Dbench.groupCommit="$BENCH_GROUP_COMMIT")
 java+=(-cp "$cp")
 
 statements() {

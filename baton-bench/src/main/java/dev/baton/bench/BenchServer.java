@@ -178,6 +178,12 @@ public final class BenchServer implements AutoCloseable {
                 .putObject("perUser")
                 .put("perMinute", 100_000_000)
                 .put("perHour", 1_000_000_000);
+        // -Dbench.groupCommit=false (run.sh: BENCH_GROUP_COMMIT=false) compares SQLite commits shared or one by one
+        String groupCommit = System.getProperty("bench.groupCommit");
+        if (groupCommit != null) {
+            ObjectNode database = raw.has("database") ? (ObjectNode) raw.get("database") : raw.putObject("database");
+            if (!database.has("groupCommit")) database.put("groupCommit", Boolean.parseBoolean(groupCommit));
+        }
         return new BatonConfig(
                 0,
                 url,

@@ -139,7 +139,7 @@ public final class ConfigLoader {
         Path dataDir = Path.of(firstNonBlank(env.get("BATON_DATA_DIR"), server.text("dataDir"), "data"));
         String dbUrl = firstNonBlank(
                 env.get("BATON_DB_URL"),
-                top.section("database", "url", "connectionTimeout", "breakerOpenFor")
+                top.section("database", "url", "connectionTimeout", "breakerOpenFor", "groupCommit")
                         .text("url"),
                 BatonConfig.DEFAULT_DATABASE_URL);
         String secret = firstNonBlank(

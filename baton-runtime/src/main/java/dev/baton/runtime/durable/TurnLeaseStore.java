@@ -21,7 +21,9 @@ public interface TurnLeaseStore {
     /**
      * Runs {@code first} (the turn's user message being saved), then leases the turn as {@link #open}: in one
      * transaction when the store's writes and {@code first}'s share a database (the JDBC store's), so either both are
-     * kept or neither; this default runs them one after the other.
+     * kept or neither; this default runs them one after the other. {@code first} may run on another thread than the
+     * caller's (the JDBC store shares the transaction with other turns' writes on SQLite): it must only write to the
+     * store, without relying on the calling thread.
      *
      * @return what {@code first} returned
      */

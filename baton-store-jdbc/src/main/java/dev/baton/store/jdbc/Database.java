@@ -64,7 +64,7 @@ public final class Database implements AutoCloseable {
         this.settings = settings;
         this.sqliteFile = sqliteFile;
         this.breaker = DatabaseBreaker.create(dialect, settings, () -> lastFailure);
-        this.transactions = new Transactions(pool, this::failure);
+        this.transactions = new Transactions(pool, this::failure, dialect == Dialect.SQLITE && settings.groupCommit());
     }
 
     /**
@@ -165,6 +165,41 @@ public final class Database implements AutoCloseable {
         Connection joined = transactions.current();
         if (joined != null) return transactions.joining(work, joined);
         return guarded(() -> dialect == Dialect.SQLITE ? transactions.sqlite(work) : transactions.postgres(work));
+    }
+
+    /**
+     * Runs work in a transaction it may share with other threads' work: as {@link #inTransaction} for the caller
+     * (commit before return, nothing kept when it throws, what it threw rethrown to the caller alone), but on SQLite
+     * the work of callers writing at the same time is committed in one transaction, on whichever caller's thread
+     * commits it, each work inside its own savepoint. So the work must be SQL on the given connection only: short,
+     * and independent of the calling thread (its thread-locals, its locks, its interruption). Work that runs other
+     * code inside the transaction (a transactional tool's domain code) belongs in {@link #inTransaction}. Nested calls
+     * in the work join its transaction, as in {@link #inTransaction}; called inside this thread's transaction, the
+     * work joins that one.
+     *
+     * <p>The caller returns only once the COMMIT that holds its work succeeded; when BEGIN or COMMIT fails, every
+     * caller of the batch gets that failure. With {@link DatabaseSettings#groupCommit()} off, this is {@link
+     * #inTransaction}. On PostgreSQL it is {@link #inTransaction} too: PostgreSQL commits per connection, and
+     * concurrent commits share their WAL flushes by themselves ({@code commit_delay}).
+     */
+    public <T> T inSharedTransaction(SqlWork<T> work) {
+        Connection joined = transactions.current();
+        if (joined != null) return transactions.joining(work, joined);
+        return guarded(() -> dialect == Dialect.SQLITE ? transactions.sqliteShared(work) : transactions.postgres(work));
+    }
+
+    /**
+     * {@link #inOneStatement} whose commit may be shared: on SQLite {@link #inSharedTransaction}, on PostgreSQL one
+     * statement in autocommit.
+     */
+    public <T> T inSharedStatement(SqlWork<T> work) {
+        if (dialect == Dialect.SQLITE) return inSharedTransaction(work);
+        return onConnection(work, "database write failed");
+    }
+
+    /** SQLite writes waiting for, or inside, a shared commit right now (for tests). */
+    int queuedSharedWrites() {
+        return transactions.queuedSharedWrites();
     }
 
     /**

@@ -12,6 +12,7 @@ import java.util.Objects;
  * database:
  *   connectionTimeout: 1s   # longest wait for a pooled connection before a request fails with 503
  *   breakerOpenFor: 500ms   # after repeated failures, fail at once for this long before trying again
+ *   groupCommit: true       # SQLite: turns writing at the same time share one transaction
  * }</pre>
  *
  * @param connectionTimeout how long a caller waits for a connection from the pool (HikariCP's connectionTimeout;
@@ -19,9 +20,13 @@ import java.util.Objects;
  * @param breakerOpenFor how long the store's circuit breaker fails every call at once after it opened (three of
  *     the last five calls found the database unavailable); then one call probes, and its outcome closes or re-opens
  *     the breaker. Recovery after the database returns takes at most about this long.
+ * @param groupCommit on SQLite, whether a turn's writes ({@link Database#inSharedTransaction}) made at the same time
+ *     as other turns' share their transaction and its commit; off, each commits alone (for comparing the two). No
+ *     effect on PostgreSQL.
  */
-public record DatabaseSettings(Duration connectionTimeout, Duration breakerOpenFor) {
-    public static final DatabaseSettings DEFAULTS = new DatabaseSettings(Duration.ofSeconds(1), Duration.ofMillis(500));
+public record DatabaseSettings(Duration connectionTimeout, Duration breakerOpenFor, boolean groupCommit) {
+    public static final DatabaseSettings DEFAULTS =
+            new DatabaseSettings(Duration.ofSeconds(1), Duration.ofMillis(500), true);
 
     public DatabaseSettings {
         Objects.requireNonNull(connectionTimeout, "connectionTimeout");
@@ -37,6 +42,18 @@ public record DatabaseSettings(Duration connectionTimeout, Duration breakerOpenF
         if (section == null || section.isMissingNode() || section.isNull()) return DEFAULTS;
         return new DatabaseSettings(
                 ConfigNodes.duration(section.path("connectionTimeout"), DEFAULTS.connectionTimeout()),
-                ConfigNodes.duration(section.path("breakerOpenFor"), DEFAULTS.breakerOpenFor()));
+                ConfigNodes.duration(section.path("breakerOpenFor"), DEFAULTS.breakerOpenFor()),
+                groupCommit(section.path("groupCommit")));
+    }
+
+    /** These settings with group commit on or off. */
+    public DatabaseSettings withGroupCommit(boolean on) {
+        return new DatabaseSettings(connectionTimeout, breakerOpenFor, on);
+    }
+
+    private static boolean groupCommit(JsonNode node) {
+        if (node.isMissingNode() || node.isNull()) return DEFAULTS.groupCommit();
+        if (!node.isBoolean()) throw new IllegalArgumentException("database.groupCommit must be true or false");
+        return node.booleanValue();
     }
 }

@@ -113,8 +113,8 @@ public final class JdbcConversationStore implements ConversationStore {
             throw new IllegalArgumentException("appendUserMessage takes a user message, got " + message.role());
         checkBelongsToMessage(message, audit, extractions);
         // a turn's first write, before the model is called: alone, it is one statement on PostgreSQL
-        if (audit.isEmpty() && extractions.isEmpty()) return db.inOneStatement(c -> appends.append(c, message, 0));
-        return db.inTransaction(c -> {
+        if (audit.isEmpty() && extractions.isEmpty()) return db.inSharedStatement(c -> appends.append(c, message, 0));
+        return db.inSharedTransaction(c -> {
             Message stored = appends.append(c, message, 0);
             auditRows.insertAudit(c, List.copyOf(audit));
             auditRows.insertExtractions(c, List.copyOf(extractions));
@@ -157,8 +157,8 @@ public final class JdbcConversationStore implements ConversationStore {
             return null;
         };
         // one call is one statement; several are a batch that must not be half written
-        if (calls.size() == 1) db.inOneStatement(insert);
-        else db.inTransaction(insert);
+        if (calls.size() == 1) db.inSharedStatement(insert);
+        else db.inSharedTransaction(insert);
     }
 
     /**
@@ -181,8 +181,8 @@ public final class JdbcConversationStore implements ConversationStore {
             if (!calls.isEmpty()) toolCalls.insertOwned(c, userId, List.copyOf(calls));
             return null;
         };
-        if (calls.isEmpty()) db.inOneStatement(step);
-        else db.inTransaction(step);
+        if (calls.isEmpty()) db.inSharedStatement(step);
+        else db.inSharedTransaction(step);
     }
 
     /**
@@ -227,7 +227,7 @@ public final class JdbcConversationStore implements ConversationStore {
         List<ToolCallRecord> calls = turn.toolCalls().stream()
                 .map(t -> withMessageId(t, answer.id()))
                 .toList();
-        return db.inTransaction(c -> {
+        return db.inSharedTransaction(c -> {
             // the lease ends with the answer, and only while it holds: a turn taken over stores its answer once
             if (turn.fence() != null) RunningTurnRows.end(c, turn.fence());
             Message stored = appends.append(c, answer, calls.size());
@@ -258,7 +258,7 @@ public final class JdbcConversationStore implements ConversationStore {
     @Override
     public void recordUsage(List<UsageRecord> rows) {
         if (rows.isEmpty()) return;
-        db.inTransaction(c -> {
+        db.inSharedTransaction(c -> {
             usage.insertAll(c, List.copyOf(rows), true);
             return null;
         });

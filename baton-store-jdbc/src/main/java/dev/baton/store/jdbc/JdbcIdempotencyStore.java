@@ -41,7 +41,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     public boolean save(String userId, String key, StoredResponse response) {
         Objects.requireNonNull(response.requestHash(), "requestHash");
         Objects.requireNonNull(response.createdAt(), "createdAt");
-        return db.inTransaction(c -> {
+        return db.inSharedTransaction(c -> {
             try (PreparedStatement ps = c.prepareStatement(
                     "INSERT INTO idempotency_keys (user_id, \"key\", request_hash, status, response, created_at)"
                             + " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, \"key\") DO NOTHING")) {
@@ -60,7 +60,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     public boolean claim(String userId, String key, String requestHash, Instant now, Instant staleBefore) {
         if (claim(userId, key, requestHash, now)) return true;
         // a claim whose lease ran out belongs to a request that can no longer be running: take it over
-        int taken = db.inTransaction(c -> {
+        int taken = db.inSharedTransaction(c -> {
             try (PreparedStatement ps = c.prepareStatement("UPDATE idempotency_keys SET created_at = ?"
                     + " WHERE user_id = ? AND \"key\" = ? AND status = " + IN_PROGRESS
                     + " AND request_hash = ? AND created_at < ?")) {
@@ -82,7 +82,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
 
     @Override
     public void complete(String userId, String key, int status, String body) {
-        db.inTransaction(c -> {
+        db.inSharedTransaction(c -> {
             try (PreparedStatement ps = c.prepareStatement("UPDATE idempotency_keys SET status = ?, response = ?"
                     + " WHERE user_id = ? AND \"key\" = ? AND status = " + IN_PROGRESS)) {
                 ps.setInt(1, status);
@@ -96,7 +96,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
 
     @Override
     public void release(String userId, String key) {
-        db.inTransaction(c -> {
+        db.inSharedTransaction(c -> {
             try (PreparedStatement ps = c.prepareStatement(
                     "DELETE FROM idempotency_keys WHERE user_id = ? AND \"key\" = ? AND status = " + IN_PROGRESS)) {
                 ps.setString(1, userId);

@@ -38,16 +38,18 @@ public final class JdbcTurnLeaseStore implements TurnLeaseStore {
 
     @Override
     public void open(LeasedTurn turn) {
-        db.inOneStatement(c -> insert(c, turn));
+        db.inSharedStatement(c -> insert(c, turn));
     }
 
     /**
      * The work of {@code first} (the conversation store's, on the same {@link Database}) joins this transaction, so
-     * the turn's user message and its lease commit together.
+     * the turn's user message and its lease commit together. The transaction may be shared with other turns'
+     * writes ({@link Database#inSharedTransaction}), so {@code first} may run on another thread: it must be the
+     * store's writes only.
      */
     @Override
     public <T> T openAfter(Supplier<T> first, LeasedTurn turn) {
-        return db.inTransaction(c -> {
+        return db.inSharedTransaction(c -> {
             T result = first.get();
             insert(c, turn);
             return result;
@@ -104,7 +106,7 @@ public final class JdbcTurnLeaseStore implements TurnLeaseStore {
 
     @Override
     public boolean close(TurnFence fence) {
-        return db.inOneStatement(c -> RunningTurnRows.delete(c, fence));
+        return db.inSharedStatement(c -> RunningTurnRows.delete(c, fence));
     }
 
     @Override

@@ -118,7 +118,7 @@ public final class OwnedRows<T> {
             params.add(value.param());
         }
         String insert = "INSERT INTO " + table + " (" + names + ") VALUES (" + placeholders + ")";
-        database.inOneStatement(c -> {
+        database.inSharedStatement(c -> {
             try (PreparedStatement ps = prepare(c, insert, params)) {
                 ps.executeUpdate();
             }

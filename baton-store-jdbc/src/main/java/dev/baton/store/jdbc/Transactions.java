@@ -5,6 +5,7 @@ import dev.baton.core.store.StoreUnavailableException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiFunction;
@@ -30,10 +31,14 @@ final class Transactions {
 
     private final ReentrantLock sqliteWriteLock = new ReentrantLock(true);
     private final ThreadLocal<Open> current = new ThreadLocal<>();
+    /** Shares SQLite commits between threads; null when group commit is off (or on PostgreSQL). */
+    private final GroupCommit groupCommit;
 
-    Transactions(HikariDataSource pool, BiFunction<String, SQLException, RuntimeException> failure) {
+    Transactions(
+            HikariDataSource pool, BiFunction<String, SQLException, RuntimeException> failure, boolean groupCommit) {
         this.pool = pool;
         this.failure = failure;
+        this.groupCommit = groupCommit ? new GroupCommit(this) : null;
     }
 
     /** The connection of this thread's transaction, or null outside one. */
@@ -61,36 +66,107 @@ final class Transactions {
         }
     }
 
+    /** Runs the work alone in its own SQLite write transaction. */
     <T> T sqlite(SqlWork<T> work) {
-        acquireWriteLock();
-        try (Connection c = pool.getConnection()) {
+        SqliteWrite<T> write = new SqliteWrite<>(work, null);
+        lockWrites();
+        try {
+            commitTogether(List.of(write));
+        } finally {
+            unlockWrites();
+        }
+        return write.outcome(failure);
+    }
+
+    /**
+     * Runs the work in a SQLite write transaction it may share with other threads' work ({@link GroupCommit}), or
+     * alone as {@link #sqlite} when group commit is off.
+     */
+    <T> T sqliteShared(SqlWork<T> work) {
+        return groupCommit == null ? sqlite(work) : groupCommit.commit(work);
+    }
+
+    /** SQLite writes queued for a shared commit, a running batch included; 0 when group commit is off. */
+    int queuedSharedWrites() {
+        return groupCommit == null ? 0 : groupCommit.queued();
+    }
+
+    /**
+     * Runs the writes in one transaction on one connection, with this process's write lock held, keeping in each
+     * write its result or failure; throws nothing. A single write runs as a plain {@code BEGIN IMMEDIATE … COMMIT}.
+     * Several each run inside a savepoint: one that throws is rolled back to it and fails alone, the others are kept.
+     * When BEGIN, a savepoint or COMMIT fails, every write of the batch fails with that failure.
+     */
+    void commitTogether(List<? extends SqliteWrite<?>> writes) {
+        Connection c;
+        try {
+            c = pool.getConnection();
+        } catch (SQLException e) {
+            for (SqliteWrite<?> w : writes) w.failWith(e);
+            return;
+        }
+        try (c) {
+            boolean clean = runInOneTransaction(c, writes);
+            // SQLite opens a file it may not write read-only and stays so: a connection that found the file
+            // unwritable is replaced once the file is writable again, or the outage would outlive its cause
+            if (!clean || writes.stream().anyMatch(w -> w.failed() && outOfReach(w.failure())))
+                pool.evictConnection(c);
+        } catch (SQLException closeFailure) {
+            // the pool evicts a connection it cannot take back by itself; the writes' outcomes stand
+        }
+    }
+
+    /** Runs the batch; false when the connection may still hold an open transaction. */
+    private boolean runInOneTransaction(Connection c, List<? extends SqliteWrite<?>> writes) {
+        try {
+            // Explicit BEGIN IMMEDIATE in autocommit mode: takes the write lock up front (waiting up to
+            // busy_timeout for other processes) and leaves no transaction open when the connection returns.
+            exec(c, "BEGIN IMMEDIATE");
+        } catch (SQLException e) {
+            for (SqliteWrite<?> w : writes) w.failWith(e);
+            return true;
+        }
+        boolean savepoints = writes.size() > 1;
+        boolean anyKept = false;
+        for (SqliteWrite<?> w : writes) {
             try {
-                // Explicit BEGIN IMMEDIATE in autocommit mode: takes the write lock up front (waiting up to
-                // busy_timeout for other processes) and leaves no transaction open when the connection returns.
-                exec(c, "BEGIN IMMEDIATE");
+                if (savepoints) exec(c, "SAVEPOINT write");
                 current.set(new Open(c, false));
-                T result;
+                boolean ran;
                 try {
-                    result = work.run(c);
-                    exec(c, "COMMIT");
-                } catch (SQLException | RuntimeException | Error e) {
-                    rollbackQuietly(c, e);
-                    throw e;
+                    ran = w.runOn(c);
                 } finally {
                     current.remove();
                 }
-                return result;
-            } catch (SQLException | StoreUnavailableException e) {
-                // SQLite opens a file it may not write read-only and stays so: a connection that found the file
-                // unwritable is replaced once the file is writable again, or the outage would outlive its cause
-                if (!(e instanceof SQLException sql) || Unavailability.of(sql)) pool.evictConnection(c);
-                throw e;
+                if (savepoints && !ran) exec(c, "ROLLBACK TO write");
+                if (savepoints) exec(c, "RELEASE write");
+                anyKept |= ran;
+            } catch (SQLException e) {
+                // the transaction is in doubt (SQLite may have rolled it back by itself): nothing of it is kept
+                for (SqliteWrite<?> other : writes) other.failWith(e);
+                return rollbackQuietly(c, e);
             }
-        } catch (SQLException e) {
-            throw failure.apply("database write failed", e);
-        } finally {
-            sqliteWriteLock.unlock();
         }
+        if (!anyKept) {
+            return rollbackQuietly(c, writes.getFirst().failure());
+        }
+        try {
+            exec(c, "COMMIT");
+            return true;
+        } catch (SQLException e) {
+            for (SqliteWrite<?> w : writes) w.failWith(e);
+            return rollbackQuietly(c, e);
+        }
+    }
+
+    /** A failure that says the database cannot be reached or written, for which the connection is replaced. */
+    private static boolean outOfReach(Throwable t) {
+        return t instanceof StoreUnavailableException || (t instanceof SQLException e && Unavailability.of(e));
+    }
+
+    /** The exception for a failed statement, as {@link Database} reports it. */
+    RuntimeException failedStatement(String what, SQLException e) {
+        return failure.apply(what, e);
     }
 
     <T> T postgres(SqlWork<T> work) {
@@ -130,7 +206,8 @@ final class Transactions {
         }
     }
 
-    private void acquireWriteLock() {
+    /** Takes this process's SQLite write lock; every SQLite write transaction holds it. */
+    void lockWrites() {
         try {
             if (!sqliteWriteLock.tryLock(WRITE_LOCK_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
                 throw new StoreException(
@@ -142,13 +219,18 @@ final class Transactions {
         }
     }
 
-    private void rollbackQuietly(Connection c, Throwable cause) {
+    void unlockWrites() {
+        sqliteWriteLock.unlock();
+    }
+
+    /** Rolls back; false when that failed and the connection may still hold an open transaction. */
+    private static boolean rollbackQuietly(Connection c, Throwable cause) {
         try {
             exec(c, "ROLLBACK");
+            return true;
         } catch (SQLException rollbackFailure) {
-            cause.addSuppressed(rollbackFailure);
-            // The connection may still hold an open transaction; never hand it to the next caller.
-            pool.evictConnection(c);
+            if (cause != rollbackFailure) cause.addSuppressed(rollbackFailure);
+            return false;
         }
     }
 
