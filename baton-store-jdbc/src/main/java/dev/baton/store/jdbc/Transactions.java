@@ -109,8 +109,7 @@ final class Transactions {
             boolean clean = runInOneTransaction(c, writes);
             // SQLite opens a file it may not write read-only and stays so: a connection that found the file
             // unwritable is replaced once the file is writable again, or the outage would outlive its cause
-            if (!clean || writes.stream().anyMatch(w -> w.failed() && outOfReach(w.failure())))
-                pool.evictConnection(c);
+            if (!clean || writes.stream().anyMatch(w -> w.failed() && outOfReach(w.failure()))) pool.evictConnection(c);
         } catch (SQLException closeFailure) {
             // the pool evicts a connection it cannot take back by itself; the writes' outcomes stand
         }

@@ -52,7 +52,8 @@ class SqliteGroupCommitIT {
             for (int i = 0; i < 5; i++) writers.add(queue(db, insertThenCountCommitted("w" + i)));
             release.countDown();
 
-            for (Future<Integer> w : writers) assertThat(w.get(30, TimeUnit.SECONDS)).isZero();
+            for (Future<Integer> w : writers)
+                assertThat(w.get(30, TimeUnit.SECONDS)).isZero();
             assertThat(rows()).containsExactlyInAnyOrder("w0", "w1", "w2", "w3", "w4");
         }
     }
@@ -129,14 +130,18 @@ class SqliteGroupCommitIT {
             holdWriteLock(db);
             Future<Integer> leader = queue(db, insertThenCountCommitted("a"));
             // not the leader: this work runs on the leader's thread, where its nested calls must find its transaction
-            Future<Boolean> joined = queue(db, c -> db.inTransaction(nested -> {
-                insert(nested, "nested");
-                return nested == c && db.withConnection(read -> read == c);
-            }));
-            Future<Integer> rolledBack = queue(db, c -> db.inTransaction(nested -> {
-                insert(nested, "nested-then-failed");
-                throw new IllegalStateException("refused after a nested write");
-            }));
+            Future<Boolean> joined = queue(
+                    db,
+                    c -> db.inTransaction(nested -> {
+                        insert(nested, "nested");
+                        return nested == c && db.withConnection(read -> read == c);
+                    }));
+            Future<Integer> rolledBack = queue(
+                    db,
+                    c -> db.inTransaction(nested -> {
+                        insert(nested, "nested-then-failed");
+                        throw new IllegalStateException("refused after a nested write");
+                    }));
             release.countDown();
 
             assertThat(leader.get(30, TimeUnit.SECONDS)).isZero();
