@@ -5,7 +5,8 @@
 #   baton-bench/run.sh roundtrips [T]        round trips to PostgreSQL (127.0.0.1:5432) per turn, over T turns (20)
 #   baton-bench/run.sh burst [N [Q]]         N connections at once (2000) against a server with accept queue Q (default)
 #   baton-bench/run.sh soak [M [S [C]]]      M minutes (30) of steady turns from C clients (4), heap after GC every S s (60)
-#   baton-bench/run.sh stalled [C [S [D [H]]]]  C clients (8) that stop reading, S s per phase (60), deadline D s (10), heap H (512m)
+#   baton-bench/run.sh stalled [C [S [D [H [K]]]]]  C clients (8) that stop reading, S s per phase (60), deadline D s (10),
+#                                           heap H (512m), answers of K KB (15000)
 #   baton-bench/run.sh streams [N [R [W [T [C]]]]] N SSE streams (10000) opened at R/s (250), W words (18) at T tokens/s
 #                                           (1), over HTTP/1.1 (C 0, a socket per stream) or h2c on C connections
 #   baton-bench/run.sh connections [C [L [S]]]  C clients (200) of tool turns, the model waiting L ms (500) per answer, S s (20):

@@ -10,7 +10,8 @@ import java.util.concurrent.CountDownLatch;
  * may not hold a 15 MB answer).
  *
  * <pre>
- * BenchSimulator port huge                   # "talk a lot" → 15 MB of text, 1 KB a delta; anything else → short
+ * BenchSimulator port huge [kilobytes]       # "talk a lot" → 15,000 KB of text (or as given), 1 KB a delta;
+ *                                            # anything else → short
  * BenchSimulator port paced words perSecond  # every answer: that many words, one a delta, at that pace
  * </pre>
  */
@@ -26,7 +27,10 @@ public final class BenchSimulator {
             case "huge" ->
                 SimulatorScript.builder()
                         // 15 MB in 15,000 words of 1 KB, one a delta: splitting it costs the simulator little
-                        .whenUserSays(HUGE_PROMPT, Reply.text(("x".repeat(999) + " ").repeat(15_000)))
+                        .whenUserSays(
+                                HUGE_PROMPT,
+                                Reply.text(("x".repeat(999) + " ")
+                                        .repeat(args.length > 2 ? Integer.parseInt(args[2]) : 15_000)))
                         .fallback(BenchScripts.TEXT_ANSWER)
                         .build();
             case "paced" ->

@@ -17,7 +17,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * with them.
  *
  * <pre>
- * baton-bench/run.sh stalled [stalledClients [seconds [deadlineSeconds [serverHeap]]]]   # default 8, 60 s, 10 s, 512m
+ * baton-bench/run.sh stalled [stalledClients [seconds [deadlineSeconds [serverHeap [answerKilobytes]]]]]
+ *                                                    # default 8, 60 s, 10 s, 512m, 15000 (the issue's case: 5500)
  * </pre>
  */
 public final class StalledStreams {
@@ -30,8 +31,9 @@ public final class StalledStreams {
         Duration phase = Duration.ofSeconds(args.length > 1 ? Long.parseLong(args[1]) : 60);
         int deadline = args.length > 2 ? Integer.parseInt(args[2]) : 10;
         String heap = args.length > 3 ? args[3] : "512m";
-        try (StreamProcesses p =
-                StreamProcesses.start(List.of("huge"), List.of("-Xmx" + heap), List.of(Integer.toString(deadline)))) {
+        String answerKilobytes = args.length > 4 ? args[4] : "15000";
+        try (StreamProcesses p = StreamProcesses.start(
+                List.of("huge", answerKilobytes), List.of("-Xmx" + heap), List.of(Integer.toString(deadline)))) {
             String user = BenchServer.token("normal-user");
             for (int i = 0; i < 50; i++) RawSseTurn.run(p.port, user, "warm up"); // JIT, pools
             System.out.printf(

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * Anthropic Messages: named SSE events {@code message_start}, {@code content_block_start/delta/stop} (text and
@@ -84,7 +85,7 @@ final class AnthropicFormat implements WireFormat {
     }
 
     @Override
-    public List<Frame> stream(Answer answer, int chunkSize, boolean includeUsage) {
+    public Stream<Frame> stream(Answer answer, int chunkSize, boolean includeUsage) {
         var frames = new ArrayList<Frame>();
         var start = ChatWire.JSON.createObjectNode().put("type", "message_start");
         var head = messageHead(answer, 1);
@@ -94,17 +95,29 @@ final class AnthropicFormat implements WireFormat {
         frames.add(frame(FrameKind.HEAD, "message_start", start, 0));
         frames.add(
                 frame(FrameKind.HEAD, "ping", ChatWire.JSON.createObjectNode().put("type", "ping"), 0));
-        int index = 0;
-        if (!answer.text().isEmpty() || answer.calls().isEmpty()) {
+        boolean hasText = !answer.text().isEmpty() || answer.calls().isEmpty();
+        Stream<Frame> text = Stream.empty();
+        if (hasText) {
             var block = ChatWire.JSON.createObjectNode().put("type", "text").put("text", "");
-            frames.add(frame(FrameKind.MARK, "content_block_start", blockStart(index, block), 0));
-            for (var piece : DeltaSplitter.words(answer.text(), chunkSize)) {
+            frames.add(frame(FrameKind.MARK, "content_block_start", blockStart(0, block), 0));
+            text = DeltaSplitter.wordStream(answer.text(), chunkSize).map(piece -> {
                 var delta = ChatWire.JSON
                         .createObjectNode()
                         .put("type", "text_delta")
                         .put("text", piece);
-                frames.add(frame(FrameKind.CONTENT, "content_block_delta", blockDelta(index, delta), tokens(piece)));
-            }
+                return frame(FrameKind.CONTENT, "content_block_delta", blockDelta(0, delta), tokens(piece));
+            });
+        }
+        // the calls and the tail are small: rendered when the text is done
+        return Stream.concat(
+                Stream.concat(frames.stream(), text),
+                Stream.of(answer).flatMap(a -> rest(a, chunkSize, hasText).stream()));
+    }
+
+    private List<Frame> rest(Answer answer, int chunkSize, boolean hasText) {
+        var frames = new ArrayList<Frame>();
+        int index = 0;
+        if (hasText) {
             frames.add(frame(FrameKind.MARK, "content_block_stop", blockStop(index), 0));
             index++;
         }

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
 
 /**
  * Plays one chat answer (or fault) onto a connection, streaming or not, with pacing, in the request's
@@ -26,6 +27,8 @@ final class CompletionPlayer {
     }
 
     private static final Map<String, String> JSON_HEADERS = Map.of("Content-Type", "application/json");
+    /** Content frames written between two yields of the carrier thread. */
+    private static final int YIELD_EVERY = 32;
 
     private final ClientConnection connection;
     private final RecordedRequest request;
@@ -148,7 +151,9 @@ final class CompletionPlayer {
         return stream(format.stream(answer, pacing.chunkSize(), request.includeUsage()), pacing, interruption);
     }
 
-    private Outcome stream(List<WireFormat.Frame> frames, Pacing pacing, Interruption interruption) throws IOException {
+    private Outcome stream(Stream<WireFormat.Frame> stream, Pacing pacing, Interruption interruption)
+            throws IOException {
+        Iterable<WireFormat.Frame> frames = stream::iterator;
         if (!connection.pause(pacing.firstTokenLatency())) {
             return Outcome.CLIENT_GONE;
         }
@@ -171,6 +176,9 @@ final class CompletionPlayer {
                         return Outcome.CLIENT_GONE;
                     }
                     sent++;
+                    // an unpaced answer to a client that keeps up never blocks its virtual thread: let the other
+                    // requests' threads have the carrier now and then, or a huge answer holds up every other one
+                    if (sent % YIELD_EVERY == 0) Thread.yield();
                 }
                 connection.writeChunk(frame.text());
             }

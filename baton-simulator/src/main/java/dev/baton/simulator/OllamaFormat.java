@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * Ollama's native {@code /api/chat}: newline-delimited JSON objects, each with a {@code message} piece and
@@ -63,12 +64,17 @@ final class OllamaFormat implements WireFormat {
     }
 
     @Override
-    public List<Frame> stream(Answer answer, int chunkSize, boolean includeUsage) {
+    public Stream<Frame> stream(Answer answer, int chunkSize, boolean includeUsage) {
+        var text = DeltaSplitter.wordStream(answer.text(), chunkSize)
+                .map(piece -> new Frame(
+                        FrameKind.CONTENT,
+                        line(piece(answer, piece).put("done", false)),
+                        Math.max(1, ChatWire.estimateTokens(piece.length()))));
+        return Stream.concat(text, Stream.of(answer).flatMap(a -> rest(a).stream()));
+    }
+
+    private static List<Frame> rest(Answer answer) {
         var frames = new ArrayList<Frame>();
-        for (var text : DeltaSplitter.words(answer.text(), chunkSize)) {
-            var tokens = Math.max(1, ChatWire.estimateTokens(text.length()));
-            frames.add(new Frame(FrameKind.CONTENT, line(piece(answer, text).put("done", false)), tokens));
-        }
         if (!answer.calls().isEmpty()) {
             var root = piece(answer, "");
             ((ObjectNode) root.get("message")).set("tool_calls", toolCalls(answer.calls()));

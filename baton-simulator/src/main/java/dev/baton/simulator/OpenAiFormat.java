@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /** OpenAI Chat Completions: {@code data:} events, a role chunk first, {@code data: [DONE]} last. */
 final class OpenAiFormat implements WireFormat {
@@ -52,13 +53,20 @@ final class OpenAiFormat implements WireFormat {
     }
 
     @Override
-    public List<Frame> stream(Answer answer, int chunkSize, boolean includeUsage) {
+    public Stream<Frame> stream(Answer answer, int chunkSize, boolean includeUsage) {
+        var id = answer.id();
+        var head = head(ChatWire.chunk(id, ChatWire.roleDelta(!answer.text().isEmpty()), null, includeUsage));
+        var text = DeltaSplitter.wordStream(answer.text(), chunkSize)
+                .map(piece -> content(ChatWire.chunk(id, ChatWire.textDelta(piece), null, includeUsage), piece));
+        // the calls and the tail are small: rendered when the text is done
+        return Stream.concat(
+                Stream.concat(Stream.of(head), text),
+                Stream.of(answer).flatMap(a -> rest(a, chunkSize, includeUsage).stream()));
+    }
+
+    private static List<Frame> rest(Answer answer, int chunkSize, boolean includeUsage) {
         var id = answer.id();
         var frames = new ArrayList<Frame>();
-        frames.add(head(ChatWire.chunk(id, ChatWire.roleDelta(!answer.text().isEmpty()), null, includeUsage)));
-        for (var piece : DeltaSplitter.words(answer.text(), chunkSize)) {
-            frames.add(content(ChatWire.chunk(id, ChatWire.textDelta(piece), null, includeUsage), piece));
-        }
         var calls = answer.calls();
         for (int i = 0; i < calls.size(); i++) {
             var start = ChatWire.toolCallStartDelta(

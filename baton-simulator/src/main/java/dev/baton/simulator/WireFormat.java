@@ -3,6 +3,7 @@ package dev.baton.simulator;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * How one {@link WireProtocol} renders answers, errors and streams. {@link CompletionPlayer} decides what to
@@ -56,8 +57,11 @@ sealed interface WireFormat permits OpenAiFormat, AnthropicFormat, OllamaFormat 
 
     ObjectNode completion(Answer answer);
 
-    /** The whole stream of a complete answer, in order. */
-    List<Frame> stream(Answer answer, int chunkSize, boolean includeUsage);
+    /**
+     * The whole stream of a complete answer, in order, each frame rendered only when it is taken: a huge answer is
+     * never rendered up front, and one whose client stops reading is rendered no further.
+     */
+    Stream<Frame> stream(Answer answer, int chunkSize, boolean includeUsage);
 
     /** A frame that is not valid for the protocol. */
     String malformedFrame();

@@ -23,6 +23,19 @@ class DeltaSplitterTest {
     }
 
     @Test
+    void word_pieces_are_cut_as_taken_and_the_last_keeps_the_trailing_whitespace() {
+        var words = "word ".repeat(1_000_000) + "  \n";
+
+        var firstTwo = DeltaSplitter.wordStream(words, 3).limit(2).toList();
+        var pieces = DeltaSplitter.words("a b c d e f  \n", 3);
+
+        assertThat(firstTwo).containsExactly("word word word", " word word word");
+        assertThat(pieces).containsExactly("a b c", " d e f  \n");
+        assertThat(DeltaSplitter.words("a b c d  ", 3)).containsExactly("a b c", " d  ");
+        assertThat(DeltaSplitter.words("  a", 1)).containsExactly("  a");
+    }
+
+    @Test
     void fragments_never_split_a_surrogate_pair() {
         var text = "abc😀def";
 

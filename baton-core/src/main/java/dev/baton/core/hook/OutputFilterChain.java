@@ -1,6 +1,7 @@
 package dev.baton.core.hook;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.baton.core.text.TextPieces;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -62,7 +63,8 @@ public final class OutputFilterChain {
     static final class Stage {
         final ModuleDescriptor module;
         final OutputFilter filter;
-        final StringBuilder input = new StringBuilder();
+        /** Shares the long deltas with the model's reply and the turn's answer rather than copying them. */
+        final TextPieces input = new TextPieces();
         boolean dropped;
         HookResult.Continue result;
 
@@ -78,7 +80,7 @@ public final class OutputFilterChain {
     private String safeResponse;
     private String withheldBy;
     /** What the failed fail-closed filter was given and what came after it: the original of the withheld answer. */
-    private final StringBuilder withheld = new StringBuilder();
+    private final TextPieces withheld = new TextPieces();
 
     OutputFilterChain(List<Stage> stages, HookContext context, ModuleFailures failures) {
         this.stages = List.copyOf(stages);
@@ -227,13 +229,13 @@ public final class OutputFilterChain {
         if (state.withheldBy() != null) {
             withheldBy = state.withheldBy();
             safeResponse = state.safeResponse() == null ? ModulePipeline.SAFE_RESPONSE : state.safeResponse();
-            withheld.setLength(0);
+            withheld.clear();
             withheld.append(state.withheld());
         }
     }
 
     private void restore(Stage stage, StageState saved) {
-        stage.input.setLength(0);
+        stage.input.clear();
         stage.input.append(saved.input());
         if (saved.dropped()) {
             stage.dropped = true;
@@ -271,7 +273,7 @@ public final class OutputFilterChain {
         ModuleCall.failed(stage.module, context, ModuleFailures.Kind.THREW, e, failures);
         stage.dropped = true;
         if (stage.module.failClosed()) {
-            withheld.append(stage.input);
+            withheld.append(stage.input.toString());
             safeResponse = ModulePipeline.safeResponse(stage.module);
             withheldBy = stage.module.id();
         }

@@ -1,6 +1,7 @@
 package dev.baton.core.turn;
 
 import dev.baton.core.hook.OutputFilterChain;
+import dev.baton.core.text.TextPieces;
 import java.util.function.Consumer;
 
 /**
@@ -10,7 +11,7 @@ import java.util.function.Consumer;
  * Confined to the turn's thread.
  */
 final class AnswerStream {
-    private final StringBuilder answer;
+    private final TextPieces answer;
     private final OutputFilterChain filters;
     private final boolean holdUntilAfterAi;
     private final Consumer<TurnEvent> sink;
@@ -19,7 +20,7 @@ final class AnswerStream {
      * @param answer the turn's answer so far (filtered), appended to as text is released
      * @param holdUntilAfterAi whether text waits for the after_ai modules instead of streaming
      */
-    AnswerStream(StringBuilder answer, OutputFilterChain filters, boolean holdUntilAfterAi, Consumer<TurnEvent> sink) {
+    AnswerStream(TextPieces answer, OutputFilterChain filters, boolean holdUntilAfterAi, Consumer<TurnEvent> sink) {
         this.answer = answer;
         this.filters = filters;
         this.holdUntilAfterAi = holdUntilAfterAi;

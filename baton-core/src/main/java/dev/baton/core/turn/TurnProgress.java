@@ -4,6 +4,7 @@ import dev.baton.core.conversation.TurnFence;
 import dev.baton.core.conversation.UsageRecord;
 import dev.baton.core.hook.OutputFilterChain;
 import dev.baton.core.model.ChatMessage;
+import dev.baton.core.text.TextPieces;
 import dev.baton.core.tool.CallCache;
 import java.math.BigDecimal;
 import java.time.Clock;
@@ -28,7 +29,8 @@ final class TurnProgress {
 
     final List<ChatMessage> messages;
     int iteration;
-    final StringBuilder answer;
+    /** The answer so far, filtered: its long pieces are the very strings the model's reply keeps. */
+    final TextPieces answer;
     String model;
     final List<TurnState.ToolCall> toolCalls;
     final List<UsageRecord> usage;
@@ -46,7 +48,7 @@ final class TurnProgress {
         this.deadlineNanos = deadlineNanos;
         this.messages = new ArrayList<>(state.messages());
         this.iteration = state.iteration();
-        this.answer = new StringBuilder(state.answerText());
+        this.answer = TextPieces.of(state.answerText());
         this.model = state.model();
         this.toolCalls = new ArrayList<>(state.toolCalls());
         this.usage = new ArrayList<>(state.usage());

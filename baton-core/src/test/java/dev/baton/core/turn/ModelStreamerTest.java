@@ -13,6 +13,7 @@ import dev.baton.core.model.ModelReply;
 import dev.baton.core.model.ModelRequest;
 import dev.baton.core.model.TokenUsage;
 import dev.baton.core.model.ToolCallRequest;
+import dev.baton.core.text.TextPieces;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,7 +30,7 @@ class ModelStreamerTest {
     private static final ToolCallRequest CALL = new ToolCallRequest("call_1", "get_weather", "{\"city\":\"Oslo\"}");
 
     private final List<TurnEvent> events = new CopyOnWriteArrayList<>();
-    private final StringBuilder answer = new StringBuilder();
+    private final TextPieces answer = new TextPieces();
     private final AnswerStream out = new AnswerStream(answer, OutputFilterChain.none(), false, events::add);
 
     /** A provider that streams {@code deltas} and then finishes with {@code reply}. */
@@ -74,7 +75,7 @@ class ModelStreamerTest {
         assertThat(events)
                 .as("tool calls are shown by the turn once the reply is finished")
                 .isEmpty();
-        assertThat(answer).isEmpty();
+        assertThat(answer.isEmpty()).isTrue();
         assertThat(call.reply().toolCalls()).containsExactly(CALL);
     }
 
@@ -112,7 +113,7 @@ class ModelStreamerTest {
         };
         CountDownLatch clientReads = new CountDownLatch(1);
         CountDownLatch writing = new CountDownLatch(1);
-        AnswerStream stalled = new AnswerStream(new StringBuilder(), OutputFilterChain.none(), false, event -> {
+        AnswerStream stalled = new AnswerStream(new TextPieces(), OutputFilterChain.none(), false, event -> {
             writing.countDown();
             try {
                 clientReads.await(); // a client that stopped reading: the turn waits on its stream
@@ -174,6 +175,6 @@ class ModelStreamerTest {
                 .isInstanceOfSatisfying(
                         ModelFailure.class, f -> assertThat(f.kind()).isEqualTo(ModelFailure.Kind.CANCELLED));
         assertThat(events).isEmpty();
-        assertThat(answer).isEmpty();
+        assertThat(answer.isEmpty()).isTrue();
     }
 }

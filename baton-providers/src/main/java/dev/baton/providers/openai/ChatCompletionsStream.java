@@ -8,6 +8,7 @@ import dev.baton.core.model.ModelDelta;
 import dev.baton.core.model.ModelReply;
 import dev.baton.core.model.TokenUsage;
 import dev.baton.core.model.ToolCallRequest;
+import dev.baton.core.text.TextPieces;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,7 +36,8 @@ final class ChatCompletionsStream {
 
     private static final JsonFactory JSON = PooledJsonFactory.create();
 
-    private final StringBuilder text = new StringBuilder();
+    /** The deltas as read: the turn keeps the same strings, so a long answer's text is held once, not twice. */
+    private final TextPieces text = new TextPieces();
     private final Map<Integer, ToolCallParts> calls = new TreeMap<>();
     private String model;
     private String finishReason;

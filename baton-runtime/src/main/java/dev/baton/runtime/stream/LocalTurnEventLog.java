@@ -1,5 +1,6 @@
 package dev.baton.runtime.stream;
 
+import dev.baton.core.turn.TurnEvent;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -10,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.locks.Condition;
+import java.util.function.LongFunction;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -34,7 +36,7 @@ final class LocalTurnEventLog implements TurnEventLog {
         /** The events of the turn's ended streams, oldest first. */
         PackedEvents packed = PackedEvents.NONE;
         /** The events appended since, after {@link #packed}; null when there are none. */
-        Deque<LoggedEvent> live;
+        Deque<LiveEvent> live;
 
         long lastId;
         long lastAppendNanos = System.nanoTime();
@@ -64,7 +66,15 @@ final class LocalTurnEventLog implements TurnEventLog {
             return new Writer() {
                 @Override
                 public long append(String type, String data) {
-                    return LocalTurnEventLog.this.append(writing, type, data);
+                    return LocalTurnEventLog.this.append(
+                            writing, id -> new LiveEvent.Encoded(new LoggedEvent(id, type, data)));
+                }
+
+                @Override
+                public long append(TurnEvent event) {
+                    if (event instanceof TurnEvent.Chunk chunk)
+                        return LocalTurnEventLog.this.append(writing, id -> new LiveEvent.Chunk(id, chunk));
+                    return append(TurnEventCodec.type(event), TurnEventCodec.encode(event));
                 }
 
                 @Override
@@ -77,12 +87,12 @@ final class LocalTurnEventLog implements TurnEventLog {
         }
     }
 
-    private long append(Turn turn, String type, String data) {
+    private long append(Turn turn, LongFunction<LiveEvent> numbered) {
         lock.lock();
         try {
             long id = ++turn.lastId;
             if (turn.live == null) turn.live = new ArrayDeque<>();
-            turn.live.addLast(new LoggedEvent(id, type, data));
+            turn.live.addLast(numbered.apply(id));
             int excess = turn.packed.size() + turn.live.size() - settings.maxEvents();
             if (excess > 0) {
                 int fromPacked = Math.min(excess, turn.packed.size());
@@ -99,11 +109,24 @@ final class LocalTurnEventLog implements TurnEventLog {
         }
     }
 
+    /**
+     * Called by the turn's writer, the only one that appends to it: the live events cannot change between the two
+     * holds of the lock, and the chunks are encoded outside it (the lock is every turn's).
+     */
     private void pack(Turn turn) {
+        List<LiveEvent> live;
         lock.lock();
         try {
             if (turn.live == null) return;
-            turn.packed = turn.packed.with(turn.live);
+            live = List.copyOf(turn.live);
+        } finally {
+            lock.unlock();
+        }
+        List<LoggedEvent> ended = new ArrayList<>(live.size());
+        for (LiveEvent e : live) ended.add(e.logged());
+        lock.lock();
+        try {
+            turn.packed = turn.packed.with(ended);
             turn.live = null;
         } finally {
             lock.unlock();
@@ -139,12 +162,14 @@ final class LocalTurnEventLog implements TurnEventLog {
             @Override
             public List<LoggedEvent> read(long afterId, Duration maxWait) {
                 long deadline = System.nanoTime() + maxWait.toNanos();
+                List<LoggedEvent> found = new ArrayList<>();
+                List<LiveEvent> live = new ArrayList<>();
                 lock.lock();
                 try {
                     while (true) {
-                        List<LoggedEvent> found = after(turnId, afterId);
+                        after(turnId, afterId, found, live);
                         long left = deadline - System.nanoTime();
-                        if (!found.isEmpty() || left <= 0) return found;
+                        if (!found.isEmpty() || !live.isEmpty() || left <= 0) break;
                         appended.awaitNanos(left);
                     }
                 } catch (InterruptedException e) {
@@ -153,6 +178,9 @@ final class LocalTurnEventLog implements TurnEventLog {
                 } finally {
                     lock.unlock();
                 }
+                // chunks are encoded here, outside the lock every turn appends under
+                for (LiveEvent e : live) found.add(e.logged());
+                return found;
             }
 
             @Override
@@ -160,13 +188,12 @@ final class LocalTurnEventLog implements TurnEventLog {
         };
     }
 
-    private List<LoggedEvent> after(String turnId, long afterId) {
+    /** Adds the turn's kept events after {@code afterId}: the packed ones to {@code packed}, then the live ones. */
+    private void after(String turnId, long afterId, List<LoggedEvent> packed, List<LiveEvent> live) {
         Turn turn = turns.get(turnId);
-        if (turn == null) return List.of();
-        List<LoggedEvent> found = new ArrayList<>();
-        turn.packed.addAfter(afterId, found);
-        if (turn.live != null) for (LoggedEvent e : turn.live) if (e.id() > afterId) found.add(e);
-        return found;
+        if (turn == null) return;
+        turn.packed.addAfter(afterId, packed);
+        if (turn.live != null) for (LiveEvent e : turn.live) if (e.id() > afterId) live.add(e);
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.baton.runtime.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.baton.core.turn.TurnEvent;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -30,6 +31,30 @@ class LocalTurnEventLogTest {
         assertThat(log.owner("turn-1")).contains(OWNER);
         assertThat(log.owner("turn-2")).isEmpty();
         assertThat(log.lastTurn("s1")).contains("turn-1");
+    }
+
+    @Test
+    void a_chunk_kept_as_its_event_reads_back_in_its_encoding_while_live_trimmed_and_packed() {
+        TurnEventLog.Writer writer = log.writer("turn-1", OWNER);
+        for (int i = 1; i <= 6; i++) writer.append(new TurnEvent.Chunk("piece " + i + " \"é😀\"\n"));
+        writer.append("done", "{}");
+
+        List<TurnEventLog.LoggedEvent> live;
+        try (TurnEventLog.Reader reader = log.reader("turn-1")) {
+            live = reader.read(0, Duration.ZERO);
+        }
+        // five kept of seven: the oldest two chunks were trimmed
+        assertThat(live).extracting(TurnEventLog.LoggedEvent::id).containsExactly(3L, 4L, 5L, 6L, 7L);
+        assertThat(live.getFirst())
+                .isEqualTo(new TurnEventLog.LoggedEvent(
+                        3, "chunk", TurnEventCodec.encode(new TurnEvent.Chunk("piece 3 \"é😀\"\n"))));
+        assertThat(live.getFirst().event()).isEqualTo(new TurnEvent.Chunk("piece 3 \"é😀\"\n"));
+
+        writer.ended();
+        try (TurnEventLog.Reader reader = log.reader("turn-1")) {
+            assertThat(reader.read(0, Duration.ZERO)).isEqualTo(live);
+            assertThat(reader.read(5, Duration.ZERO)).isEqualTo(live.subList(3, 5));
+        }
     }
 
     @Test
