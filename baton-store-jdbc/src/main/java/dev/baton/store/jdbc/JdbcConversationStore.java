@@ -205,8 +205,13 @@ public final class JdbcConversationStore implements ConversationStore {
                         throw new IllegalArgumentException(
                                 "tool call " + t.id() + " is recorded before its message exists");
                 }
+                if (fence == null) {
+                    // the record alone is last: on PostgreSQL it carries the COMMIT, one round trip less
+                    toolCalls.insertOwnedLast(c, userId, step.calls(), db.commitWithLastStatement());
+                    return null;
+                }
                 toolCalls.insertOwned(c, userId, step.calls());
-                if (fence != null) RunningTurnRows.checkpoint(c, fence, step.state());
+                RunningTurnRows.checkpoint(c, fence, step.state());
                 return null;
             });
         } catch (NothingToKeep rolledBack) {

@@ -155,7 +155,7 @@ abstract class JdbcTransactionalStepContract {
                     effect(session);
                     return new StepRecord(List.of(toolCall(session)), null);
                 }))
-                .isInstanceOf(RuntimeException.class);
+                .isInstanceOf(SessionNotFoundException.class);
 
         assertThat(effects(session)).isZero();
         assertThat(StoredRows.toolCalls(db, session.id())).isEmpty();
