@@ -56,6 +56,8 @@ final class TransactionalStep implements TransactionalCalls {
     private TurnState before;
     /** The calls committed so far, by the model's call id, in the order they committed. */
     private final Map<String, Committed> committed = Collections.synchronizedMap(new LinkedHashMap<>());
+    /** The checkpoint the last commit wrote; null before any. */
+    private volatile String lastCheckpoint;
     /** The ids of the calls' rows, by the model's call id. */
     private final Map<String, String> recordIds = new ConcurrentHashMap<>();
 
@@ -101,6 +103,7 @@ final class TransactionalStep implements TransactionalCalls {
         }
         ToolCallOutcome[] ran = new ToolCallOutcome[1];
         TurnState.ToolCall[] kept = new TurnState.ToolCall[1];
+        String[] stateOfLastCommit = new String[1];
         try {
             store.recordStepWith(request.principal().userId(), progress.fence, () -> {
                 ran[0] = run.get();
@@ -111,9 +114,13 @@ final class TransactionalStep implements TransactionalCalls {
                 String state = progress.fence == null
                         ? null
                         : TurnStateCodec.encode(stateWith(kept[0], canonicalArguments));
+                stateOfLastCommit[0] = state;
                 return new StepRecord(List.of(kept[0].toRecord(request.session().id(), null)), state);
             });
-            if (kept[0] != null) committed.put(call.id(), new Committed(kept[0], canonicalArguments));
+            if (kept[0] != null) {
+                committed.put(call.id(), new Committed(kept[0], canonicalArguments));
+                lastCheckpoint = stateOfLastCommit[0];
+            }
             return ran[0];
         } catch (TurnFencedException e) {
             log.info(
@@ -147,6 +154,14 @@ final class TransactionalStep implements TransactionalCalls {
     /** Those of {@code calls} that are not written yet (the committed ones are, with their effect). */
     List<TurnState.ToolCall> unrecorded(List<TurnState.ToolCall> calls) {
         return calls.stream().filter(c -> !committed(c)).toList();
+    }
+
+    /**
+     * The checkpoint the step's last commit wrote (under the fence, with its call), or null when none committed: when
+     * every call of the step committed, it may be the state the step's own write would write again.
+     */
+    String lastCheckpoint() {
+        return lastCheckpoint;
     }
 
     /** Whether {@code call} was committed with its effect. */
