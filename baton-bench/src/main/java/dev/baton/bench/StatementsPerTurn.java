@@ -106,7 +106,8 @@ public final class StatementsPerTurn {
                     else TurnLatencyBench.check(reply, BenchScripts.TOOL_ANSWER, List.of("succeeded"));
                 }
                 if (options.trace()) {
-                    System.out.printf("%s turn, %d prior messages: the last turn's statements in order%n", kind, history);
+                    System.out.printf(
+                            "%s turn, %d prior messages: the last turn's statements in order%n", kind, history);
                     counter.sequence().forEach(line -> System.out.println("    " + shorten(line, 160)));
                 }
                 return new Result(kind, history, turns, counter.bySql());

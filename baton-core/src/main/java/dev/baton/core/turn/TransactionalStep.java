@@ -111,9 +111,8 @@ final class TransactionalStep implements TransactionalCalls {
                 if (ran[0].state() != ToolCallState.SUCCEEDED || !stillWanted.getAsBoolean()) return null;
                 kept[0] = new TurnState.ToolCall(recordIdOf(call), ran[0]);
                 // a turn that is not leased has no checkpoint: its call's row alone commits with the effect
-                String state = progress.fence == null
-                        ? null
-                        : TurnStateCodec.encode(stateWith(kept[0], canonicalArguments));
+                String state =
+                        progress.fence == null ? null : TurnStateCodec.encode(stateWith(kept[0], canonicalArguments));
                 stateOfLastCommit[0] = state;
                 return new StepRecord(List.of(kept[0].toRecord(request.session().id(), null)), state);
             });

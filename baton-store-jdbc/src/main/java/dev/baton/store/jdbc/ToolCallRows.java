@@ -73,8 +73,7 @@ final class ToolCallRows {
      *
      * @throws SessionNotFoundException if a call's session is not the user's (nothing is committed then)
      */
-    void insertOwnedLast(Connection c, String userId, List<ToolCallRecord> calls, String commit)
-            throws SQLException {
+    void insertOwnedLast(Connection c, String userId, List<ToolCallRecord> calls, String commit) throws SQLException {
         if (commit.isEmpty() || calls.size() != 1) {
             insertOwned(c, userId, calls);
             return;
