@@ -17,7 +17,8 @@ import java.util.regex.Pattern;
  * the server a wake-up and a reply however little the statement does, which is why PostgreSQL turns cost more than
  * SQLite ones; the count does not depend on the machine's load.
  *
- * <p>Usage: {@code java -cp ... dev.baton.bench.PostgresRoundTrips [turns]} (default 20).
+ * <p>Usage: {@code java -cp ... dev.baton.bench.PostgresRoundTrips [--durable] [turns]} (default 20); {@code --durable}
+ * runs the server with durable turns on (leased turns, checkpoints).
  */
 public final class PostgresRoundTrips {
     /** pgjdbc's protocol logger; at FINEST it logs each message it sends. */
@@ -33,10 +34,16 @@ public final class PostgresRoundTrips {
     private PostgresRoundTrips() {}
 
     public static void main(String[] args) {
-        int turns = args.length > 0 ? Integer.parseInt(args[0]) : 20;
+        List<String> numbers = new java.util.ArrayList<>(List.of(args));
+        boolean durable = numbers.remove("--durable");
+        int turns = numbers.isEmpty() ? 20 : Integer.parseInt(numbers.getFirst());
+        var sections = StatementsPerTurn.priced();
+        if (durable) {
+            sections.putObject("durableTurns").put("enabled", true);
+            System.out.println("durable turns ON");
+        }
         PostgresTestDatabase postgres = PostgresTestDatabase.create();
-        try (BenchServer server =
-                BenchServer.start(BenchScripts.turns(), StatementsPerTurn.priced(), Map.of(), postgres.url())) {
+        try (BenchServer server = BenchServer.start(BenchScripts.turns(), sections, Map.of(), postgres.url())) {
             for (String kind : List.of("text", "tool")) {
                 String prompt = kind.equals("text") ? BenchScripts.TEXT_PROMPT : BenchScripts.TOOL_PROMPT;
                 String session = server.startSession();

@@ -4,8 +4,10 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.AppenderBase;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.regex.Pattern;
@@ -39,12 +41,17 @@ public final class SqlStatementCounter implements AutoCloseable {
     /** In the order each statement was first seen, so a turn reads top to bottom. */
     private final Map<String, LongAdder> bySql = Collections.synchronizedMap(new LinkedHashMap<>());
 
+    /** Every statement since {@link #restartSequence()}, in the order run, with its thread: where transactions are. */
+    private final List<String> sequence = Collections.synchronizedList(new ArrayList<>());
+
     private final AppenderBase<ILoggingEvent> appender = new AppenderBase<>() {
         @Override
         protected void append(ILoggingEvent event) {
             String sql = event.getFormattedMessage();
-            String key = isPoolThread(event.getThreadName()) ? POOL_PREFIX + normalize(sql) : normalize(sql);
+            boolean pool = isPoolThread(event.getThreadName());
+            String key = pool ? POOL_PREFIX + normalize(sql) : normalize(sql);
             bySql.computeIfAbsent(key, k -> new LongAdder()).increment();
+            if (!pool) sequence.add(event.getThreadName() + ": " + normalize(sql));
         }
     };
 
@@ -81,6 +88,18 @@ public final class SqlStatementCounter implements AutoCloseable {
             bySql.forEach((sql, n) -> out.put(sql, n.sum()));
         }
         return out;
+    }
+
+    /** Forgets the statements seen so far, so that {@link #sequence()} starts from here. */
+    public void restartSequence() {
+        sequence.clear();
+    }
+
+    /** The statements since {@link #restartSequence()} (the pool's own left out), each as "thread: sql", in order. */
+    public List<String> sequence() {
+        synchronized (sequence) {
+            return List.copyOf(sequence);
+        }
     }
 
     @Override

@@ -12,8 +12,10 @@ import java.util.Map;
  * Counts the SQL statements one turn executes (over HTTP, against a real server on SQLite) with a short and a long
  * conversation, and says whether the count depends on the length. Exits with status 1 when it does.
  *
- * <p>Usage: {@code java -cp ... dev.baton.bench.StatementsPerTurn [turns] [history...]} (default 20 turns, histories
- * 10 and 10000).
+ * <p>Usage: {@code java -cp ... dev.baton.bench.StatementsPerTurn [--durable] [--trace] [turns] [history...]}
+ * (default 20 turns, histories 10 and 10000). {@code --durable} runs the server with durable turns on (leased turns,
+ * checkpoints); {@code --trace} also prints the statements of the last turn of each kind in the order they ran, with
+ * their threads, so a turn's transactions (BEGIN IMMEDIATE … COMMIT) can be read off.
  */
 public final class StatementsPerTurn {
     /** Hikari's liveness probe on a connection idle for over 500 ms: the pool's work, not the turn's. */
@@ -43,17 +45,23 @@ public final class StatementsPerTurn {
 
     private StatementsPerTurn() {}
 
+    /** What to run against and what to print besides the counts. */
+    record Options(boolean durable, boolean trace) {}
+
     public static void main(String[] args) {
-        int turns = args.length > 0 ? Integer.parseInt(args[0]) : 20;
+        List<String> numbers = new ArrayList<>(List.of(args));
+        Options options = new Options(numbers.remove("--durable"), numbers.remove("--trace"));
+        int turns = numbers.isEmpty() ? 20 : Integer.parseInt(numbers.getFirst());
         List<Integer> histories = new ArrayList<>();
-        for (int i = 1; i < args.length; i++) histories.add(Integer.parseInt(args[i]));
+        for (int i = 1; i < numbers.size(); i++) histories.add(Integer.parseInt(numbers.get(i)));
         if (histories.isEmpty()) histories = List.of(10, 10_000);
+        if (options.durable()) System.out.println("durable turns ON");
 
         boolean flat = true;
         for (String kind : List.of("text", "tool")) {
             Map<Integer, Result> results = new LinkedHashMap<>();
             for (int history : histories) {
-                Result r = measure(kind, history, turns);
+                Result r = measure(kind, history, turns, options);
                 results.put(history, r);
                 print(r);
             }
@@ -73,21 +81,34 @@ public final class StatementsPerTurn {
 
     /** Runs a few unmeasured turns, cuts the conversation back to {@code history}, then counts {@code turns} turns. */
     public static Result measure(String kind, int history, int turns) {
+        return measure(kind, history, turns, new Options(false, false));
+    }
+
+    /** As {@link #measure(String, int, int)}, with durable turns on or off, printing the last turn's trace if asked. */
+    static Result measure(String kind, int history, int turns, Options options) {
         String prompt = switch (kind) {
             case "text" -> BenchScripts.TEXT_PROMPT;
             case "tool" -> BenchScripts.TOOL_PROMPT;
             default -> throw new IllegalArgumentException("kind is text or tool: " + kind);
         };
-        try (BenchServer server = BenchServer.start(BenchScripts.turns(), priced(), Map.of())) {
+        ObjectNode sections = priced();
+        if (options.durable()) sections.putObject("durableTurns").put("enabled", true);
+        try (BenchServer server = BenchServer.start(BenchScripts.turns(), sections, Map.of())) {
             String session = server.startSession();
             server.seedHistory(session, history);
             for (int i = 0; i < 5; i++) server.send(session, prompt); // load classes, open connections
             server.resetHistory(session, history);
             try (SqlStatementCounter counter = SqlStatementCounter.start()) {
                 for (int i = 0; i < turns; i++) {
+                    if (i == turns - 1) counter.restartSequence();
                     BenchServer.TurnReply reply = server.send(session, prompt);
                     if (kind.equals("text")) TurnLatencyBench.check(reply, BenchScripts.TEXT_ANSWER, List.of());
                     else TurnLatencyBench.check(reply, BenchScripts.TOOL_ANSWER, List.of("succeeded"));
+                }
+                if (options.trace()) {
+                    System.out.printf(
+                            "%s turn, %d prior messages: the last turn's statements in order%n", kind, history);
+                    counter.sequence().forEach(line -> System.out.println("    " + shorten(line, 160)));
                 }
                 return new Result(kind, history, turns, counter.bySql());
             }
@@ -124,6 +145,10 @@ public final class StatementsPerTurn {
                 .forEach((sql, n) -> System.out.printf(
                         "  %5.1f  %s%s%n",
                         n / (double) r.turns(), sql.length() > 120 ? sql.substring(0, 120) + "…" : sql, note(sql)));
+    }
+
+    private static String shorten(String line, int max) {
+        return line.length() > max ? line.substring(0, max) + "…" : line;
     }
 
     private static String note(String sql) {

@@ -81,10 +81,12 @@ public interface ConversationStore {
     /**
      * Runs a transactional tool's work and writes the step it makes, in one transaction under {@code fence}: what the
      * work writes to this store's database on this thread joins the transaction, so the tool's effect and its record
-     * (the step's tool call and the turn's checkpoint) commit together, or neither does. The fence is checked in the
-     * same transaction: a turn another instance took over writes nothing, the tool's writes included. A store without
-     * transactions runs the work, then writes its step as {@link #recordStep}.
+     * (the step's tool call and, in a leased turn, the turn's checkpoint) commit together, or neither does. The fence
+     * is checked in the same transaction: a turn another instance took over writes nothing, the tool's writes
+     * included. Without a fence (a turn that is not leased) the tool's effect and its call's row still commit
+     * together. A store without transactions runs the work, then writes its step as {@link #recordStep}.
      *
+     * @param fence the turn's lease; null for a turn that is not leased (the step's {@code state} is then null)
      * @param work runs the tool and returns the step to write; null when nothing is to be kept (the tool failed, or
      *     its outcome came too late), which rolls back what it wrote
      * @throws TurnFencedException when another instance took the turn over: nothing was written

@@ -25,13 +25,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The transactional tool calls of one step of a leased turn: each runs in a transaction that also writes its
- * {@code tool_calls} row and the turn's checkpoint with its result, under the turn's fence
+ * The transactional tool calls of one step of a turn: each runs in a transaction that also writes its
+ * {@code tool_calls} row and, in a leased turn, the turn's checkpoint with its result, under the turn's fence
  * ({@link ConversationStore#recordStepWith}). After a crash such a call is either in the checkpoint (the takeover
  * replays it) or left no effect (the takeover may run it again). The step's transactional calls commit one at a time,
  * each checkpoint holding every result committed before it; the step's own write then records the other calls.
  *
- * <p>A turn that is not leased has nothing to commit with: its transactional tools run as any other.
+ * <p>A turn that is not leased commits the same way, without a checkpoint: the tool's effect and the row of its call
+ * are one transaction rather than two, so its effect is never without its record (the audit trail) and the step has
+ * one write less.
  */
 final class TransactionalStep implements TransactionalCalls {
     private static final Logger log = LoggerFactory.getLogger(TransactionalStep.class);
@@ -54,6 +56,8 @@ final class TransactionalStep implements TransactionalCalls {
     private TurnState before;
     /** The calls committed so far, by the model's call id, in the order they committed. */
     private final Map<String, Committed> committed = Collections.synchronizedMap(new LinkedHashMap<>());
+    /** The checkpoint the last commit wrote; null before any. */
+    private volatile String lastCheckpoint;
     /** The ids of the calls' rows, by the model's call id. */
     private final Map<String, String> recordIds = new ConcurrentHashMap<>();
 
@@ -79,9 +83,9 @@ final class TransactionalStep implements TransactionalCalls {
         this.clock = clock;
     }
 
-    /** What the step's tool calls run with: this, or nothing for a turn that is not leased. */
+    /** What the step's tool calls run with. */
     TransactionalCalls calls() {
-        return progress.fence == null ? TransactionalCalls.NONE : this;
+        return this;
     }
 
     @Override
@@ -99,17 +103,23 @@ final class TransactionalStep implements TransactionalCalls {
         }
         ToolCallOutcome[] ran = new ToolCallOutcome[1];
         TurnState.ToolCall[] kept = new TurnState.ToolCall[1];
+        String[] stateOfLastCommit = new String[1];
         try {
             store.recordStepWith(request.principal().userId(), progress.fence, () -> {
                 ran[0] = run.get();
                 // a failure keeps none of its writes; it is recorded with the step, as any call's
                 if (ran[0].state() != ToolCallState.SUCCEEDED || !stillWanted.getAsBoolean()) return null;
                 kept[0] = new TurnState.ToolCall(recordIdOf(call), ran[0]);
-                return new StepRecord(
-                        List.of(kept[0].toRecord(request.session().id(), null)),
-                        TurnStateCodec.encode(stateWith(kept[0], canonicalArguments)));
+                // a turn that is not leased has no checkpoint: its call's row alone commits with the effect
+                String state =
+                        progress.fence == null ? null : TurnStateCodec.encode(stateWith(kept[0], canonicalArguments));
+                stateOfLastCommit[0] = state;
+                return new StepRecord(List.of(kept[0].toRecord(request.session().id(), null)), state);
             });
-            if (kept[0] != null) committed.put(call.id(), new Committed(kept[0], canonicalArguments));
+            if (kept[0] != null) {
+                committed.put(call.id(), new Committed(kept[0], canonicalArguments));
+                lastCheckpoint = stateOfLastCommit[0];
+            }
             return ran[0];
         } catch (TurnFencedException e) {
             log.info(
@@ -143,6 +153,14 @@ final class TransactionalStep implements TransactionalCalls {
     /** Those of {@code calls} that are not written yet (the committed ones are, with their effect). */
     List<TurnState.ToolCall> unrecorded(List<TurnState.ToolCall> calls) {
         return calls.stream().filter(c -> !committed(c)).toList();
+    }
+
+    /**
+     * The checkpoint the step's last commit wrote (under the fence, with its call), or null when none committed: when
+     * every call of the step committed, it may be the state the step's own write would write again.
+     */
+    String lastCheckpoint() {
+        return lastCheckpoint;
     }
 
     /** Whether {@code call} was committed with its effect. */

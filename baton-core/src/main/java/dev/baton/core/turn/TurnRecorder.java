@@ -132,17 +132,34 @@ final class TurnRecorder {
      * @throws TurnFencedException when another instance took the turn over (nothing was written)
      */
     void step(TurnRequest request, TurnProgress progress, List<TurnState.ToolCall> calls, AnswerStream out) {
+        step(request, progress, calls, out, null);
+    }
+
+    /**
+     * As {@link #step(TurnRequest, TurnProgress, List, AnswerStream)}, knowing the checkpoint stored last under the
+     * fence in this step ({@code stored}, e.g. by the step's transactional calls; null when none): a step with no
+     * call left to write whose state is exactly that one writes nothing. The fence is then not checked again here;
+     * the turn's next write checks it (a turn taken over meanwhile finds out one model call later).
+     */
+    void step(
+            TurnRequest request,
+            TurnProgress progress,
+            List<TurnState.ToolCall> calls,
+            AnswerStream out,
+            String stored) {
         if (progress.fence == null) {
             record(request, calls);
             return;
         }
         String sessionId = request.session().id();
         try {
+            String state = TurnStateCodec.encode(progress.snapshot(out.filters().snapshot()));
+            if (calls.isEmpty() && state.equals(stored)) return;
             store.recordStep(
                     request.principal().userId(),
                     calls.stream().map(c -> c.toRecord(sessionId, null)).toList(),
                     progress.fence,
-                    TurnStateCodec.encode(progress.snapshot(out.filters().snapshot())));
+                    state);
         } catch (TurnFencedException e) {
             throw e;
         } catch (RuntimeException e) {

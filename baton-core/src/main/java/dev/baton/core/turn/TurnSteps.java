@@ -105,8 +105,9 @@ final class TurnSteps {
             progress.toolCalls.addAll(calls);
             step.outcomes().forEach(o -> progress.messages.add(o.toMessage()));
             // the calls and the state after them in one write: a takeover never runs a recorded call again (a
-            // transactional call was written with its effect already)
-            recorder.step(request, progress, transactional.unrecorded(calls), out);
+            // transactional call was written with its effect already; when every call was, and with the state this
+            // write would write, there is nothing left to write)
+            recorder.step(request, progress, transactional.unrecorded(calls), out, transactional.lastCheckpoint());
             if (!step.held().isEmpty()) {
                 return TurnEnding.end(
                         turn.sink(),

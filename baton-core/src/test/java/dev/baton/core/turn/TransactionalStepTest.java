@@ -45,9 +45,9 @@ import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /**
- * Transactional tools in a leased turn: each call's work runs inside the store's step transaction
- * ({@link ConversationStore#recordStepWith}), which writes the call with the turn's state after it; the step's own
- * write then records only the other calls.
+ * Transactional tools: each call's work runs inside the store's step transaction
+ * ({@link ConversationStore#recordStepWith}), which writes the call with, in a leased turn, the turn's state after it;
+ * the step's own write then records only the other calls.
  */
 class TransactionalStepTest {
     private static final Instant NOW = Instant.parse("2026-01-15T09:30:00Z");
@@ -86,8 +86,9 @@ class TransactionalStepTest {
 
         assertThat(outcome.succeeded()).isTrue();
         assertThat(kept).containsExactly("[add_task] answered [add_task]");
-        // the context, the model call (nothing to insert), then the step: its one call was written with its effect
-        assertThat(stepInserts).containsExactly(List.of(), List.of(), List.of());
+        // the context and the model call (nothing to insert); the step's own write is left out: its one call was
+        // written with its effect, under the checkpoint the step would have written again
+        assertThat(stepInserts).containsExactly(List.of(), List.of());
         assertThat(store.toolCallRows(SESSION))
                 .singleElement()
                 .satisfies(t -> assertThat(t.state()).isEqualTo(ToolCallState.SUCCEEDED));
@@ -174,8 +175,8 @@ class TransactionalStepTest {
     }
 
     @Test
-    void a_turn_that_is_not_leased_runs_its_transactional_tool_as_any_other() {
-        run(
+    void a_turn_that_is_not_leased_commits_its_transactional_call_with_its_row_and_no_checkpoint() {
+        TurnOutcome outcome = run(
                 TurnJournal.NONE,
                 ScriptedModel.of(toolCalls(call("c1", "add_task", "{\"title\":\"a\"}")), text("Done.")),
                 transactional("add_task", (args, ctx) -> {
@@ -183,9 +184,28 @@ class TransactionalStepTest {
                     return json("{\"ok\":true}");
                 }));
 
-        assertThat(ranInside).isEmpty();
+        assertThat(outcome.succeeded()).isTrue();
+        assertThat(ranInside).containsExactly("add_task");
+        assertThat(kept).containsExactly("[add_task] without a checkpoint");
         assertThat(added).hasValue(1);
-        assertThat(store.toolCallRows(SESSION)).hasSize(1);
+        assertThat(store.toolCallRows(SESSION))
+                .singleElement()
+                .satisfies(t -> assertThat(t.state()).isEqualTo(ToolCallState.SUCCEEDED));
+    }
+
+    @Test
+    void a_failed_transactional_call_of_a_turn_that_is_not_leased_is_recorded_once_with_the_step() {
+        run(
+                TurnJournal.NONE,
+                ScriptedModel.of(toolCalls(call("c1", "add_task", "{\"title\":\"a\"}")), text("Done.")),
+                transactional("add_task", (args, ctx) -> {
+                    throw new ToolException("duplicate", "That task exists.");
+                }));
+
+        assertThat(kept).containsExactly("nothing");
+        assertThat(store.toolCallRows(SESSION))
+                .singleElement()
+                .satisfies(t -> assertThat(t.state()).isEqualTo(ToolCallState.FAILED));
     }
 
     private TurnOutcome run(TurnJournal journal, ScriptedModel model, Tool tool) {
@@ -255,6 +275,13 @@ class TransactionalStepTest {
                         ranInside.add("add_task");
                         if (step == null) {
                             kept.add("nothing");
+                            return null;
+                        }
+                        if (step.state() == null) {
+                            kept.add(step.calls().stream()
+                                            .map(ToolCallRecord::toolName)
+                                            .toList() + " without a checkpoint");
+                            store.recordToolCalls(USER, step.calls());
                             return null;
                         }
                         TurnState state = TurnStateCodec.decode(step.state());

@@ -228,7 +228,10 @@ public final class Conversations {
                     dispatcher.lock(session.id(), agent.limits().requestTimeout())) {
                 // a turn of the session whose instance died answers its message before this one is taken
                 if (durable != null) durable.beforeTurn(lock, session.id());
-                // under the session's lock: a decision cannot go on with the paused turn meanwhile
+                // under the session's lock: a decision cannot go on with the paused turn meanwhile. Its lookup stays a
+                // read of its own, not folded into the user message's transaction: a paused turn found must be ended
+                // (its answer stored) before the new message is appended, so the fold would need a rollback and a
+                // second path; on SQLite it would lengthen the one writer's turn for a read WAL serves alongside it.
                 Session current = approvals != null
                                 && approvals.supersede(
                                         caller, session, agent, options.requestId(), options.answersHeldCalls())

@@ -189,19 +189,26 @@ public final class JdbcConversationStore implements ConversationStore {
      * Runs the work in a transaction on this thread: the domain's writes through this {@link Database} join it (see
      * {@link Database#inTransaction}), then the step's calls are inserted and, last, the checkpoint is written under
      * the fence, so on PostgreSQL the turn's row is locked only for the commit (not while the tool works, which would
-     * hold up the heartbeat renewing this instance's leases).
+     * hold up the heartbeat renewing this instance's leases). Without a fence the calls' rows alone commit with the
+     * work's writes.
      */
     @Override
     public void recordStepWith(String userId, TurnFence fence, Supplier<StepRecord> work) {
-        Objects.requireNonNull(fence, "fence");
         try {
             db.inTransaction(c -> {
                 StepRecord step = work.get();
                 if (step == null) throw new NothingToKeep();
+                if (fence != null && step.state() == null)
+                    throw new IllegalArgumentException("a leased turn's step needs its checkpoint");
                 for (ToolCallRecord t : step.calls()) {
                     if (t.messageId() != null)
                         throw new IllegalArgumentException(
                                 "tool call " + t.id() + " is recorded before its message exists");
+                }
+                if (fence == null) {
+                    // the record alone is last: on PostgreSQL it carries the COMMIT, one round trip less
+                    toolCalls.insertOwnedLast(c, userId, step.calls(), db.commitWithLastStatement());
+                    return null;
                 }
                 toolCalls.insertOwned(c, userId, step.calls());
                 RunningTurnRows.checkpoint(c, fence, step.state());

@@ -19,6 +19,9 @@ final class ToolCallRows {
     /** Keeps IN lists well under every driver's bind-parameter limit. */
     private static final int IDS_PER_QUERY = 500;
 
+    /** PostgreSQL's SQLSTATE for a division by zero: {@link #insertOwnedLast} found the session not the user's. */
+    private static final String DIVISION_BY_ZERO = "22012";
+
     private final ColumnCodec codec;
 
     ToolCallRows(ColumnCodec codec) {
@@ -59,6 +62,33 @@ final class ToolCallRows {
                 if (inserted[i] == 0)
                     throw new SessionNotFoundException(calls.get(i).sessionId());
             }
+        }
+    }
+
+    /**
+     * As {@link #insertOwned}, as the last statement of its transaction, followed by {@code commit}
+     * ({@link Database#commitWithLastStatement()}): on PostgreSQL the COMMIT travels in the insert's round trip. A
+     * session that is not the user's must then fail the statement, not insert nothing, or the COMMIT after it would
+     * keep the rest of the transaction without its record: dividing by the count of rows inserted does that.
+     *
+     * @throws SessionNotFoundException if a call's session is not the user's (nothing is committed then)
+     */
+    void insertOwnedLast(Connection c, String userId, List<ToolCallRecord> calls, String commit) throws SQLException {
+        if (commit.isEmpty() || calls.size() != 1) {
+            insertOwned(c, userId, calls);
+            return;
+        }
+        ToolCallRecord call = calls.getFirst();
+        try (PreparedStatement ps = c.prepareStatement("WITH inserted AS (INSERT INTO tool_calls (" + COLUMNS + ")"
+                + " SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM sessions WHERE id = ? AND user_id = ? RETURNING 1)"
+                + " SELECT 1 / (SELECT count(*) FROM inserted)" + commit)) {
+            bind(ps, call);
+            ps.setString(12, call.sessionId());
+            ps.setString(13, userId);
+            ps.execute();
+        } catch (SQLException e) {
+            if (DIVISION_BY_ZERO.equals(e.getSQLState())) throw new SessionNotFoundException(call.sessionId());
+            throw e;
         }
     }
 

@@ -125,6 +125,42 @@ abstract class JdbcTransactionalStepContract {
         assertThat(state(session)).isEqualTo(START);
     }
 
+    @Test
+    void without_a_lease_the_tools_write_commits_with_its_call_and_no_one_sees_it_before() {
+        Session session = session();
+        ToolCallRecord call = toolCall(session);
+
+        long[] seenByOthersMeanwhile = new long[1];
+        conversations.recordStepWith(session.userId(), null, () -> {
+            effect(session);
+            seenByOthersMeanwhile[0] =
+                    CompletableFuture.supplyAsync(() -> effects(session)).join();
+            return new StepRecord(List.of(call), null);
+        });
+
+        assertThat(seenByOthersMeanwhile[0]).isZero();
+        assertThat(effects(session)).isEqualTo(1);
+        assertThat(StoredRows.toolCalls(db, session.id()))
+                .singleElement()
+                .satisfies(t -> assertThat(t.id()).isEqualTo(call.id()));
+        assertThat(leases.inSession(session.id())).isEmpty();
+    }
+
+    @Test
+    void without_a_lease_a_call_that_cannot_be_recorded_takes_the_tools_write_with_it() {
+        Session session = session();
+
+        // the call's row is refused (the session is not this user's): the write it would have recorded goes too
+        assertThatThrownBy(() -> conversations.recordStepWith("user-" + Ids.newId(), null, () -> {
+                    effect(session);
+                    return new StepRecord(List.of(toolCall(session)), null);
+                }))
+                .isInstanceOf(SessionNotFoundException.class);
+
+        assertThat(effects(session)).isZero();
+        assertThat(StoredRows.toolCalls(db, session.id())).isEmpty();
+    }
+
     Session session() {
         Session session = Session.start(Ids.newId(), "tenant-1", "user-" + Ids.newId(), "tasks", null, T0);
         conversations.createSession(session);
