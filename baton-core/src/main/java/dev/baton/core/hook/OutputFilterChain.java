@@ -65,6 +65,7 @@ public final class OutputFilterChain {
         final OutputFilter filter;
         /** Shares the long deltas with the model's reply and the turn's answer rather than copying them. */
         final TextPieces input = new TextPieces();
+
         boolean dropped;
         HookResult.Continue result;
 

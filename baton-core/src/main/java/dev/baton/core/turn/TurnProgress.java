@@ -31,6 +31,7 @@ final class TurnProgress {
     int iteration;
     /** The answer so far, filtered: its long pieces are the very strings the model's reply keeps. */
     final TextPieces answer;
+
     String model;
     final List<TurnState.ToolCall> toolCalls;
     final List<UsageRecord> usage;

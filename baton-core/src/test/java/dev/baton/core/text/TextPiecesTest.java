@@ -63,7 +63,8 @@ class TextPiecesTest {
     @Test
     void gathered_short_pieces_stay_before_a_long_piece_that_follows_them() {
         String longPiece = "L".repeat(TextPieces.SHARED_AT);
-        TextPieces text = new TextPieces().append("a").append("b").append(longPiece).append("c");
+        TextPieces text =
+                new TextPieces().append("a").append("b").append(longPiece).append("c");
         assertThat(text.toString()).isEqualTo("ab" + longPiece + "c");
         assertThat(text.pieceCount()).isEqualTo(3);
     }

@@ -38,6 +38,7 @@ final class ChatCompletionsStream {
 
     /** The deltas as read: the turn keeps the same strings, so a long answer's text is held once, not twice. */
     private final TextPieces text = new TextPieces();
+
     private final Map<Integer, ToolCallParts> calls = new TreeMap<>();
     private String model;
     private String finishReason;

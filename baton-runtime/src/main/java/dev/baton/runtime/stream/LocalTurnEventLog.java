@@ -11,8 +11,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.locks.Condition;
-import java.util.function.LongFunction;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongFunction;
 
 /**
  * {@link TurnEventLog} in this process: one bounded deque per turn, readers woken by a condition when an event is
