@@ -134,7 +134,9 @@ class TransactionalStepTest {
             throws Exception {
         CountDownLatch release = new CountDownLatch(1);
         Tool slow = new Tool() {
-            private final ToolDefinition def = transactionalDefinition("add_task", Duration.ofMillis(200));
+            // long enough that the tool's thread reaches its commit before the timeout even on a loaded machine: a
+            // timeout that comes first interrupts it before it runs, and then (rightly) nothing runs at all
+            private final ToolDefinition def = transactionalDefinition("add_task", Duration.ofSeconds(1));
 
             @Override
             public ToolDefinition definition() {
