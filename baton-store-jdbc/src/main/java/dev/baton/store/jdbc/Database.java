@@ -64,7 +64,7 @@ public final class Database implements AutoCloseable {
         this.settings = settings;
         this.sqliteFile = sqliteFile;
         this.breaker = DatabaseBreaker.create(dialect, settings, () -> lastFailure);
-        this.transactions = new Transactions(pool, this::failure, dialect == Dialect.SQLITE && settings.groupCommit());
+        this.transactions = new Transactions(pool, this::failure, dialect, settings.groupCommit());
     }
 
     /**
@@ -179,22 +179,26 @@ public final class Database implements AutoCloseable {
      *
      * <p>The caller returns only once the COMMIT that holds its work succeeded; when BEGIN or COMMIT fails, every
      * caller of the batch gets that failure. With {@link DatabaseSettings#groupCommit()} off, this is {@link
-     * #inTransaction}. On PostgreSQL it is {@link #inTransaction} too: PostgreSQL commits per connection, and
-     * concurrent commits share their WAL flushes by themselves ({@code commit_delay}).
+     * #inTransaction}. On PostgreSQL a batch runs on one connection in one transaction without savepoints; when a
+     * write of it fails, the batch is rolled back and each write runs again in a transaction of its own (see {@link
+     * Transactions#commitTogetherOnPostgres}), so the work may run twice and must do nothing but its SQL.
      */
     public <T> T inSharedTransaction(SqlWork<T> work) {
         Connection joined = transactions.current();
         if (joined != null) return transactions.joining(work, joined);
-        return guarded(() -> dialect == Dialect.SQLITE ? transactions.sqliteShared(work) : transactions.postgres(work));
+        return guarded(() ->
+                dialect == Dialect.SQLITE ? transactions.sqliteShared(work) : transactions.postgresShared(work, false));
     }
 
     /**
-     * {@link #inOneStatement} whose commit may be shared: on SQLite {@link #inSharedTransaction}, on PostgreSQL one
-     * statement in autocommit.
+     * {@link #inOneStatement} whose commit may be shared: {@link #inSharedTransaction}, except that on PostgreSQL a
+     * write alone in its batch runs in autocommit (one round trip).
      */
     public <T> T inSharedStatement(SqlWork<T> work) {
         if (dialect == Dialect.SQLITE) return inSharedTransaction(work);
-        return onConnection(work, "database write failed");
+        Connection joined = transactions.current();
+        if (joined != null) return transactions.joining(work, joined);
+        return guarded(() -> transactions.postgresShared(work, true));
     }
 
     /** SQLite writes waiting for, or inside, a shared commit right now (for tests). */

@@ -12,7 +12,7 @@ import java.util.Objects;
  * database:
  *   connectionTimeout: 1s   # longest wait for a pooled connection before a request fails with 503
  *   breakerOpenFor: 500ms   # after repeated failures, fail at once for this long before trying again
- *   groupCommit: true       # SQLite: turns writing at the same time share one transaction
+ *   groupCommit: true       # turns writing at the same time share one transaction
  * }</pre>
  *
  * @param connectionTimeout how long a caller waits for a connection from the pool (HikariCP's connectionTimeout;
@@ -20,9 +20,8 @@ import java.util.Objects;
  * @param breakerOpenFor how long the store's circuit breaker fails every call at once after it opened (three of
  *     the last five calls found the database unavailable); then one call probes, and its outcome closes or re-opens
  *     the breaker. Recovery after the database returns takes at most about this long.
- * @param groupCommit on SQLite, whether a turn's writes ({@link Database#inSharedTransaction}) made at the same time
- *     as other turns' share their transaction and its commit; off, each commits alone (for comparing the two). No
- *     effect on PostgreSQL.
+ * @param groupCommit whether a turn's writes ({@link Database#inSharedTransaction}) made at the same time as other
+ *     turns' share their transaction and its commit; off, each commits alone (for comparing the two)
  */
 public record DatabaseSettings(Duration connectionTimeout, Duration breakerOpenFor, boolean groupCommit) {
     public static final DatabaseSettings DEFAULTS =

@@ -4,11 +4,13 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 
 /**
- * SQLite writes of several threads committed together: each caller queues its write; the caller at the front of the
- * queue leads, takes this process's write lock, drains up to {@link #MAX_BATCH} queued writes and runs them in one
- * transaction ({@link Transactions#commitTogether}), then wakes every caller of the batch and the next front. A caller
+ * Writes of several threads committed together: each caller queues its write; the caller at the front of the queue
+ * leads, takes this process's write lock, drains up to {@link #MAX_BATCH} queued writes and runs them in one
+ * transaction (on SQLite {@link Transactions#commitTogether}, on PostgreSQL {@link
+ * Transactions#commitTogetherOnPostgres}), then wakes every caller of the batch and the next front. A caller
  * whose write a leader took waits for that batch's end and returns how its own write ended: only after the COMMIT
  * that holds it succeeded.
  *
@@ -22,20 +24,24 @@ final class GroupCommit {
     static final int MAX_BATCH = 64;
 
     private final Transactions transactions;
+    /** Runs a batch in one transaction, keeping each write's outcome in it; throws nothing. */
+    private final Consumer<List<SharedWrite<?>>> commitTogether;
+
     private final ReentrantLock lock = new ReentrantLock();
     /** Writes not done yet, in arrival order; a running batch is at the front, its leader first. */
-    private final ArrayDeque<SqliteWrite<?>> queue = new ArrayDeque<>();
+    private final ArrayDeque<SharedWrite<?>> queue = new ArrayDeque<>();
 
-    GroupCommit(Transactions transactions) {
+    GroupCommit(Transactions transactions, Consumer<List<SharedWrite<?>>> commitTogether) {
         this.transactions = transactions;
+        this.commitTogether = commitTogether;
     }
 
     /** Runs the work in a transaction it may share with other threads' writes; see {@link Database#inSharedTransaction}. */
-    <T> T commit(SqlWork<T> work) {
-        SqliteWrite<T> write;
+    <T> T commit(SqlWork<T> work, boolean oneStatement) {
+        SharedWrite<T> write;
         lock.lock();
         try {
-            write = new SqliteWrite<>(work, lock.newCondition());
+            write = new SharedWrite<>(work, lock.newCondition(), oneStatement);
             queue.addLast(write);
             awaitDoneOrFront(write);
         } finally {
@@ -55,7 +61,7 @@ final class GroupCommit {
         }
     }
 
-    private void awaitDoneOrFront(SqliteWrite<?> write) {
+    private void awaitDoneOrFront(SharedWrite<?> write) {
         boolean interrupted = false;
         while (!write.done && queue.peekFirst() != write) {
             try {
@@ -73,7 +79,7 @@ final class GroupCommit {
         if (interrupted) Thread.currentThread().interrupt();
     }
 
-    private void lead(SqliteWrite<?> leader) {
+    private void lead(SharedWrite<?> leader) {
         try {
             transactions.lockWrites();
         } catch (RuntimeException e) {
@@ -85,13 +91,13 @@ final class GroupCommit {
             }
             throw e;
         }
-        List<SqliteWrite<?>> batch = List.of();
+        List<SharedWrite<?>> batch = List.of();
         try {
             batch = drain();
-            transactions.commitTogether(batch);
+            commitTogether.accept(batch);
         } catch (RuntimeException | Error e) {
             // commitTogether keeps every failure in the writes; this is a defect, and no caller may be left waiting
-            for (SqliteWrite<?> w : batch) w.failWith(e);
+            for (SharedWrite<?> w : batch) w.failWith(e);
             if (batch.isEmpty()) leader.failWith(e);
         } finally {
             transactions.unlockWrites();
@@ -99,11 +105,11 @@ final class GroupCommit {
         }
     }
 
-    private List<SqliteWrite<?>> drain() {
+    private List<SharedWrite<?>> drain() {
         lock.lock();
         try {
-            List<SqliteWrite<?>> batch = new ArrayList<>(Math.min(queue.size(), MAX_BATCH));
-            for (SqliteWrite<?> w : queue) {
+            List<SharedWrite<?>> batch = new ArrayList<>(Math.min(queue.size(), MAX_BATCH));
+            for (SharedWrite<?> w : queue) {
                 if (batch.size() == MAX_BATCH) break;
                 w.taken = true;
                 batch.add(w);
@@ -115,12 +121,12 @@ final class GroupCommit {
     }
 
     /** Publishes the batch's outcomes and wakes its callers, then the next leader. */
-    private void finish(SqliteWrite<?> leader, List<SqliteWrite<?>> batch) {
+    private void finish(SharedWrite<?> leader, List<SharedWrite<?>> batch) {
         lock.lock();
         try {
             if (batch.isEmpty()) queue.remove(leader);
             // the batch is the front of the queue: writes only join at the back, and only untaken ones leave early
-            for (SqliteWrite<?> w : batch) {
+            for (SharedWrite<?> w : batch) {
                 queue.pollFirst();
                 w.done = true;
                 w.turn.signal();
@@ -133,14 +139,14 @@ final class GroupCommit {
     }
 
     /** Takes a write that is not in a running batch out of the queue. Under the lock. */
-    private void leave(SqliteWrite<?> write) {
+    private void leave(SharedWrite<?> write) {
         boolean wasFront = queue.peekFirst() == write;
         queue.remove(write);
         if (wasFront) signalFront();
     }
 
     private void signalFront() {
-        SqliteWrite<?> next = queue.peekFirst();
+        SharedWrite<?> next = queue.peekFirst();
         if (next != null) next.turn.signal();
     }
 }

@@ -31,14 +31,20 @@ final class Transactions {
 
     private final ReentrantLock sqliteWriteLock = new ReentrantLock(true);
     private final ThreadLocal<Open> current = new ThreadLocal<>();
-    /** Shares SQLite commits between threads; null when group commit is off (or on PostgreSQL). */
+    /** Shares commits between threads; null when group commit is off. */
     private final GroupCommit groupCommit;
 
     Transactions(
-            HikariDataSource pool, BiFunction<String, SQLException, RuntimeException> failure, boolean groupCommit) {
+            HikariDataSource pool,
+            BiFunction<String, SQLException, RuntimeException> failure,
+            Dialect dialect,
+            boolean groupCommit) {
         this.pool = pool;
         this.failure = failure;
-        this.groupCommit = groupCommit ? new GroupCommit(this) : null;
+        this.groupCommit = !groupCommit
+                ? null
+                : new GroupCommit(
+                        this, dialect == Dialect.SQLITE ? this::commitTogether : this::commitTogetherOnPostgres);
     }
 
     /** The connection of this thread's transaction, or null outside one. */
@@ -68,7 +74,7 @@ final class Transactions {
 
     /** Runs the work alone in its own SQLite write transaction. */
     <T> T sqlite(SqlWork<T> work) {
-        SqliteWrite<T> write = new SqliteWrite<>(work, null);
+        SharedWrite<T> write = new SharedWrite<>(work, null);
         lockWrites();
         try {
             commitTogether(List.of(write));
@@ -83,7 +89,17 @@ final class Transactions {
      * alone as {@link #sqlite} when group commit is off.
      */
     <T> T sqliteShared(SqlWork<T> work) {
-        return groupCommit == null ? sqlite(work) : groupCommit.commit(work);
+        return groupCommit == null ? sqlite(work) : groupCommit.commit(work, false);
+    }
+
+    /**
+     * Runs the work in a PostgreSQL transaction it may share with other threads' work ({@link GroupCommit}), or alone
+     * as {@link #postgres} when group commit is off. {@code oneStatement}: the work writes with one statement, so alone
+     * it runs in autocommit (one round trip).
+     */
+    <T> T postgresShared(SqlWork<T> work, boolean oneStatement) {
+        if (groupCommit != null) return groupCommit.commit(work, oneStatement);
+        return oneStatement ? autocommit(work) : postgres(work);
     }
 
     /** SQLite writes queued for a shared commit, a running batch included; 0 when group commit is off. */
@@ -97,12 +113,12 @@ final class Transactions {
      * Several each run inside a savepoint: one that throws is rolled back to it and fails alone, the others are kept.
      * When BEGIN, a savepoint or COMMIT fails, every write of the batch fails with that failure.
      */
-    void commitTogether(List<? extends SqliteWrite<?>> writes) {
+    void commitTogether(List<? extends SharedWrite<?>> writes) {
         Connection c;
         try {
             c = pool.getConnection();
         } catch (SQLException e) {
-            for (SqliteWrite<?> w : writes) w.failWith(e);
+            for (SharedWrite<?> w : writes) w.failWith(e);
             return;
         }
         try (c) {
@@ -116,18 +132,18 @@ final class Transactions {
     }
 
     /** Runs the batch; false when the connection may still hold an open transaction. */
-    private boolean runInOneTransaction(Connection c, List<? extends SqliteWrite<?>> writes) {
+    private boolean runInOneTransaction(Connection c, List<? extends SharedWrite<?>> writes) {
         try {
             // Explicit BEGIN IMMEDIATE in autocommit mode: takes the write lock up front (waiting up to
             // busy_timeout for other processes) and leaves no transaction open when the connection returns.
             exec(c, "BEGIN IMMEDIATE");
         } catch (SQLException e) {
-            for (SqliteWrite<?> w : writes) w.failWith(e);
+            for (SharedWrite<?> w : writes) w.failWith(e);
             return true;
         }
         boolean savepoints = writes.size() > 1;
         boolean anyKept = false;
-        for (SqliteWrite<?> w : writes) {
+        for (SharedWrite<?> w : writes) {
             try {
                 if (savepoints) exec(c, "SAVEPOINT write");
                 current.set(new Open(c, false));
@@ -142,7 +158,7 @@ final class Transactions {
                 anyKept |= ran;
             } catch (SQLException e) {
                 // the transaction is in doubt (SQLite may have rolled it back by itself): nothing of it is kept
-                for (SqliteWrite<?> other : writes) other.failWith(e);
+                for (SharedWrite<?> other : writes) other.failWith(e);
                 return rollbackQuietly(c, e);
             }
         }
@@ -153,7 +169,7 @@ final class Transactions {
             exec(c, "COMMIT");
             return true;
         } catch (SQLException e) {
-            for (SqliteWrite<?> w : writes) w.failWith(e);
+            for (SharedWrite<?> w : writes) w.failWith(e);
             return rollbackQuietly(c, e);
         }
     }
@@ -166,6 +182,103 @@ final class Transactions {
     /** The exception for a failed statement, as {@link Database} reports it. */
     RuntimeException failedStatement(String what, SQLException e) {
         return failure.apply(what, e);
+    }
+
+    /**
+     * Runs a batch of writes on one PostgreSQL connection, keeping each one's outcome in it; throws nothing. Alone, a
+     * write runs as {@link #postgres} (or in autocommit when it is one statement). Several run in one transaction with
+     * no savepoints (each would cost a round trip): when one of them fails, PostgreSQL has aborted the transaction, so
+     * it is rolled back and every write runs again, each in a transaction of its own, where only the failing one fails.
+     * Their work is SQL on the connection it is given, so running it again after a rollback does it once.
+     */
+    void commitTogetherOnPostgres(List<SharedWrite<?>> writes) {
+        Connection c;
+        try {
+            c = pool.getConnection();
+        } catch (SQLException e) {
+            for (SharedWrite<?> w : writes) w.failWith(e);
+            return;
+        }
+        try (c) {
+            if (writes.size() == 1 && writes.getFirst().oneStatement) {
+                writes.getFirst().runOn(c);
+                return;
+            }
+            c.setAutoCommit(false);
+            try {
+                if (writes.size() > 1 && runTogether(c, writes)) return;
+                for (SharedWrite<?> w : writes) {
+                    w.forget();
+                    runAlone(c, w);
+                }
+            } finally {
+                restoreAutoCommit(c);
+            }
+        } catch (SQLException | RuntimeException e) {
+            for (SharedWrite<?> w : writes) w.failWith(e);
+        }
+    }
+
+    /** The writes in one transaction; false when one failed and the transaction was rolled back. */
+    private boolean runTogether(Connection c, List<SharedWrite<?>> writes) throws SQLException {
+        for (SharedWrite<?> w : writes) {
+            current.set(new Open(c, false));
+            boolean ran;
+            try {
+                ran = w.runOn(c);
+            } finally {
+                current.remove();
+            }
+            if (!ran) {
+                c.rollback();
+                return false;
+            }
+        }
+        try {
+            c.commit();
+        } catch (SQLException e) {
+            for (SharedWrite<?> w : writes) w.failWith(e);
+            rollbackQuietly(c);
+        }
+        return true;
+    }
+
+    /** One write in its own transaction, its last statement allowed to carry the COMMIT (see {@link #postgres}). */
+    private void runAlone(Connection c, SharedWrite<?> w) throws SQLException {
+        current.set(new Open(c, true));
+        boolean ran;
+        try {
+            ran = w.runOn(c);
+        } finally {
+            current.remove();
+        }
+        if (!ran) {
+            c.rollback();
+            return;
+        }
+        try {
+            c.commit();
+        } catch (SQLException e) {
+            w.failWith(e);
+            rollbackQuietly(c);
+        }
+    }
+
+    private static void rollbackQuietly(Connection c) {
+        try {
+            c.rollback();
+        } catch (SQLException ignored) {
+            // the connection is broken: the pool evicts it, and the failure reported is the commit's
+        }
+    }
+
+    /** One statement in autocommit on a pooled connection. */
+    private <T> T autocommit(SqlWork<T> work) {
+        try (Connection c = pool.getConnection()) {
+            return work.run(c);
+        } catch (SQLException e) {
+            throw failure.apply("database write failed", e);
+        }
     }
 
     <T> T postgres(SqlWork<T> work) {

@@ -6,12 +6,14 @@ import java.util.concurrent.locks.Condition;
 import java.util.function.BiFunction;
 
 /**
- * One caller's write on SQLite, and how it ended: run inside a transaction it may share with other callers' writes
+ * One caller's write, and how it ended: run inside a transaction it may share with other callers' writes
  * ({@link GroupCommit}), on whichever thread commits that transaction. Its outcome is read by its caller only once the
  * transaction has ended, and only after {@link GroupCommit} published it under its lock.
  */
-final class SqliteWrite<T> {
+final class SharedWrite<T> {
     private final SqlWork<T> work;
+    /** The work writes with one statement: alone, on PostgreSQL, it needs no transaction of its own. */
+    final boolean oneStatement;
     /** Signalled when this write is done, or when it reached the front of the queue and its caller must lead. */
     final Condition turn;
     /** Drained into a batch that is running: its caller must wait for that batch's end. Guarded by the queue's lock. */
@@ -22,9 +24,14 @@ final class SqliteWrite<T> {
     private T result;
     private Throwable failure;
 
-    SqliteWrite(SqlWork<T> work, Condition turn) {
+    SharedWrite(SqlWork<T> work, Condition turn) {
+        this(work, turn, false);
+    }
+
+    SharedWrite(SqlWork<T> work, Condition turn, boolean oneStatement) {
         this.work = work;
         this.turn = turn;
+        this.oneStatement = oneStatement;
     }
 
     /** Runs the work on {@code c}, keeping its result or whatever it threw; true when it returned. */
@@ -36,6 +43,12 @@ final class SqliteWrite<T> {
             failure = t;
             return false;
         }
+    }
+
+    /** Forgets how a run ended whose transaction was rolled back, so the write can run again on its own. */
+    void forget() {
+        result = null;
+        failure = null;
     }
 
     boolean failed() {
