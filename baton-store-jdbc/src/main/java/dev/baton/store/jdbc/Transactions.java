@@ -222,44 +222,36 @@ final class Transactions {
     /** The writes in one transaction; false when one failed and the transaction was rolled back. */
     private boolean runTogether(Connection c, List<SharedWrite<?>> writes) throws SQLException {
         for (SharedWrite<?> w : writes) {
-            current.set(new Open(c, false));
-            boolean ran;
-            try {
-                ran = w.runOn(c);
-            } finally {
-                current.remove();
-            }
-            if (!ran) {
-                c.rollback();
-                return false;
-            }
+            if (!ranOrRolledBack(c, w, false)) return false;
         }
-        try {
-            c.commit();
-        } catch (SQLException e) {
-            for (SharedWrite<?> w : writes) w.failWith(e);
-            rollbackQuietly(c);
-        }
+        commitOrFail(c, writes);
         return true;
     }
 
     /** One write in its own transaction, its last statement allowed to carry the COMMIT (see {@link #postgres}). */
     private void runAlone(Connection c, SharedWrite<?> w) throws SQLException {
-        current.set(new Open(c, true));
+        if (ranOrRolledBack(c, w, true)) commitOrFail(c, List.of(w));
+    }
+
+    /** Runs one write in the connection's open transaction; when it fails, rolls that transaction back. */
+    private boolean ranOrRolledBack(Connection c, SharedWrite<?> w, boolean ownWork) throws SQLException {
+        current.set(new Open(c, ownWork));
         boolean ran;
         try {
             ran = w.runOn(c);
         } finally {
             current.remove();
         }
-        if (!ran) {
-            c.rollback();
-            return;
-        }
+        if (!ran) c.rollback();
+        return ran;
+    }
+
+    /** Commits; when that fails, every write of the transaction fails with it. */
+    private static void commitOrFail(Connection c, List<SharedWrite<?>> writes) {
         try {
             c.commit();
         } catch (SQLException e) {
-            w.failWith(e);
+            for (SharedWrite<?> w : writes) w.failWith(e);
             rollbackQuietly(c);
         }
     }
