@@ -114,13 +114,8 @@ final class Transactions {
      * When BEGIN, a savepoint or COMMIT fails, every write of the batch fails with that failure.
      */
     void commitTogether(List<? extends SharedWrite<?>> writes) {
-        Connection c;
-        try {
-            c = pool.getConnection();
-        } catch (SQLException e) {
-            for (SharedWrite<?> w : writes) w.failWith(e);
-            return;
-        }
+        Connection c = connectionOrFail(writes);
+        if (c == null) return;
         try (c) {
             boolean clean = runInOneTransaction(c, writes);
             // SQLite opens a file it may not write read-only and stays so: a connection that found the file
@@ -128,6 +123,16 @@ final class Transactions {
             if (!clean || writes.stream().anyMatch(w -> w.failed() && outOfReach(w.failure()))) pool.evictConnection(c);
         } catch (SQLException closeFailure) {
             // the pool evicts a connection it cannot take back by itself; the writes' outcomes stand
+        }
+    }
+
+    /** A pooled connection for a batch; null when there is none, every write of the batch failed with the reason. */
+    private Connection connectionOrFail(List<? extends SharedWrite<?>> writes) {
+        try {
+            return pool.getConnection();
+        } catch (SQLException e) {
+            for (SharedWrite<?> w : writes) w.failWith(e);
+            return null;
         }
     }
 
@@ -192,13 +197,8 @@ final class Transactions {
      * Their work is SQL on the connection it is given, so running it again after a rollback does it once.
      */
     void commitTogetherOnPostgres(List<SharedWrite<?>> writes) {
-        Connection c;
-        try {
-            c = pool.getConnection();
-        } catch (SQLException e) {
-            for (SharedWrite<?> w : writes) w.failWith(e);
-            return;
-        }
+        Connection c = connectionOrFail(writes);
+        if (c == null) return;
         try (c) {
             if (writes.size() == 1 && writes.getFirst().oneStatement) {
                 writes.getFirst().runOn(c);
