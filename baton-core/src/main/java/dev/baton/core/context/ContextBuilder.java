@@ -7,6 +7,7 @@ import dev.baton.core.conversation.ConversationStore;
 import dev.baton.core.conversation.Message;
 import dev.baton.core.conversation.MessageRole;
 import dev.baton.core.conversation.MessageStatus;
+import dev.baton.core.conversation.Session;
 import dev.baton.core.model.ChatMessage;
 import dev.baton.core.model.ToolSpec;
 import dev.baton.core.turn.TokenCounter;
@@ -44,10 +45,18 @@ public final class ContextBuilder {
     private final Cache<ToolSpec, Integer> toolTokens =
             Caffeine.newBuilder().maximumSize(1_000).build();
 
+    private final RecentWindows windows;
+
     public ContextBuilder(ConversationStore store, TokenCounter tokens, Clock clock) {
+        this(store, tokens, clock, new RecentWindows());
+    }
+
+    /** @param windows the sessions' newest messages this instance keeps between turns (shared with the recorder) */
+    public ContextBuilder(ConversationStore store, TokenCounter tokens, Clock clock, RecentWindows windows) {
         this.store = Objects.requireNonNull(store, "store");
         this.tokens = Objects.requireNonNull(tokens, "tokens");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.windows = Objects.requireNonNull(windows, "windows");
     }
 
     public BuiltContext build(ContextRequest request) {
@@ -64,6 +73,46 @@ public final class ContextBuilder {
         }
         return usable(
                 store.recentMessages(userId, sessionId, limits.historyMessages()), null, limits.historyMessages());
+    }
+
+    /**
+     * As {@link #recentHistory(String, String, TurnLimits)}, for a new turn of {@code session} as it was read for
+     * the turn: the history comes from this instance's window of the session when it holds the session as of its
+     * message count ({@link RecentWindows}), and from the store otherwise (a session without messages needs neither).
+     * The turn checks with {@link RecentHistory#precedes} that its stored user message came right after it.
+     */
+    public RecentHistory recentHistory(String userId, Session session, TurnLimits limits) {
+        int cap = limits.historyMessages();
+        if (cap == 0) return RecentHistory.NONE;
+        List<Message> newest;
+        if (session.messageCount() == 0) {
+            newest = List.of();
+            windows.loaded(userId, session.id(), newest, cap);
+        } else {
+            newest = windows.newest(userId, session.id(), session.messageCount(), cap)
+                    .orElse(null);
+            if (newest == null) {
+                newest = store.recentMessages(userId, session.id(), cap);
+                windows.loaded(userId, session.id(), newest, cap);
+            }
+        }
+        return new RecentHistory(
+                usable(newest, null, cap),
+                newest.isEmpty() ? 0 : newest.getLast().seq());
+    }
+
+    /**
+     * The history of a turn whose stored user message did not come right after what {@link #recentHistory(String,
+     * Session, TurnLimits)} found (another instance's message came between): read again from the store, without
+     * {@code user}.
+     */
+    public List<Message> historyBefore(Message user, TurnLimits limits) {
+        int cap = limits.historyMessages();
+        if (cap == 0) return List.of();
+        // one more than the cap: the user message is the newest of them
+        List<Message> newest = store.recentMessages(user.userId(), user.sessionId(), cap + 1);
+        windows.loaded(user.userId(), user.sessionId(), newest, cap + 1);
+        return usable(newest, user.id(), cap);
     }
 
     /** Builds the context from history already loaded with {@link #recentHistory}. */

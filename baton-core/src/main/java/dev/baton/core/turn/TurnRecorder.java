@@ -2,6 +2,7 @@ package dev.baton.core.turn;
 
 import dev.baton.core.audit.AuditRecord;
 import dev.baton.core.audit.ExtractionRecord;
+import dev.baton.core.context.RecentWindows;
 import dev.baton.core.conversation.ConversationStore;
 import dev.baton.core.conversation.Message;
 import dev.baton.core.conversation.MessageRole;
@@ -36,9 +37,13 @@ final class TurnRecorder {
     /** What was written, with the ids the rows got. */
     record Recorded(Message message, List<ToolCallRecord> toolCalls, List<UsageRecord> usage) {}
 
-    TurnRecorder(ConversationStore store, Clock clock) {
+    /** Learns each message the turn stores, so the session's next turn finds its history here. */
+    private final RecentWindows windows;
+
+    TurnRecorder(ConversationStore store, Clock clock, RecentWindows windows) {
         this.store = store;
         this.clock = clock;
+        this.windows = windows;
     }
 
     /**
@@ -62,8 +67,10 @@ final class TurnRecorder {
                 status,
                 null,
                 clock.instant());
-        return store.appendUserMessage(
+        Message stored = store.appendUserMessage(
                 message, auditRows(request, id, audit), extractionRows(request, id, extractions));
+        windows.stored(stored);
+        return stored;
     }
 
     Recorded complete(TurnRequest request, TurnProgress progress, String content, MessageStatus status) {
@@ -222,6 +229,7 @@ final class TurnRecorder {
                         auditRows(request, assistant.id(), audit),
                         extractionRows(request, assistant.id(), extractions),
                         fence));
+        windows.stored(stored);
         return new Recorded(stored, calls, usage);
     }
 

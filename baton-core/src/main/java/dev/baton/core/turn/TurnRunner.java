@@ -2,6 +2,8 @@ package dev.baton.core.turn;
 
 import dev.baton.core.context.ContextBuilder;
 import dev.baton.core.context.PromptSections;
+import dev.baton.core.context.RecentHistory;
+import dev.baton.core.context.RecentWindows;
 import dev.baton.core.conversation.ConversationStore;
 import dev.baton.core.conversation.Message;
 import dev.baton.core.conversation.MessageStatus;
@@ -122,9 +124,10 @@ public final class TurnRunner {
         this.approvals = Objects.requireNonNull(approvals, "approvals");
         this.pendingUsage = Objects.requireNonNull(pendingUsage, "pendingUsage");
         this.journal = Objects.requireNonNull(journal, "journal");
-        this.contexts = new ContextBuilder(store, tokens, clock);
+        RecentWindows windows = new RecentWindows();
+        this.contexts = new ContextBuilder(store, tokens, clock, windows);
         ToolDispatcher dispatcher = new ToolDispatcher(new ToolExecutor(tools, clock), tools, approvals, clock);
-        this.recorder = new TurnRecorder(store, clock);
+        this.recorder = new TurnRecorder(store, clock, windows);
         this.pauses = new TurnPauses(approvals, recorder, modules, clock, journal);
         this.ending = new TurnEnding(recorder, modules, pendingUsage, journal);
         this.steps = new TurnSteps(new CallPricing(costs, clock), dispatcher, recorder, pauses, ending, checkpoints);
@@ -273,15 +276,15 @@ public final class TurnRunner {
 
         // the user message's id is fixed before the hooks run, so on_message extractions can point at it
         String userMessageId = Ids.newId();
-        List<Message> recent;
+        RecentHistory history;
         BeforeAiOutcome.Proceed proceed;
         HookContext hookContext;
         try {
-            recent = contexts.recentHistory(
+            history = contexts.recentHistory(
                     request.principal().userId(),
-                    request.session().id(),
+                    request.session(),
                     request.agent().limits());
-            hookContext = TurnHookContexts.of(request, recent, clock.instant());
+            hookContext = TurnHookContexts.of(request, history.messages(), clock.instant());
             modules.onMessage(hookContext, userMessageId);
             switch (modules.beforeAi(hookContext)) {
                 case BeforeAiOutcome.Blocked blocked -> {
@@ -327,6 +330,18 @@ public final class TurnRunner {
         } catch (RuntimeException e) {
             log.error("request {}: could not save the user message", request.requestId(), e);
             return TurnEnding.end(sink, notStarted(TurnFailures.internal()));
+        }
+        List<Message> recent = history.messages();
+        if (!history.precedes(user)) {
+            // a message was stored between the history found and this user message (the session's count was read
+            // before the turn held it): the history the hooks saw is out of date, the model's is read again
+            try {
+                recent = contexts.historyBefore(user, request.agent().limits());
+                turnContext =
+                        TurnHookContexts.of(request, recent, clock.instant()).withCurrentMessage(proceed.userMessage());
+            } catch (RuntimeException e) {
+                return ending.failed(e, request, user, progress, null, sink);
+            }
         }
         return contextStep.run(request, user, recent, turnContext, proceed.guidance(), progress, startedNanos, sink);
     }
