@@ -24,7 +24,14 @@ public final class RequestBodies {
         if (declaredLength > maxBytes) throw tooLarge(in, maxBytes);
         byte[] bytes;
         try {
-            bytes = in.readNBytes(maxBytes + 1);
+            // a declared length sizes the read (one byte more, to see a body longer than it said); without one the
+            // read would start from a 16 KB buffer for what is mostly a few dozen bytes
+            int limit = declaredLength >= 0 ? (int) declaredLength + 1 : maxBytes + 1;
+            bytes = in.readNBytes(limit);
+            if (declaredLength >= 0 && bytes.length > declaredLength) {
+                byte[] more = in.readNBytes(maxBytes + 1 - bytes.length);
+                bytes = concat(bytes, more);
+            }
         } catch (IOException e) {
             throw ApiProblem.badRequest("could not read the request body");
         }
@@ -44,6 +51,12 @@ public final class RequestBodies {
             throw new ApiProblem(400, "invalid_content", "request body must not contain NUL characters");
         }
         return text;
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] all = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, all, a.length, b.length);
+        return all;
     }
 
     /** Parses a JSON object body; an empty body is an error. */
@@ -93,7 +106,9 @@ public final class RequestBodies {
      */
     public static void discardUnread(InputStream in) {
         try {
-            long skipped = 0;
+            // nearly always nothing is left: one byte tells, before a buffer is made for the rest
+            if (in.read() < 0) return;
+            long skipped = 1;
             byte[] sink = new byte[8192];
             int n;
             while (skipped < DRAIN_LIMIT_BYTES && (n = in.read(sink)) > 0) skipped += n;

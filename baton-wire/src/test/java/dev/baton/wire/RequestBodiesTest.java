@@ -36,6 +36,24 @@ class RequestBodiesTest {
     }
 
     @Test
+    void a_body_longer_or_shorter_than_its_content_length_is_read_whole() {
+        byte[] body = "y".repeat(300).getBytes(StandardCharsets.UTF_8);
+        assertThat(RequestBodies.readUtf8(new ByteArrayInputStream(body), 10, 2000)).hasSize(300);
+        assertThat(RequestBodies.readUtf8(new ByteArrayInputStream(body), 1000, 2000)).hasSize(300);
+        assertThat(RequestBodies.readUtf8(new ByteArrayInputStream(body), 300, 2000)).hasSize(300);
+    }
+
+    @Test
+    void what_a_refused_request_did_not_read_is_read_and_dropped() {
+        ByteArrayInputStream rest = new ByteArrayInputStream(new byte[20_000]);
+        RequestBodies.discardUnread(rest);
+        assertThat(rest.available()).isZero();
+        ByteArrayInputStream nothingLeft = new ByteArrayInputStream(new byte[0]);
+        RequestBodies.discardUnread(nothingLeft);
+        assertThat(nothingLeft.read()).isEqualTo(-1);
+    }
+
+    @Test
     void rejects_overlong_and_truncated_utf8_sequences() {
         byte[] overlong = {(byte) 0xC0, (byte) 0xAF};
         byte[] truncated = {'a', (byte) 0xE2, (byte) 0x82};

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import dev.baton.core.json.PooledJsonFactory;
 import dev.baton.core.turn.TurnEvent;
 import java.io.UncheckedIOException;
 
@@ -21,7 +22,7 @@ import java.io.UncheckedIOException;
  */
 public final class TurnEventCodec {
     /** Records by their components, nothing else: the events' helper methods are no data. */
-    static final JsonMapper MAPPER = JsonMapper.builder()
+    static final JsonMapper MAPPER = JsonMapper.builder(PooledJsonFactory.create())
             .addModule(new JavaTimeModule())
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
             .disable(SerializationFeature.WRITE_DURATIONS_AS_TIMESTAMPS)

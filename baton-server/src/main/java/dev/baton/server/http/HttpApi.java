@@ -36,6 +36,8 @@ public final class HttpApi {
      */
     public static final int MAX_STREAMS_PER_CONNECTION = 1000;
 
+    private static final int RESPONSE_COPY_BUFFER_BYTES = 4096;
+
     private HttpApi() {}
 
     public static Javalin create(
@@ -73,6 +75,9 @@ public final class HttpApi {
             config.concurrency.useVirtualThreads = true;
             // compression would buffer the SSE stream
             config.http.compressionStrategy = CompressionStrategy.NONE;
+            // the buffer Javalin copies each answer through, new for every answer (32 KB by default, for bodies that
+            // are mostly under 2 KB); Jetty gathers the writes into its own output buffer either way
+            config.http.responseBufferSize = RESPONSE_COPY_BUFFER_BYTES;
             config.jsonMapper(new JavalinJackson(Json.MAPPER, true));
             config.startup.showJavalinBanner = false;
             RoutesConfig routes = config.routes;
