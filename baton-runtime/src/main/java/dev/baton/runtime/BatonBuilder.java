@@ -6,86 +6,43 @@ import dev.baton.core.audit.AuditStore;
 import dev.baton.core.context.ResourceReader;
 import dev.baton.core.conversation.ConversationStore;
 import dev.baton.core.conversation.IdempotencyStore;
-import dev.baton.core.hook.ModulePipeline;
 import dev.baton.core.hook.ModuleSource;
 import dev.baton.core.model.CostCalculator;
 import dev.baton.core.model.ModelResolver;
-import dev.baton.core.tool.ToolCatalog;
-import dev.baton.core.tool.ToolExecutor;
 import dev.baton.core.tool.ToolSource;
 import dev.baton.core.trace.TurnTracing;
-import dev.baton.core.turn.CachingTokenCounter;
 import dev.baton.core.turn.TokenCounter;
-import dev.baton.core.turn.TurnJournal;
-import dev.baton.core.turn.TurnRunner;
-import dev.baton.runtime.admission.AdmittedModelCalls;
 import dev.baton.runtime.admission.BucketStore;
 import dev.baton.runtime.admission.BudgetSettings;
 import dev.baton.runtime.admission.IdempotencyKeyExpiry;
-import dev.baton.runtime.admission.IdempotencyKeys;
 import dev.baton.runtime.admission.RateLimitSettings;
 import dev.baton.runtime.admission.ReservationLedger;
-import dev.baton.runtime.admission.TurnAdmission;
 import dev.baton.runtime.agent.AgentRegistry;
-import dev.baton.runtime.agent.ResourcePrompt;
-import dev.baton.runtime.approval.ApprovalExpiry;
-import dev.baton.runtime.approval.ApprovalGate;
 import dev.baton.runtime.approval.ApprovalSettings;
 import dev.baton.runtime.approval.ApprovalStore;
-import dev.baton.runtime.approval.Approvals;
-import dev.baton.runtime.assignment.AssignmentPrompt;
 import dev.baton.runtime.assignment.Assignments;
-import dev.baton.runtime.audit.AuditTrails;
 import dev.baton.runtime.config.ConfigException;
-import dev.baton.runtime.conversation.Conversations;
-import dev.baton.runtime.durable.DurableRetries;
 import dev.baton.runtime.durable.DurableTurnSettings;
-import dev.baton.runtime.durable.DurableTurns;
-import dev.baton.runtime.durable.DurableTurnsJob;
-import dev.baton.runtime.durable.InstanceIdentity;
-import dev.baton.runtime.durable.LeasedTurnJournal;
-import dev.baton.runtime.durable.OrphanedTurns;
 import dev.baton.runtime.durable.TurnLeaseStore;
 import dev.baton.runtime.experiment.ExperimentListener;
 import dev.baton.runtime.experiment.ExperimentSettings;
-import dev.baton.runtime.experiment.ExperimentSetup;
 import dev.baton.runtime.experiment.ExperimentStore;
-import dev.baton.runtime.experiment.ExperimentTurnRecorder;
-import dev.baton.runtime.experiment.Experiments;
-import dev.baton.runtime.experiment.RollbackJob;
 import dev.baton.runtime.flag.FlagSettings;
 import dev.baton.runtime.flag.FlagStore;
-import dev.baton.runtime.session.ConfigCascade;
 import dev.baton.runtime.session.ConversationSearch;
-import dev.baton.runtime.session.ModuleSessionEvents;
-import dev.baton.runtime.session.PriorSessions;
-import dev.baton.runtime.session.SessionEventBus;
-import dev.baton.runtime.session.SessionLifecycle;
 import dev.baton.runtime.session.SessionLifecycleStore;
 import dev.baton.runtime.session.SessionLimits;
 import dev.baton.runtime.session.SessionSweeper;
-import dev.baton.runtime.session.Sessions;
-import dev.baton.runtime.session.tool.StandardToolSource;
-import dev.baton.runtime.stream.FollowedTurns;
 import dev.baton.runtime.stream.TurnEventLog;
 import dev.baton.runtime.stream.TurnEventLogSettings;
-import dev.baton.runtime.tool.ToolAccess;
-import dev.baton.runtime.turn.RunningTurns;
-import dev.baton.runtime.turn.TurnDispatcher;
 import dev.baton.runtime.turn.TurnLocks;
 import dev.baton.runtime.turn.TurnObserver;
-import dev.baton.runtime.usage.UsageReports;
 import dev.baton.runtime.usage.UsageStore;
 import java.time.Clock;
-import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -101,69 +58,31 @@ import java.util.function.UnaryOperator;
  * type's own reader and hands it to the same setter.
  */
 public final class BatonBuilder {
-    private Clock clock = Clock.systemUTC();
-    private ConversationStore conversationStore;
-    private SessionLifecycleStore sessionStore;
-    private ConversationSearch search = (tenant, user, query, exclude, limit) -> List.of();
-    private IdempotencyStore idempotencyStore;
-    private ApprovalStore approvalStore;
-    private TurnEventLog turnEventLog;
-    private UsageStore usageStore = UsageStore.NONE;
-    private ModelResolver models;
-    private TokenCounter tokenCounter;
-    private CostCalculator prices = CostCalculator.FREE;
-    private AgentRegistry agents;
-    private final List<ToolSource> toolSources = new ArrayList<>();
-    private UnaryOperator<List<ToolSource>> toolGuard = UnaryOperator.identity();
-    private ModuleSource moduleSource;
-    private AuditStore auditStore;
-    private RateLimitSettings rateLimits = RateLimitSettings.OFF;
-    private BudgetSettings budgets = BudgetSettings.NONE;
-    private BucketStore sharedBuckets;
-    private ReservationLedger sharedReservations;
-    private Consumer<Refusal> refusals = refused -> {};
-    private TurnLocks.Connector turnLocks;
-    private TurnObserver observer = TurnObserver.NONE;
-    private TurnTracing tracing = TurnTracing.OFF;
-    private ResourceReader resources = ResourceReader.NONE;
-    private SessionLimits sessionLimits = SessionLimits.DEFAULTS;
-    private Assignments assignments = Assignments.none();
-    private SessionSweeper.Settings lifecycle = SessionSweeper.Settings.DEFAULTS;
-    private IdempotencyKeyExpiry.Settings idempotency = IdempotencyKeyExpiry.Settings.DEFAULTS;
-    private ApprovalSettings approvals = ApprovalSettings.DEFAULTS;
-    private DurableTurnSettings durableTurns = DurableTurnSettings.DEFAULTS;
-    private TurnLeaseStore turnLeaseStore;
-    private TurnEventLogSettings streams = TurnEventLogSettings.DEFAULTS;
-    private ExperimentSettings experiments = ExperimentSettings.DEFAULTS;
-    private FlagSettings flags = FlagSettings.NONE;
-    private Map<String, String> environment = System.getenv();
-    private ExperimentStore experimentStore;
-    private FlagStore flagStore;
-    private ExperimentListener experimentListener = ExperimentListener.NONE;
+    private final RuntimeParts given = new RuntimeParts();
 
     BatonBuilder() {}
 
     /** Reads and writes conversations (required). */
     public BatonBuilder conversationStore(ConversationStore store) {
-        this.conversationStore = Objects.requireNonNull(store, "store");
+        given.conversationStore = Objects.requireNonNull(store, "store");
         return this;
     }
 
     /** Starts and ends sessions under their terms (required). */
     public BatonBuilder sessionStore(SessionLifecycleStore store) {
-        this.sessionStore = Objects.requireNonNull(store, "store");
+        given.sessionStore = Objects.requireNonNull(store, "store");
         return this;
     }
 
     /** Full-text search over earlier conversations, for {@code search_prior_sessions} (default: finds nothing). */
     public BatonBuilder conversationSearch(ConversationSearch search) {
-        this.search = Objects.requireNonNull(search, "search");
+        given.search = Objects.requireNonNull(search, "search");
         return this;
     }
 
     /** Remembers idempotency keys (default: none; a request with a key is then refused). */
     public BatonBuilder idempotencyStore(IdempotencyStore store) {
-        this.idempotencyStore = Objects.requireNonNull(store, "store");
+        given.idempotencyStore = Objects.requireNonNull(store, "store");
         return this;
     }
 
@@ -172,7 +91,7 @@ public final class BatonBuilder {
      * baton.yaml's {@code durableTurns.enabled}; the conversation store must write its steps to the same place).
      */
     public BatonBuilder turnLeaseStore(TurnLeaseStore store) {
-        this.turnLeaseStore = Objects.requireNonNull(store, "store");
+        given.turnLeaseStore = Objects.requireNonNull(store, "store");
         return this;
     }
 
@@ -181,7 +100,7 @@ public final class BatonBuilder {
      * process's memory, which a restart empties).
      */
     public BatonBuilder approvalStore(ApprovalStore store) {
-        this.approvalStore = Objects.requireNonNull(store, "store");
+        given.approvalStore = Objects.requireNonNull(store, "store");
         return this;
     }
 
@@ -191,49 +110,49 @@ public final class BatonBuilder {
      * section. A log given here stays yours to close.
      */
     public BatonBuilder turnEventLog(TurnEventLog log) {
-        this.turnEventLog = Objects.requireNonNull(log, "log");
+        given.turnEventLog = Objects.requireNonNull(log, "log");
         return this;
     }
 
     /** Reads what model calls cost, for budgets and reports (default: nothing was spent). */
     public BatonBuilder usageStore(UsageStore store) {
-        this.usageStore = Objects.requireNonNull(store, "store");
+        given.usageStore = Objects.requireNonNull(store, "store");
         return this;
     }
 
     /** Finds the model gateway for a model reference (required). */
     public BatonBuilder models(ModelResolver models) {
-        this.models = Objects.requireNonNull(models, "models");
+        given.models = Objects.requireNonNull(models, "models");
         return this;
     }
 
     /** Counts tokens for the history budget (required); the turns keep its counts in a bounded cache. */
     public BatonBuilder tokenCounter(TokenCounter tokens) {
-        this.tokenCounter = Objects.requireNonNull(tokens, "tokens");
+        given.tokenCounter = Objects.requireNonNull(tokens, "tokens");
         return this;
     }
 
     /** Prices model calls (default: free). */
     public BatonBuilder prices(CostCalculator prices) {
-        this.prices = Objects.requireNonNull(prices, "prices");
+        given.prices = Objects.requireNonNull(prices, "prices");
         return this;
     }
 
     /** The agents on offer (required). */
     public BatonBuilder agents(AgentRegistry agents) {
-        this.agents = Objects.requireNonNull(agents, "agents");
+        given.agents = Objects.requireNonNull(agents, "agents");
         return this;
     }
 
     /** Adds tool sources; the standard tools (assignment info, prior sessions) are always added. */
     public BatonBuilder tools(ToolSource... sources) {
-        toolSources.addAll(List.of(sources));
+        given.toolSources.addAll(List.of(sources));
         return this;
     }
 
     /** Wraps every tool source before use (circuit breakers, metering). */
     public BatonBuilder toolGuard(UnaryOperator<List<ToolSource>> guard) {
-        this.toolGuard = Objects.requireNonNull(guard, "guard");
+        given.toolGuard = Objects.requireNonNull(guard, "guard");
         return this;
     }
 
@@ -242,8 +161,8 @@ public final class BatonBuilder {
      * module records, only the approvals).
      */
     public BatonBuilder modules(ModuleSource modules, AuditStore audit) {
-        this.moduleSource = Objects.requireNonNull(modules, "modules");
-        this.auditStore = Objects.requireNonNull(audit, "audit");
+        given.moduleSource = Objects.requireNonNull(modules, "modules");
+        given.auditStore = Objects.requireNonNull(audit, "audit");
         return this;
     }
 
@@ -257,7 +176,7 @@ public final class BatonBuilder {
 
     /** How many messages a user and a tenant may send (default: {@link RateLimitSettings#OFF}). */
     public BatonBuilder rateLimits(RateLimitSettings settings) {
-        this.rateLimits = Objects.requireNonNull(settings, "settings");
+        given.rateLimits = Objects.requireNonNull(settings, "settings");
         return this;
     }
 
@@ -266,7 +185,7 @@ public final class BatonBuilder {
      * {@link #usageStore} at the {@link #prices}.
      */
     public BatonBuilder budgets(BudgetSettings settings) {
-        this.budgets = Objects.requireNonNull(settings, "settings");
+        given.budgets = Objects.requireNonNull(settings, "settings");
         return this;
     }
 
@@ -276,37 +195,37 @@ public final class BatonBuilder {
      * base the agents were loaded on.)
      */
     public BatonBuilder sessionLimits(SessionLimits org) {
-        this.sessionLimits = Objects.requireNonNull(org, "org");
+        given.sessionLimits = Objects.requireNonNull(org, "org");
         return this;
     }
 
     /** The assignments sessions may be started for (default: none); each one's agent must be among the agents. */
     public BatonBuilder assignments(Assignments assignments) {
-        this.assignments = Objects.requireNonNull(assignments, "assignments");
+        given.assignments = Objects.requireNonNull(assignments, "assignments");
         return this;
     }
 
     /** How often idle and expired sessions are completed (baton.yaml's {@code lifecycle}). */
     public BatonBuilder lifecycle(SessionSweeper.Settings settings) {
-        this.lifecycle = Objects.requireNonNull(settings, "settings");
+        given.lifecycle = Objects.requireNonNull(settings, "settings");
         return this;
     }
 
     /** How long idempotency keys are kept, and claims of dead requests held (baton.yaml's {@code idempotency}). */
     public BatonBuilder idempotency(IdempotencyKeyExpiry.Settings settings) {
-        this.idempotency = Objects.requireNonNull(settings, "settings");
+        given.idempotency = Objects.requireNonNull(settings, "settings");
         return this;
     }
 
     /** How long a held tool call waits and the default approval policy (baton.yaml's {@code approvals}). */
     public BatonBuilder approvals(ApprovalSettings settings) {
-        this.approvals = Objects.requireNonNull(settings, "settings");
+        given.approvals = Objects.requireNonNull(settings, "settings");
         return this;
     }
 
     /** Whether running turns are leased and taken over when their instance dies (baton.yaml's {@code durableTurns}). */
     public BatonBuilder durableTurns(DurableTurnSettings settings) {
-        this.durableTurns = Objects.requireNonNull(settings, "settings");
+        given.durableTurns = Objects.requireNonNull(settings, "settings");
         return this;
     }
 
@@ -315,7 +234,7 @@ public final class BatonBuilder {
      * when no {@link #turnEventLog} is given.
      */
     public BatonBuilder streams(TurnEventLogSettings settings) {
-        this.streams = Objects.requireNonNull(settings, "settings");
+        given.streams = Objects.requireNonNull(settings, "settings");
         return this;
     }
 
@@ -324,7 +243,7 @@ public final class BatonBuilder {
      * an {@link #experimentStore}, and every agent they name must be among the agents.
      */
     public BatonBuilder experiments(ExperimentSettings settings) {
-        this.experiments = Objects.requireNonNull(settings, "settings");
+        given.experiments = Objects.requireNonNull(settings, "settings");
         return this;
     }
 
@@ -333,7 +252,7 @@ public final class BatonBuilder {
      * {@link #environment} when the runtime is built.
      */
     public BatonBuilder flags(FlagSettings settings) {
-        this.flags = Objects.requireNonNull(settings, "settings");
+        given.flags = Objects.requireNonNull(settings, "settings");
         return this;
     }
 
@@ -345,26 +264,26 @@ public final class BatonBuilder {
      * @param reservations null to keep budget reservations in this process
      */
     public BatonBuilder sharedLimits(BucketStore buckets, ReservationLedger reservations) {
-        this.sharedBuckets = Objects.requireNonNull(buckets, "buckets");
-        this.sharedReservations = reservations;
+        given.sharedBuckets = Objects.requireNonNull(buckets, "buckets");
+        given.sharedReservations = reservations;
         return this;
     }
 
     /** Hears of every message a rate limit or budget refuses, before it is refused (metrics). */
     public BatonBuilder refusalListener(Consumer<Refusal> listener) {
-        this.refusals = Objects.requireNonNull(listener, "listener");
+        given.refusals = Objects.requireNonNull(listener, "listener");
         return this;
     }
 
     /** Turn locks and cancels shared with other instances (default: this process only); closed with the runtime. */
     public BatonBuilder turnLocks(TurnLocks.Connector connector) {
-        this.turnLocks = Objects.requireNonNull(connector, "connector");
+        given.turnLocks = Objects.requireNonNull(connector, "connector");
         return this;
     }
 
     /** Hears of every finished turn (metrics). */
     public BatonBuilder observer(TurnObserver observer) {
-        this.observer = Objects.requireNonNull(observer, "observer");
+        given.observer = Objects.requireNonNull(observer, "observer");
         return this;
     }
 
@@ -373,13 +292,13 @@ public final class BatonBuilder {
      * none can be read, and an agent that names one gets none).
      */
     public BatonBuilder resources(ResourceReader reader) {
-        this.resources = Objects.requireNonNull(reader, "reader");
+        given.resources = Objects.requireNonNull(reader, "reader");
         return this;
     }
 
     /** Traces every turn with OpenTelemetry (GenAI conventions); off unless given. */
     public BatonBuilder tracing(TurnTracing tracing) {
-        this.tracing = Objects.requireNonNull(tracing, "tracing");
+        given.tracing = Objects.requireNonNull(tracing, "tracing");
         return this;
     }
 
@@ -388,31 +307,31 @@ public final class BatonBuilder {
      * instance (default: none; baton.yaml's {@code experiments} then must define none, and creating one is refused).
      */
     public BatonBuilder experimentStore(ExperimentStore store) {
-        this.experimentStore = Objects.requireNonNull(store, "store");
+        given.experimentStore = Objects.requireNonNull(store, "store");
         return this;
     }
 
     /** Where feature flag values set at runtime are kept, shared by every instance (default: this process only). */
     public BatonBuilder flagStore(FlagStore store) {
-        this.flagStore = Objects.requireNonNull(store, "store");
+        given.flagStore = Objects.requireNonNull(store, "store");
         return this;
     }
 
     /** Hears what experiments do: routing, turns, rollbacks (metrics). */
     public BatonBuilder experimentListener(ExperimentListener listener) {
-        this.experimentListener = Objects.requireNonNull(listener, "listener");
+        given.experimentListener = Objects.requireNonNull(listener, "listener");
         return this;
     }
 
     /** The environment {@code FF_<NAME>} feature flag overrides are read from (default: the process's). */
     public BatonBuilder environment(Map<String, String> env) {
-        this.environment = Map.copyOf(Objects.requireNonNull(env, "env"));
+        given.environment = Map.copyOf(Objects.requireNonNull(env, "env"));
         return this;
     }
 
     /** Injected time: sessions, limits, budgets and sweeps read it (tests move it instead of sleeping). */
     public BatonBuilder clock(Clock clock) {
-        this.clock = Objects.requireNonNull(clock, "clock");
+        given.clock = Objects.requireNonNull(clock, "clock");
         return this;
     }
 
@@ -462,168 +381,7 @@ public final class BatonBuilder {
      * @throws ConfigException when a required port is missing or the configuration is invalid
      */
     public Baton build() {
-        require(conversationStore, "conversationStore");
-        require(sessionStore, "sessionStore");
-        require(models, "models");
-        require(tokenCounter, "tokenCounter");
-        require(agents, "agents");
-        Deque<AutoCloseable> opened = new ArrayDeque<>();
-        try {
-            return build(opened);
-        } catch (RuntimeException e) {
-            while (!opened.isEmpty()) {
-                try {
-                    opened.pop().close();
-                } catch (Exception suppressed) {
-                    e.addSuppressed(suppressed);
-                }
-            }
-            throw e;
-        }
-    }
-
-    private Baton build(Deque<AutoCloseable> opened) {
-        RuntimeSettings.checkAgents(sessionLimits, assignments, this.experiments, agents);
-        FlagSettings flagSettings;
-        try {
-            flagSettings = flags.withEnvironment(environment);
-        } catch (IllegalArgumentException e) {
-            throw new ConfigException(e.getMessage(), e);
-        }
-        ExperimentSetup setup = ExperimentSetup.of(
-                this.experiments, flagSettings, experimentStore, flagStore, agents, experimentListener, clock);
-        Experiments experiments = setup.experiments();
-        ExperimentTurnRecorder experimentTurns = opened(opened, new ExperimentTurnRecorder(experiments, clock));
-        ConfigCascade cascade = new ConfigCascade(sessionLimits);
-        Duration shortest = cascade.shortestInactivityTimeout(agents.all(), assignments.all());
-        TurnEventLog turnEvents = turnEventLog != null ? turnEventLog : TurnEventLog.inProcess(streams);
-        SessionEventBus events = new SessionEventBus();
-        SessionLifecycle lifecycle = new SessionLifecycle(sessionStore, cascade, assignments, events, clock, shortest);
-        ModulePipeline modules =
-                moduleSource == null ? ModulePipeline.none(clock) : new ModulePipeline(moduleSource, auditStore, clock);
-        if (moduleSource != null) events.add(new ModuleSessionEvents(modules, agents, assignments, clock));
-        List<ToolSource> sources = new ArrayList<>(toolSources);
-        sources.add(new StandardToolSource(conversationStore, assignments, new PriorSessions(search)));
-        ToolCatalog tools = new ToolCatalog(toolGuard.apply(List.copyOf(sources)));
-        ApprovalStore approvalsKept = approvalStore != null ? approvalStore : ApprovalStore.inMemory();
-        LeasedTurnJournal journal = durableTurns.enabled() && turnLeaseStore != null
-                ? new LeasedTurnJournal(
-                        turnLeaseStore, InstanceIdentity.boot(durableTurns.instanceId()), durableTurns.lease(), clock)
-                : null;
-        ApprovalGate gate = new ApprovalGate(approvalsKept, this.approvals, clock);
-        TurnRunner runner = new TurnRunner(
-                        conversationStore, models, tools, CachingTokenCounter.of(tokenCounter), prices, clock, modules)
-                .withPromptSections(new ResourcePrompt(resources).over(AssignmentPrompt::sectionsFor))
-                .withApprovals(gate)
-                .withJournal(journal != null ? journal : TurnJournal.NONE);
-        RunningTurns running = opened(
-                opened,
-                turnLocks == null
-                        ? new RunningTurns()
-                        : RunningTurns.shared(
-                                turnLocks,
-                                journal == null ? null : journal.self().lockHolder()));
-        TurnDispatcher dispatcher = opened(
-                opened, new TurnDispatcher(runner, running, TurnObserver.both(observer, experimentTurns), tracing));
-        Sessions sessions =
-                new Sessions(conversationStore, agents, assignments, lifecycle, running, experiments, clock);
-        TurnAdmission limits = opened(
-                opened,
-                TurnAdmission.create(
-                        rateLimits,
-                        budgets,
-                        sharedBuckets != null ? sharedBuckets : BucketStore.local(clock),
-                        sharedReservations,
-                        usageStore,
-                        prices,
-                        clock,
-                        refusals,
-                        sessions));
-        IdempotencyKeys keys = idempotencyStore == null
-                ? null
-                : new IdempotencyKeys(
-                        idempotencyStore, clock, agents.longestRequestTimeout().plus(idempotency.claimMargin()));
-        Approvals approvals = new Approvals(
-                approvalsKept,
-                this.approvals,
-                sessions,
-                conversationStore,
-                agents,
-                limits,
-                dispatcher,
-                runner,
-                tools,
-                clock);
-        DurableRetries retries = journal != null && keys != null
-                ? journal.keysFrom(new DurableRetries(
-                        turnLeaseStore,
-                        keys,
-                        durableTurns.lease().plus(agents.longestRequestTimeout()),
-                        durableTurns.heartbeat()))
-                : null;
-        OrphanedTurns orphans = journal == null
-                ? null
-                : new OrphanedTurns(
-                        turnLeaseStore,
-                        journal,
-                        durableTurns,
-                        sessions,
-                        agents,
-                        dispatcher,
-                        limits,
-                        runner,
-                        turnEvents,
-                        retries,
-                        tools,
-                        gate,
-                        clock);
-        Conversations conversations = new Conversations(
-                sessions,
-                agents,
-                limits,
-                dispatcher,
-                keys,
-                approvals,
-                orphans == null ? null : new DurableTurns(orphans, retries));
-        List<Supplier<AutoCloseable>> jobs = new ArrayList<>();
-        jobs.add(() -> SessionSweeper.start(lifecycle, this.lifecycle));
-        jobs.add(() -> ApprovalExpiry.start(approvals, this.lifecycle.sweepInterval()));
-        if (idempotencyStore != null) jobs.add(() -> IdempotencyKeyExpiry.start(idempotencyStore, clock, idempotency));
-        if (orphans != null) jobs.add(() -> DurableTurnsJob.start(orphans, durableTurns.heartbeat()));
-        if (experimentStore != null) {
-            experiments.seed(this.experiments.definitions());
-            jobs.add(() -> RollbackJob.start(experiments, this.experiments.evaluateEvery()));
-        }
-        return new Baton(
-                sessions,
-                conversations,
-                agents,
-                assignments,
-                tools,
-                new ToolAccess(agents, tools, new ToolExecutor(tools, clock), sessions, conversationStore),
-                new UsageReports(usageStore, clock),
-                modules,
-                events,
-                running,
-                limits,
-                approvals,
-                turnEvents,
-                new FollowedTurns(turnEvents),
-                new AuditTrails(auditStore != null ? auditStore : AuditStore.NONE, approvals),
-                experiments,
-                setup.flags(),
-                jobs,
-                runner::pendingUsageRows,
-                AdmittedModelCalls.over(limits, models, agents, conversationStore, prices, clock),
-                opened);
-    }
-
-    private static <T extends AutoCloseable> T opened(Deque<AutoCloseable> opened, T resource) {
-        opened.push(resource);
-        return resource;
-    }
-
-    private static void require(Object port, String name) {
-        if (port == null) throw new ConfigException("Baton.builder(): " + name + " is required");
+        given.requirePorts();
+        return RuntimeWiring.wire(given);
     }
 }

@@ -13,18 +13,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,34 +26,18 @@ import org.slf4j.LoggerFactory;
  * lost, closes it and opens a new one after a backoff that doubles while attempts keep failing. Meanwhile the last
  * catalogue stays on offer and its calls fail at once, so the source's circuit breaker opens and the model is told
  * the tool is unavailable; nothing waits for a server that is not there.
+ *
+ * <p>The session's lifecycle is the {@link SessionSupervisor}'s, the catalogue and status the
+ * {@link ServerCatalogue}'s; this class sends the requests, on whichever session is current.
  */
 final class McpConnection implements CallTarget, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(McpConnection.class);
-    /** Requests the SDK still tracks after Baton gave up on them are dropped after this long past the timeout. */
-    private static final Duration REQUEST_TIMEOUT_MARGIN = Duration.ofSeconds(5);
 
     private final McpServerSettings settings;
-    private final McpSettings timing;
-    private final CatalogueBuilder builder;
     private final Clock clock;
-    private final BlockingQueue<String> lostSignals = new LinkedBlockingQueue<>();
-    /** Catalogue updates one at a time, in the order they arrived (list_changed lists must not overtake each other). */
-    private final ExecutorService updates = Executors.newSingleThreadExecutor(
-            Thread.ofVirtual().name("mcp-updates").factory());
-
-    private final CompletableFuture<Void> firstAttempt = new CompletableFuture<>();
-    private final AtomicLong generation = new AtomicLong();
-    private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
-    private final Thread supervisor;
-
-    private volatile boolean closed;
-    private volatile ToolSession session;
-    private volatile Catalogue catalogue = Catalogue.EMPTY;
-    private volatile List<McpSchema.Tool> lastListed = List.of();
-    /** Replaced whole on every change, under this connection's lock; read without it. */
-    private volatile ServerStatus status;
-
-    private final SessionOpener opener;
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final ServerCatalogue catalogue;
+    private final SessionSupervisor supervisor;
 
     /**
      * @param calls where the catalogue's tools send their calls: this connection (null), or the pool of processes per
@@ -69,12 +45,9 @@ final class McpConnection implements CallTarget, AutoCloseable {
      */
     McpConnection(McpServerSettings settings, McpSettings timing, PinGuard pins, Clock clock, CallTarget calls) {
         this.settings = settings;
-        this.opener = new SessionOpener(settings);
-        this.timing = timing;
         this.clock = clock;
-        this.builder = new CatalogueBuilder(settings, pins, calls == null ? this : calls);
-        this.status = ServerStatus.connecting(settings.name(), clock.instant());
-        this.supervisor = Thread.ofVirtual().name("mcp-" + settings.name()).unstarted(this::supervise);
+        this.catalogue = new ServerCatalogue(settings, pins, clock, calls == null ? this : calls);
+        this.supervisor = new SessionSupervisor(settings, timing, catalogue);
     }
 
     void start() {
@@ -86,16 +59,13 @@ final class McpConnection implements CallTarget, AutoCloseable {
      * own is opened, and its tools are offered once a user's session has listed them ({@link #listedElsewhere}).
      */
     void startWithoutSession() {
-        firstAttempt.complete(null);
-        setStatus(ServerStatus.State.CONNECTING, "its tools are listed when a user connects their account");
+        supervisor.firstAttempt().complete(null);
+        catalogue.setStatus(ServerStatus.State.CONNECTING, "its tools are listed when a user connects their account");
     }
 
     /** The tools a user's own session listed: the catalogue is rebuilt from them (and pinned) like any listing. */
     void listedElsewhere(List<McpSchema.Tool> tools) {
-        update(() -> {
-            rebuild(tools, lastListed.isEmpty() ? Refresh.INITIAL : Refresh.LIST_CHANGED);
-            if (status.state() != ServerStatus.State.UP) setStatus(ServerStatus.State.UP, null);
-        });
+        catalogue.listedElsewhere(tools);
     }
 
     String name() {
@@ -103,11 +73,11 @@ final class McpConnection implements CallTarget, AutoCloseable {
     }
 
     Catalogue catalogue() {
-        return catalogue;
+        return catalogue.catalogue();
     }
 
     ServerStatus status() {
-        return status;
+        return catalogue.status();
     }
 
     McpServerSettings settings() {
@@ -121,7 +91,7 @@ final class McpConnection implements CallTarget, AutoCloseable {
 
     /** Completes when the first attempt to connect has succeeded or failed. */
     CompletableFuture<Void> firstAttempt() {
-        return firstAttempt;
+        return supervisor.firstAttempt();
     }
 
     /**
@@ -139,7 +109,7 @@ final class McpConnection implements CallTarget, AutoCloseable {
         McpSchema.CallToolRequest request = new McpSchema.CallToolRequest(remoteName, SdkJson.map(arguments), meta);
         McpTransportContext transportContext = ServerSession.transportContext(identity.headers(), user, tenant);
         for (int attempt = 0; ; attempt++) {
-            ToolSession current = session;
+            ToolSession current = supervisor.session();
             if (current == null) throw unavailable("is not connected (" + describeDown() + ")");
             Duration left = Duration.between(clock.instant(), context.deadline());
             if (!left.isPositive()) throw unavailable("was not called: no time left");
@@ -168,7 +138,7 @@ final class McpConnection implements CallTarget, AutoCloseable {
                         throw unavailable("lost its session twice in one call");
                     }
                     case CONNECTION -> {
-                        lost(current, failure.message());
+                        supervisor.lost(current, failure.message());
                         throw unavailable("went away during the call (" + failure.message() + ")");
                     }
                     default -> throw unavailable("failed the call: " + failure.message());
@@ -203,8 +173,8 @@ final class McpConnection implements CallTarget, AutoCloseable {
      * One request other than a tool call, on the current session ({@code resources/read}, …); the exceptions of
      * {@link #prompts()}.
      */
-    <T> T request(String what, java.util.function.Function<ToolSession, T> request) {
-        ToolSession current = session;
+    <T> T request(String what, Function<ToolSession, T> request) {
+        ToolSession current = supervisor.session();
         if (current == null) throw unavailable("is not connected (" + describeDown() + ")");
         try {
             return request.apply(current);
@@ -223,136 +193,27 @@ final class McpConnection implements CallTarget, AutoCloseable {
 
     /** Checks the tools its pins hold back again now (after an operator accepted a change); waits for the result. */
     void recheckPins(Duration wait) {
-        try {
-            updates.submit(() -> rebuild(lastListed, Refresh.PIN_RECHECK)).get(wait.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (ExecutionException | TimeoutException e) {
-            log.warn("MCP server {}: re-checking pins failed: {}", settings.name(), e.toString());
-        }
+        catalogue.recheckPins(wait);
     }
 
     @Override
     public void close() {
-        closed = true;
-        lostSignals.offer("closed");
-        supervisor.interrupt();
-        try {
-            // a connection whose tools users' sessions list never started its supervisor
-            if (supervisor.getState() != Thread.State.NEW) supervisor.join(Duration.ofSeconds(10));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        ToolSession last = session;
-        if (last != null) last.close();
-        updates.shutdownNow();
-        firstAttempt.complete(null);
-        setStatus(ServerStatus.State.STOPPED, status.lastError());
-    }
-
-    private void supervise() {
-        Duration delay = timing.restartDelay();
-        boolean first = true;
-        while (!closed) {
-            long attempt = generation.incrementAndGet();
-            lostSignals.clear();
-            ToolSession opened = null;
-            long upAt = 0;
-            String reason;
-            try {
-                opened = open(attempt);
-                rebuild(opened.listTools(settings.timeout()), first ? Refresh.INITIAL : Refresh.RECONNECT);
-                session = opened;
-                upAt = System.nanoTime();
-                setStatus(ServerStatus.State.UP, status.lastError(), opened);
-                log.info(
-                        "MCP server {} is up over {} with {} tools",
-                        settings.name(),
-                        opened.wire().label,
-                        catalogue.offered().size());
-                firstAttempt.complete(null);
-                reason = watch(opened);
-            } catch (RuntimeException e) {
-                reason = CallFailure.of(e).message();
-            } finally {
-                session = null;
-                if (opened != null) opened.close();
-            }
-            firstAttempt.complete(null);
-            if (closed) break;
-            boolean wasUpLongEnough =
-                    upAt != 0 && Duration.ofNanos(System.nanoTime() - upAt).compareTo(timing.maxRestartDelay()) >= 0;
-            delay = wasUpLongEnough ? timing.restartDelay() : delay;
-            setStatus(ServerStatus.State.DOWN, reason);
-            log.warn("MCP server {} is down ({}); next attempt in {} ms", settings.name(), reason, delay.toMillis());
-            if (pause(delay)) break;
-            delay = min(delay.multipliedBy(2), timing.maxRestartDelay());
-            first = false;
-            countRestart();
-            setStatus(ServerStatus.State.CONNECTING, reason);
-        }
-    }
-
-    /** Opens a session; in AUTO mode an HTTP server that rejects streamable HTTP is tried over legacy SSE. */
-    private ToolSession open(long attempt) {
-        Duration requestTimeout = settings.longestTimeout().plus(REQUEST_TIMEOUT_MARGIN);
-        Consumer<List<McpSchema.Tool>> onToolsChanged = tools -> update(() -> {
-            if (generation.get() == attempt) rebuild(tools, Refresh.LIST_CHANGED);
-        });
-        Consumer<String> onLost = why -> lostSignals.offer(why);
-        return opener.open(requestTimeout, onToolsChanged, onLost);
-    }
-
-    /**
-     * Waits until the session is lost (its process exited, a call broke it) or a health ping goes unanswered; while up,
-     * held-back tools are checked against their pins again at every ping, so an acceptance made on another instance
-     * takes effect here too.
-     *
-     * @return why the session ended
-     */
-    private String watch(ToolSession watched) {
-        while (!closed) {
-            String lost;
-            try {
-                lost = lostSignals.poll(timing.healthCheck().toMillis(), TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                return "closed";
-            }
-            if (lost != null) return lost;
-            try {
-                watched.ping(settings.timeout());
-            } catch (RuntimeException e) {
-                return "health check failed: " + CallFailure.of(e).message();
-            }
-            if (!catalogue.heldBack().isEmpty()) update(() -> rebuild(lastListed, Refresh.PIN_RECHECK));
-        }
-        return "closed";
-    }
-
-    /** Queues a catalogue update; one that arrives after the connection closed has nothing left to update. */
-    private void update(Runnable change) {
-        try {
-            updates.execute(change);
-        } catch (RejectedExecutionException e) {
-            log.debug("MCP server {}: an update arrived after it was closed", settings.name());
-        }
-    }
-
-    /** Reports that {@code lostSession} broke; ignored when it is no longer the current one. */
-    private void lost(ToolSession lostSession, String why) {
-        if (session == lostSession) lostSignals.offer(why);
+        catalogue.closing();
+        supervisor.close();
+        catalogue.stopped();
+        supervisor.firstAttempt().complete(null);
     }
 
     /** The server restarted under a live session: count it, and list its tools again (they may have changed). */
     private void sessionRenewed(ToolSession renewed) {
         log.warn("MCP server {} no longer knew its session (it restarted); continuing on a new one", settings.name());
-        countRestart();
-        update(() -> {
-            if (session != renewed) return;
+        catalogue.countRestart();
+        catalogue.update(() -> {
+            if (supervisor.session() != renewed) return;
             try {
-                rebuild(renewed.listTools(settings.timeout()), Refresh.RECONNECT);
+                catalogue.rebuild(renewed.listTools(settings.timeout()), Refresh.RECONNECT);
             } catch (RuntimeException e) {
-                lost(
+                supervisor.lost(
                         renewed,
                         "listing tools on the new session failed: "
                                 + CallFailure.of(e).message());
@@ -360,60 +221,12 @@ final class McpConnection implements CallTarget, AutoCloseable {
         });
     }
 
-    /** Sleeps for the backoff; true when the connection was closed meanwhile. */
-    private boolean pause(Duration delay) {
-        try {
-            String signal = lostSignals.poll(delay.toMillis(), TimeUnit.MILLISECONDS);
-            return closed || "closed".equals(signal);
-        } catch (InterruptedException e) {
-            return true;
-        }
-    }
-
-    private synchronized void rebuild(List<McpSchema.Tool> tools, Refresh cause) {
-        if (closed) return;
-        Catalogue next = builder.build(tools, catalogue.version() + 1, cause, clock.instant());
-        lastListed = List.copyOf(tools);
-        catalogue = next;
-        status = status.withCatalogue(next.offered().size(), next.heldBack().size(), next.version(), cause);
-        if (cause != Refresh.PIN_RECHECK)
-            log.info(
-                    "MCP server {}: catalogue {} ({}): {} tools offered, {} held back",
-                    settings.name(),
-                    next.version(),
-                    cause,
-                    next.offered().size(),
-                    next.heldBack().size());
-    }
-
-    private void setStatus(ServerStatus.State state, String lastError) {
-        setStatus(state, lastError, null);
-    }
-
-    private synchronized void setStatus(ServerStatus.State state, String lastError, ToolSession current) {
-        status = status.entering(
-                state,
-                clock.instant(),
-                lastError,
-                current == null ? null : current.wire().label,
-                current == null ? -1 : current.pid());
-    }
-
-    /** One more restart or reconnection, counted under the same lock as every other change of the status. */
-    private synchronized void countRestart() {
-        status = status.restarted();
-    }
-
     private String describeDown() {
-        ServerStatus s = status;
+        ServerStatus s = catalogue.status();
         return s.lastError() == null ? s.state().name().toLowerCase(java.util.Locale.ROOT) : s.lastError();
     }
 
     private McpUnavailableException unavailable(String what) {
         return new McpUnavailableException("MCP server " + settings.name() + " " + what);
-    }
-
-    private static Duration min(Duration a, Duration b) {
-        return a.compareTo(b) <= 0 ? a : b;
     }
 }

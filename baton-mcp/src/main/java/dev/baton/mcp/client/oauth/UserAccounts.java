@@ -1,38 +1,18 @@
 package dev.baton.mcp.client.oauth;
 
-import com.nimbusds.oauth2.sdk.AuthorizationCode;
-import com.nimbusds.oauth2.sdk.AuthorizationCodeGrant;
-import com.nimbusds.oauth2.sdk.AuthorizationRequest;
-import com.nimbusds.oauth2.sdk.AuthorizationResponse;
-import com.nimbusds.oauth2.sdk.ParseException;
-import com.nimbusds.oauth2.sdk.RefreshTokenGrant;
-import com.nimbusds.oauth2.sdk.ResponseType;
-import com.nimbusds.oauth2.sdk.Scope;
-import com.nimbusds.oauth2.sdk.as.AuthorizationServerMetadata;
-import com.nimbusds.oauth2.sdk.id.Issuer;
-import com.nimbusds.oauth2.sdk.id.State;
-import com.nimbusds.oauth2.sdk.pkce.CodeChallengeMethod;
-import com.nimbusds.oauth2.sdk.pkce.CodeVerifier;
-import com.nimbusds.oauth2.sdk.token.RefreshToken;
-import com.nimbusds.oauth2.sdk.token.Tokens;
 import dev.baton.core.auth.Principal;
 import dev.baton.core.tool.ToolError;
-import dev.baton.core.tool.account.AccountToken;
 import dev.baton.core.tool.account.AccountTokenStore;
 import dev.baton.mcp.config.McpServerSettings;
 import dev.baton.mcp.config.McpSettings;
 import java.net.URI;
-import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,26 +34,20 @@ import org.slf4j.LoggerFactory;
  *
  * A token is only ever read by its own user's key: nothing here takes a user id from anywhere but the verified caller
  * or the sealed state Baton itself made for that caller.
+ *
+ * <p>The steps are {@code AuthorizationFlow}'s (start and finish), {@code AccessTokens}' (refresh and revoke) and
+ * {@code SealedAccountTokens}' (the sealed rows); this class finds the server each request names.
  */
 public final class UserAccounts {
     private static final Logger log = LoggerFactory.getLogger(UserAccounts.class);
     /** How long a started authorization may take to come back. */
     public static final Duration PENDING_FOR = Duration.ofMinutes(10);
-    /** An access token this close to expiring is refreshed before it is used. */
-    static final Duration REFRESH_MARGIN = Duration.ofSeconds(30);
-
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     private final Map<String, McpServerSettings> servers;
     private final URI callback;
-    private final AccountTokenStore store;
-    private final TokenCipher cipher;
-    private final Clock clock;
-    private final AuthorizationServers authorizationServers = new AuthorizationServers();
-    private final OAuthClients clients;
-    private final TokenEndpoint endpoint;
-    /** One refresh at a time per user and server, on this instance. */
-    private final Map<String, ReentrantLock> refreshLocks = new ConcurrentHashMap<>();
+    private final SealedAccountTokens tokens;
+    private final AuthorizationFlow flow;
+    private final AccessTokens accessTokens;
 
     /** A started authorization: where to send the user's browser, and the value that browser must keep. */
     public record Started(URI authorizationUrl, String browserValue) {}
@@ -89,11 +63,15 @@ public final class UserAccounts {
                 .filter(McpServerSettings::userAccounts)
                 .collect(java.util.stream.Collectors.toUnmodifiableMap(McpServerSettings::name, Function.identity()));
         this.callback = settings.oauthCallback();
-        this.store = Objects.requireNonNull(store, "store");
-        this.cipher = Objects.requireNonNull(cipher, "cipher");
-        this.clock = Objects.requireNonNull(clock, "clock");
-        this.clients = new OAuthClients(callback);
-        this.endpoint = new TokenEndpoint(authorizationServers, clients, clock);
+        this.tokens = new SealedAccountTokens(
+                Objects.requireNonNull(store, "store"), Objects.requireNonNull(cipher, "cipher"));
+        Objects.requireNonNull(clock, "clock");
+        AuthorizationServers authorizationServers = new AuthorizationServers();
+        OAuthClients clients = new OAuthClients(callback);
+        TokenEndpoint endpoint = new TokenEndpoint(authorizationServers, clients, clock);
+        this.flow = new AuthorizationFlow(
+                servers, callback, tokens, cipher, clock, authorizationServers, clients, endpoint);
+        this.accessTokens = new AccessTokens(tokens, authorizationServers, clients, endpoint, clock);
     }
 
     /** Baton's path that starts connecting the named server. */
@@ -129,28 +107,7 @@ public final class UserAccounts {
      *     cannot be found
      */
     public Started start(Principal caller, String server, String browserValue) {
-        McpServerSettings settings = server(server);
-        AuthorizationServerMetadata metadata = authorizationServers.of(settings);
-        OAuthClients.Client client = clients.of(settings, metadata);
-        String browser = browserValue != null && browserValue.length() >= 32 ? browserValue : randomValue();
-        CodeVerifier verifier = new CodeVerifier();
-        PendingAuthorization pending = new PendingAuthorization(
-                caller.tenantId(),
-                caller.userId(),
-                server,
-                verifier.getValue(),
-                PendingAuthorization.hashOf(browser),
-                client.id().getValue(),
-                clock.instant().plus(PENDING_FOR));
-        AuthorizationRequest.Builder request = new AuthorizationRequest.Builder(ResponseType.CODE, client.id())
-                .endpointURI(metadata.getAuthorizationEndpointURI())
-                .redirectionURI(callback)
-                .state(new State(pending.seal(cipher)))
-                .codeChallenge(verifier, CodeChallengeMethod.S256)
-                .resource(settings.oauth().resource());
-        Scope scope = scope(settings, metadata);
-        if (scope != null) request.scope(scope);
-        return new Started(request.build().toURI(), browser);
+        return flow.start(caller, server(server), browserValue);
     }
 
     /**
@@ -160,60 +117,7 @@ public final class UserAccounts {
      * @throws AccountFlowException {@code BAD_STATE}, {@code ISSUER_MISMATCH}, {@code DENIED} or {@code PROVIDER_FAILED}
      */
     public Connected finish(String query, String browserValue) {
-        AuthorizationResponse response;
-        try {
-            response = AuthorizationResponse.parse(URI.create(callback + "?" + (query == null ? "" : query)));
-        } catch (ParseException | IllegalArgumentException e) {
-            throw new AccountFlowException(AccountFlowException.Kind.BAD_STATE, "not an authorization response");
-        }
-        if (response.getState() == null)
-            throw new AccountFlowException(AccountFlowException.Kind.BAD_STATE, "the callback has no state");
-        PendingAuthorization pending;
-        try {
-            pending = PendingAuthorization.open(response.getState().getValue(), cipher);
-        } catch (TokenCipher.SealBroken e) {
-            throw new AccountFlowException(AccountFlowException.Kind.BAD_STATE, "the state is not one Baton made");
-        }
-        if (!pending.expiresAt().isAfter(clock.instant()))
-            throw new AccountFlowException(
-                    AccountFlowException.Kind.BAD_STATE, "the authorization took too long; start it again");
-        if (!pending.startedBy(browserValue))
-            throw new AccountFlowException(
-                    AccountFlowException.Kind.BAD_STATE, "the authorization was started in another browser session");
-        McpServerSettings settings = servers.get(pending.server());
-        if (settings == null)
-            throw new AccountFlowException(
-                    AccountFlowException.Kind.BAD_STATE, "the server of this authorization is no longer configured");
-        AuthorizationServerMetadata metadata = authorizationServers.of(settings);
-        checkIssuer(response.getIssuer(), metadata);
-        if (!response.indicatesSuccess()) {
-            var error = response.toErrorResponse().getErrorObject();
-            throw new AccountFlowException(
-                    AccountFlowException.Kind.DENIED,
-                    "the authorization server said " + error.getCode()
-                            + (error.getDescription() == null ? "" : ": " + error.getDescription()));
-        }
-        OAuthClients.Client client = clients.byId(settings, metadata, pending.clientId());
-        if (client == null)
-            throw new AccountFlowException(
-                    AccountFlowException.Kind.BAD_STATE, "the authorization was started for another client");
-        AuthorizationCode code = response.toSuccessResponse().getAuthorizationCode();
-        if (code == null)
-            throw new AccountFlowException(AccountFlowException.Kind.BAD_STATE, "the callback carries no code");
-        Tokens tokens = endpoint.exchange(
-                settings,
-                metadata,
-                client,
-                new AuthorizationCodeGrant(code, callback, new CodeVerifier(pending.codeVerifier())));
-        Instant now = clock.instant();
-        AccountTokens own = endpoint.own(tokens, client, null);
-        save(pending.tenantId(), pending.userId(), settings.name(), own, now, now);
-        log.info(
-                "user {} of tenant {} connected their account on MCP server {}",
-                pending.userId(),
-                pending.tenantId(),
-                settings.name());
-        return new Connected(pending.tenantId(), pending.userId(), settings.name());
+        return flow.finish(query, browserValue);
     }
 
     /**
@@ -221,26 +125,26 @@ public final class UserAccounts {
      * connected, or their account can no longer be used (the refresh was refused: they connect again).
      */
     public Optional<String> accessToken(String tenantId, String userId, String server) {
-        return current(tenantId, userId, server, false);
+        return accessTokens.current(server(server), tenantId, userId, false);
     }
 
     /** After the server rejected the user's access token: a refreshed one, or empty (they connect again). */
     public Optional<String> refreshAfterRejection(String tenantId, String userId, String server) {
-        return current(tenantId, userId, server, true);
+        return accessTokens.current(server(server), tenantId, userId, true);
     }
 
     /** The caller's own connected accounts, by server name. */
     public List<Connection> connections(String tenantId, String userId) {
-        return store.list(tenantId, userId).stream()
+        return tokens.list(tenantId, userId).stream()
                 .filter(t -> servers.containsKey(t.server()))
                 .map(t -> {
-                    AccountTokens tokens = openQuietly(t);
+                    AccountTokens held = tokens.openQuietly(t);
                     return new Connection(
                             t.server(),
                             t.connectedAt(),
                             t.updatedAt(),
-                            tokens == null ? null : tokens.expiresAt(),
-                            tokens == null ? null : tokens.scope());
+                            held == null ? null : held.expiresAt(),
+                            held == null ? null : held.scope());
                 })
                 .toList();
     }
@@ -253,140 +157,9 @@ public final class UserAccounts {
      * @throws AccountFlowException {@code UNKNOWN_SERVER}
      */
     public boolean revoke(String tenantId, String userId, String server) {
-        McpServerSettings settings = server(server);
-        AccountTokens tokens;
-        // under the refresh lock: a refresh in progress must not store its tokens again after they were forgotten
-        ReentrantLock lock = refreshLock(tenantId, userId, server);
-        lock.lock();
-        try {
-            Optional<AccountToken> stored = store.find(tenantId, userId, server);
-            if (stored.isEmpty()) return false;
-            tokens = openQuietly(stored.get());
-            store.delete(tenantId, userId, server);
-        } finally {
-            lock.unlock();
-        }
-        if (tokens != null) endpoint.revoke(settings, tokens);
+        if (!accessTokens.revoke(server(server), tenantId, userId)) return false;
         log.info("user {} of tenant {} disconnected their account on MCP server {}", userId, tenantId, server);
         return true;
-    }
-
-    private Optional<String> current(String tenantId, String userId, String server, boolean rejected) {
-        McpServerSettings settings = server(server);
-        Optional<AccountToken> stored = store.find(tenantId, userId, server);
-        if (stored.isEmpty()) return Optional.empty();
-        AccountTokens tokens = openQuietly(stored.get());
-        if (tokens == null) return Optional.empty();
-        if (!rejected && !tokens.expiresWithin(REFRESH_MARGIN, clock.instant())) {
-            if (cipher.sealedWithOldKey(stored.get().sealed()))
-                save(
-                        tenantId,
-                        userId,
-                        server,
-                        tokens,
-                        stored.get().connectedAt(),
-                        stored.get().updatedAt());
-            return Optional.of(tokens.accessToken());
-        }
-        // a lock, not synchronized: the refresh waits on the network, which must not pin a virtual thread's carrier
-        ReentrantLock lock = refreshLock(tenantId, userId, server);
-        lock.lock();
-        try {
-            // another call may have refreshed meanwhile
-            AccountToken latest = store.find(tenantId, userId, server).orElse(null);
-            if (latest == null) return Optional.empty();
-            AccountTokens now = openQuietly(latest);
-            if (now == null) return Optional.empty();
-            if (!now.accessToken().equals(tokens.accessToken())) return Optional.of(now.accessToken());
-            return refresh(settings, tenantId, userId, latest, now);
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private ReentrantLock refreshLock(String tenantId, String userId, String server) {
-        return refreshLocks.computeIfAbsent(tenantId + "\n" + userId + "\n" + server, k -> new ReentrantLock());
-    }
-
-    private Optional<String> refresh(
-            McpServerSettings settings, String tenantId, String userId, AccountToken stored, AccountTokens tokens) {
-        if (tokens.refreshToken() == null) {
-            store.delete(tenantId, userId, settings.name());
-            return Optional.empty();
-        }
-        AuthorizationServerMetadata metadata = authorizationServers.of(settings);
-        OAuthClients.Client client = clients.byId(settings, metadata, tokens.clientId());
-        if (client == null) {
-            store.delete(tenantId, userId, settings.name());
-            return Optional.empty();
-        }
-        try {
-            Tokens refreshed = endpoint.exchange(
-                    settings, metadata, client, new RefreshTokenGrant(new RefreshToken(tokens.refreshToken())));
-            AccountTokens own = endpoint.own(refreshed, client, tokens.refreshToken());
-            save(tenantId, userId, settings.name(), own, stored.connectedAt(), clock.instant());
-            return Optional.of(own.accessToken());
-        } catch (AccountFlowException e) {
-            if (e.kind() != AccountFlowException.Kind.DENIED) throw e;
-            log.info(
-                    "MCP server {}: refreshing user {}'s token was refused ({}); they must connect again",
-                    settings.name(),
-                    userId,
-                    e.getMessage());
-            store.delete(tenantId, userId, settings.name());
-            return Optional.empty();
-        }
-    }
-
-    /** RFC 9207: the callback's {@code iss} must be the authorization server's; missing only if it does not send one. */
-    private static void checkIssuer(Issuer iss, AuthorizationServerMetadata metadata) {
-        if (iss == null) {
-            if (metadata.supportsAuthorizationResponseIssuerParam())
-                throw new AccountFlowException(
-                        AccountFlowException.Kind.ISSUER_MISMATCH, "the callback has no iss, and its server sends one");
-            return;
-        }
-        if (!iss.equals(metadata.getIssuer()))
-            throw new AccountFlowException(
-                    AccountFlowException.Kind.ISSUER_MISMATCH,
-                    "the callback came from " + iss + ", not from the authorization server " + metadata.getIssuer());
-    }
-
-    private static Scope scope(McpServerSettings settings, AuthorizationServerMetadata metadata) {
-        if (!settings.oauth().scopes().isEmpty())
-            return new Scope(settings.oauth().scopes().toArray(String[]::new));
-        return null;
-    }
-
-    private void save(
-            String tenantId, String userId, String server, AccountTokens tokens, Instant connectedAt, Instant now) {
-        store.save(new AccountToken(
-                tenantId,
-                userId,
-                server,
-                cipher.seal(tokens.toJson(), boundTo(tenantId, userId, server)),
-                connectedAt,
-                now));
-    }
-
-    /** Tokens that no longer open (the key is gone, or the row was tampered with) count as not connected. */
-    private AccountTokens openQuietly(AccountToken stored) {
-        try {
-            return AccountTokens.fromJson(
-                    cipher.open(stored.sealed(), boundTo(stored.tenantId(), stored.userId(), stored.server())));
-        } catch (TokenCipher.SealBroken e) {
-            log.warn(
-                    "user {}'s tokens for MCP server {} do not open ({}); they must connect again",
-                    stored.userId(),
-                    stored.server(),
-                    e.getMessage());
-            return null;
-        }
-    }
-
-    /** A sealed token opens only as its own user's, on its own server. */
-    private static String boundTo(String tenantId, String userId, String server) {
-        return "mcp-account\n" + tenantId + "\n" + userId + "\n" + server;
     }
 
     private McpServerSettings server(String name) {
@@ -395,11 +168,5 @@ public final class UserAccounts {
             throw new AccountFlowException(
                     AccountFlowException.Kind.UNKNOWN_SERVER, "no MCP server named " + name + " has auth: oauth");
         return settings;
-    }
-
-    private static String randomValue() {
-        byte[] bytes = new byte[32];
-        RANDOM.nextBytes(bytes);
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
     }
 }
