@@ -57,7 +57,12 @@ public final class SystemPrompt {
 
     /** As {@link #render}, in its two parts. */
     public static Parts parts(String behavior, PromptSections sections, Instant now, String displayName) {
-        StringBuilder text = new StringBuilder();
+        // sized for the usual prompt at once, rather than doubled from 16 characters up to it turn after turn
+        StringBuilder text = new StringBuilder(256
+                + length(behavior)
+                + length(sections.assignmentContext())
+                + length(sections.constraints())
+                + length(sections.attachedResources()));
         section(text, CORE_BEHAVIOR, behavior);
         section(text, ASSIGNMENT_CONTEXT, sections.assignmentContext());
         section(text, CONSTRAINTS, sections.constraints());
@@ -93,7 +98,15 @@ public final class SystemPrompt {
         if (body == null || body.isBlank()) {
             return;
         }
-        text.append(heading).append("\n").append(body.strip()).append("\n\n");
+        // the stripped range, not a stripped copy
+        int start = 0, end = body.length();
+        while (start < end && Character.isWhitespace(body.charAt(start))) start++;
+        while (end > start && Character.isWhitespace(body.charAt(end - 1))) end--;
+        text.append(heading).append("\n").append(body, start, end).append("\n\n");
+    }
+
+    private static int length(String s) {
+        return s == null ? 0 : s.length();
     }
 
     private static String oneLine(String s) {

@@ -3,6 +3,7 @@ package dev.baton.tasks.store;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.baton.core.json.PooledJsonFactory;
 import dev.baton.store.jdbc.Dialect;
 import java.util.List;
 
@@ -15,7 +16,9 @@ import java.util.List;
  *     that tag
  */
 record DialectSql(String tagsPlaceholder, String hasTagCondition) {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /** On the shared buffer pool: a task's tags are written on the turn's own (virtual, short-lived) thread. */
+    private static final ObjectMapper JSON = new ObjectMapper(PooledJsonFactory.create());
+
     private static final TypeReference<List<String>> STRING_LIST = new TypeReference<>() {};
 
     static DialectSql of(Dialect dialect) {
