@@ -12,14 +12,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 D=${1:?outdir}; SSE=${2:-}; MOCK_PID=${MOCK_PID:?pid of the running mock}
 out_dir "$D"
 
-version=$(sed -n 's:.*<async-profiler.version>\(.*\)</async-profiler.version>.*:\1:p' "$root/pom.xml")
-ap_dir="$root/baton-bench/target/async-profiler-$version"
-AP="$ap_dir/linux-x64/libasyncProfiler.so"
-if [ ! -f "$AP" ]; then
-  (cd "$root" && ./mvnw -q -B dependency:copy -Dartifact="tools.profiler:async-profiler:$version:jar:linux-x64" \
-     -DoutputDirectory="$ap_dir") || { echo "alloc-profile: could not fetch async-profiler $version" >&2; exit 1; }
-  (cd "$ap_dir" && unzip -q -o "async-profiler-$version-linux-x64.jar")
-fi
+async_profiler
 
 start_baton -agentpath:"$AP"
 lg --phase seq --warmup 2000 --n 200 > "$D/seq.json"

@@ -2,6 +2,7 @@
 # Baton against the harness's mock, and lg, the harness's load client aimed at it.
 #   out_dir DIR sets D, the output folder (absolute), with an empty run/ in it;
 #   start_baton [extra JVM options...] needs D, SSE ("sse" or empty) and MOCK_PID set; it sets SPID and lg
+#   async_profiler sets AP, async-profiler's native library (fetched from Maven Central at the parent POM's version)
 JDK=${PERF_JAVA_HOME:-$(ls -d /usr/lib/jvm/temurin-2[5-9]* 2>/dev/null | head -1)}; J=$JDK/bin/java; JCMD=$JDK/bin/jcmd
 P=${PEERS:-/tmp/perf-peers}; H=$P/harness/target/harness.jar
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -23,3 +24,14 @@ start_baton() {
 }
 
 lg() { $J -Xmx256m -XX:+UseSerialGC -cp $H perf.LoadGen $LG "$@"; }
+
+async_profiler() {
+  local version ap_dir
+  version=$(sed -n 's:.*<async-profiler.version>\(.*\)</async-profiler.version>.*:\1:p' "$root/pom.xml")
+  ap_dir="$root/baton-bench/target/async-profiler-$version"
+  AP="$ap_dir/linux-x64/libasyncProfiler.so"
+  [ -f "$AP" ] && return 0
+  (cd "$root" && ./mvnw -q -B dependency:copy -Dartifact="tools.profiler:async-profiler:$version:jar:linux-x64" \
+     -DoutputDirectory="$ap_dir") || { echo "could not fetch async-profiler $version" >&2; exit 1; }
+  (cd "$ap_dir" && unzip -q -o "async-profiler-$version-linux-x64.jar")
+}
