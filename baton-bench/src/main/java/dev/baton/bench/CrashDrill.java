@@ -4,6 +4,7 @@ import dev.baton.server.auth.JwtSecret;
 import dev.baton.server.auth.TokenMinter;
 import dev.baton.simulator.LlmSimulator;
 import dev.baton.testkit.db.PostgresTestDatabase;
+import dev.baton.testkit.process.Haproxy;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -55,11 +56,19 @@ public final class CrashDrill {
         String jdbcUrl = o.sqlite() ? "jdbc:sqlite:" + dir.resolve("baton.db") : pg.url();
         boolean passed = false;
         List<CrashInstance> instances = new ArrayList<>();
-        HaproxyFront front = null;
+        Haproxy front = null;
         try (LlmSimulator sim = LlmSimulator.start(CrashScript.script(Duration.ofMillis(300), 20))) {
             sim.keepRequests(0);
             startInstances(o, dir, jdbcUrl, sim.baseUrl(), instances);
-            if (o.haproxy()) front = HaproxyFront.start(dir, freePort(), instances);
+            if (o.haproxy()) {
+                Path haproxy = Haproxy.binary()
+                        .orElseThrow(() -> new IllegalStateException(
+                                "--haproxy: haproxy is not installed (not on PATH nor in /usr/sbin)"));
+                front = Haproxy.start(
+                        haproxy,
+                        dir.resolve("haproxy"),
+                        instances.stream().map(CrashInstance::url).toList());
+            }
             System.out.println("logs and configuration in " + dir);
             passed = run(o, instances, front, jdbcUrl);
         } finally {
@@ -101,7 +110,7 @@ public final class CrashDrill {
         }
     }
 
-    private static boolean run(CrashDrillOptions o, List<CrashInstance> instances, HaproxyFront front, String jdbcUrl)
+    private static boolean run(CrashDrillOptions o, List<CrashInstance> instances, Haproxy front, String jdbcUrl)
             throws Exception {
         Random plan = new Random(o.seed());
         List<CrashTurn> turns = new ArrayList<>();
@@ -111,7 +120,7 @@ public final class CrashDrill {
         AtomicInteger next = new AtomicInteger();
         CrashKiller killer = new CrashKiller(
                 instances, o.kills(), o.turns(), () -> Math.min(next.get(), o.turns()), new Random(plan.nextLong()));
-        CrashTargets targets = front != null ? CrashTargets.balanced(front.url) : CrashTargets.direct(instances);
+        CrashTargets targets = front != null ? CrashTargets.balanced(front.url()) : CrashTargets.direct(instances);
         String keyPrefix = "crash-" + o.seed() + "-";
         List<CrashTurnResult> results = Collections.synchronizedList(new ArrayList<>());
         TokenMinter minter = new TokenMinter(JwtSecret.of(SECRET));

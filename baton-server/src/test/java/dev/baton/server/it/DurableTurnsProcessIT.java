@@ -12,6 +12,7 @@ import dev.baton.simulator.Reply;
 import dev.baton.simulator.SimulatorScript;
 import dev.baton.testkit.db.PostgresTestDatabase;
 import dev.baton.testkit.db.RedisTestServer;
+import dev.baton.testkit.process.Haproxy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -212,8 +213,7 @@ class DurableTurnsProcessIT {
         ServerProcess second = ServerProcess.start(dir2, withRedis(env(dir2, pg.url())));
         try {
             try (ServerProcess first = ServerProcess.start(dir1, withRedis(env(dir1, pg.url())));
-                    HaproxyProcess balancer =
-                            HaproxyProcess.start(workDir.resolve("haproxy"), List.of(first.url(), second.url()))) {
+                    Haproxy balancer = Haproxy.start(workDir.resolve("haproxy"), List.of(first.url(), second.url()))) {
                 aStreamAndARetryOutliveTheirInstance(first, new ApiClient(balancer.url()), token);
             }
             // instance 1 again (the same name, a new boot): the second instance's turn dies with it, and instance 1

@@ -1,4 +1,4 @@
-package dev.baton.server.it;
+package dev.baton.testkit.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -26,15 +26,17 @@ import org.junit.jupiter.api.Assumptions;
  * HAProxy from the machine's packages in front of server processes, as deploy/haproxy.cfg puts it in front of a
  * deployment: round robin, each instance taken out while its {@code /readyz} fails, a connection refused by a dead
  * instance sent to another (the request had not been sent: nothing runs twice), and timeouts long enough for a quiet
- * SSE stream. Runs in the foreground ({@code -db}) from a config generated in a folder of its own.
+ * SSE stream. Checks every half second and takes an instance out at its first failed check, so a killed instance
+ * leaves the rotation within a second. Runs in the foreground ({@code -db}) from a config generated in a folder of its
+ * own. The tests that put several server processes behind a balancer and the crash drill of baton-bench use it.
  */
-final class HaproxyProcess implements AutoCloseable {
+public final class Haproxy implements AutoCloseable {
     private final Process process;
     private final int port;
     private final int statsPort;
     private final List<String> output = new ArrayList<>();
 
-    private HaproxyProcess(Process process, int port, int statsPort) {
+    private Haproxy(Process process, int port, int statsPort) {
         this.process = process;
         this.port = port;
         this.statsPort = statsPort;
@@ -54,7 +56,7 @@ final class HaproxyProcess implements AutoCloseable {
     }
 
     /** The {@code haproxy} program: on the PATH, or where Debian installs it ({@code /usr/sbin}, often off PATH). */
-    static Optional<Path> binary() {
+    public static Optional<Path> binary() {
         Stream<String> dirs = Stream.concat(
                 Stream.of(System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)),
                 Stream.of("/usr/sbin", "/usr/local/sbin"));
@@ -65,7 +67,7 @@ final class HaproxyProcess implements AutoCloseable {
     }
 
     /** Skips the calling test when HAProxy is not installed. */
-    static Path require() {
+    public static Path require() {
         Optional<Path> haproxy = binary();
         Assumptions.assumeTrue(
                 haproxy.isPresent(),
@@ -77,8 +79,12 @@ final class HaproxyProcess implements AutoCloseable {
      * Starts HAProxy on a free port in front of {@code servers} (base URLs such as {@code http://127.0.0.1:1234}) and
      * waits until it reports every one of them up.
      */
-    static HaproxyProcess start(Path dir, List<String> servers) throws Exception {
-        Path haproxy = require();
+    public static Haproxy start(Path dir, List<String> servers) throws Exception {
+        return start(require(), dir, servers);
+    }
+
+    /** As {@link #start(Path, List)}, with the {@code haproxy} program to run (see {@link #binary()}). */
+    public static Haproxy start(Path haproxy, Path dir, List<String> servers) throws Exception {
         Files.createDirectories(dir);
         int port = freePort();
         int statsPort = freePort();
@@ -126,7 +132,7 @@ final class HaproxyProcess implements AutoCloseable {
                 .directory(dir.toFile())
                 .redirectErrorStream(true)
                 .start();
-        HaproxyProcess started = new HaproxyProcess(process, port, statsPort);
+        Haproxy started = new Haproxy(process, port, statsPort);
         try {
             started.awaitUp(servers.size());
         } catch (RuntimeException | Error e) {
@@ -137,12 +143,12 @@ final class HaproxyProcess implements AutoCloseable {
     }
 
     /** The load balancer's base URL. */
-    String url() {
+    public String url() {
         return "http://127.0.0.1:" + port;
     }
 
     /** Waits until HAProxy's health checks report {@code n} servers of the backend up. */
-    void awaitUp(int n) {
+    public void awaitUp(int n) {
         await().atMost(Duration.ofSeconds(30))
                 .pollInterval(Duration.ofMillis(200))
                 .ignoreExceptions()
@@ -150,7 +156,7 @@ final class HaproxyProcess implements AutoCloseable {
     }
 
     /** How many servers of the backend HAProxy's checks say are up (its stats page, CSV). */
-    long serversUp() throws Exception {
+    public long serversUp() throws Exception {
         HttpClient http = HttpClient.newHttpClient();
         String csv = http.send(
                         HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + statsPort + "/stats;csv"))
