@@ -23,8 +23,6 @@ import org.junit.jupiter.api.io.TempDir;
  * rollback) is needed: the pause was stored before the client heard of it.
  */
 class ApprovalCrashProcessIT {
-    static final String REDIS_URL = "redis://127.0.0.1:6379";
-
     @TempDir
     static Path workDir;
 
@@ -42,19 +40,7 @@ class ApprovalCrashProcessIT {
                 turns:
                   redisKeyPrefix: "baton-it:%s:"
                 """.formatted(UUID.randomUUID()));
-        env = Map.of(
-                "BATON_DB_URL",
-                pg.url(),
-                "BATON_REDIS_URL",
-                REDIS_URL,
-                "BATON_JWT_SECRET",
-                TestServer.SECRET,
-                "OPENAI_API_KEY",
-                "sk-test",
-                "OPENAI_BASE_URL",
-                sim.baseUrl(),
-                "BATON_CONFIG",
-                workDir.resolve("baton.yaml").toString());
+        env = ServerEnv.withRedis(pg.url(), sim.baseUrl(), workDir.resolve("baton.yaml"));
     }
 
     @AfterAll

@@ -79,12 +79,7 @@ class CrashRecoveryProcessIT {
                 agents:
                   dirs: [agents]
                 """);
-        env = Map.of(
-                "BATON_DB_URL", pg.url(),
-                "BATON_JWT_SECRET", TestServer.SECRET,
-                "OPENAI_API_KEY", "sk-test",
-                "OPENAI_BASE_URL", sim.baseUrl(),
-                "BATON_CONFIG", workDir.resolve("baton.yaml").toString());
+        env = ServerEnv.of(pg.url(), sim.baseUrl(), workDir.resolve("baton.yaml"));
     }
 
     @AfterAll

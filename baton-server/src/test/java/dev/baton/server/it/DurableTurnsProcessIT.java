@@ -21,7 +21,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -210,17 +209,21 @@ class DurableTurnsProcessIT {
         Path dir1 = instanceDir("pg-1", "api-1", "3s", "1s", shared);
         Path dir2 = instanceDir("pg-2", "api-2", "3s", "1s", shared);
         String token = TestServer.token("durable-shared");
-        ServerProcess second = ServerProcess.start(dir2, withRedis(env(dir2, pg.url())));
+        ServerProcess second =
+                ServerProcess.start(dir2, ServerEnv.withRedis(pg.url(), sim.baseUrl(), dir2.resolve("baton.yaml")));
         try {
-            try (ServerProcess first = ServerProcess.start(dir1, withRedis(env(dir1, pg.url())));
+            try (ServerProcess first = ServerProcess.start(
+                            dir1, ServerEnv.withRedis(pg.url(), sim.baseUrl(), dir1.resolve("baton.yaml")));
                     Haproxy balancer = Haproxy.start(workDir.resolve("haproxy"), List.of(first.url(), second.url()))) {
                 aStreamAndARetryOutliveTheirInstance(first, new ApiClient(balancer.url()), token);
             }
             // instance 1 again (the same name, a new boot): the second instance's turn dies with it, and instance 1
             // dies in turn while its model call made again is held; instance 2's next boot finishes the turn
-            try (ServerProcess again = ServerProcess.start(dir1, withRedis(env(dir1, pg.url())))) {
+            try (ServerProcess again = ServerProcess.start(
+                    dir1, ServerEnv.withRedis(pg.url(), sim.baseUrl(), dir1.resolve("baton.yaml")))) {
                 String session = aTurnOutlivesTwoInstances(second, again, token);
-                second = ServerProcess.start(dir2, withRedis(env(dir2, pg.url())));
+                second = ServerProcess.start(
+                        dir2, ServerEnv.withRedis(pg.url(), sim.baseUrl(), dir2.resolve("baton.yaml")));
                 awaitEpoch(session, 3);
                 awaitAsked(afterTool("add_task", "relay first"), 3);
                 RELAY_HELD.countDown();
@@ -437,19 +440,7 @@ class DurableTurnsProcessIT {
     }
 
     private static Map<String, String> env(Path dir, String dbUrl) {
-        Map<String, String> env = new HashMap<>();
-        env.put("BATON_DB_URL", dbUrl);
-        env.put("BATON_JWT_SECRET", TestServer.SECRET);
-        env.put("OPENAI_API_KEY", "sk-test");
-        env.put("OPENAI_BASE_URL", sim.baseUrl());
-        env.put("BATON_CONFIG", dir.resolve("baton.yaml").toString());
-        return env;
-    }
-
-    /** Session locks shared through the local Redis (the test's own key prefix is in its config). */
-    private static Map<String, String> withRedis(Map<String, String> env) {
-        env.put("BATON_REDIS_URL", "redis://127.0.0.1:6379");
-        return env;
+        return ServerEnv.of(dbUrl, sim.baseUrl(), dir.resolve("baton.yaml"));
     }
 
     private static String messages(String session) {

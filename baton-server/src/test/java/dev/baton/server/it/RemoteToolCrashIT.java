@@ -115,17 +115,8 @@ class RemoteToolCrashIT {
     @Test
     void a_remote_call_in_flight_at_kill_9_waits_for_the_user_and_once_approved_runs_again_with_the_same_key()
             throws Exception {
-        Map<String, String> env = Map.of(
-                "BATON_DB_URL",
-                "jdbc:sqlite:" + workDir.resolve("baton.db"),
-                "BATON_JWT_SECRET",
-                TestServer.SECRET,
-                "OPENAI_API_KEY",
-                "sk-test",
-                "OPENAI_BASE_URL",
-                sim.baseUrl(),
-                "BATON_CONFIG",
-                workDir.resolve("baton.yaml").toString());
+        Map<String, String> env = ServerEnv.of(
+                "jdbc:sqlite:" + workDir.resolve("baton.db"), sim.baseUrl(), workDir.resolve("baton.yaml"));
         String token = TestServer.token("remote-crash");
         String session;
         try (ServerProcess doomed = ServerProcess.start(workDir, env)) {

@@ -20,7 +20,6 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -131,7 +130,7 @@ class TransactionalToolCrashIT {
 
     private static ServerProcess start(Path dir) {
         try {
-            return ServerProcess.start(dir, env(dir));
+            return ServerProcess.start(dir, ServerEnv.withRedis(pg.url(), sim.baseUrl(), dir.resolve("baton.yaml")));
         } catch (Exception e) {
             throw new IllegalStateException("the server in " + dir + " did not start", e);
         }
@@ -160,18 +159,6 @@ class TransactionalToolCrashIT {
                   heartbeat: 1s
                 """.formatted(instanceId) + more);
         return dir;
-    }
-
-    /** PostgreSQL and the local Redis (the test's own key prefix is in the config), the simulator as the model. */
-    private static Map<String, String> env(Path dir) {
-        Map<String, String> env = new HashMap<>();
-        env.put("BATON_DB_URL", pg.url());
-        env.put("BATON_REDIS_URL", RedisTestServer.URL);
-        env.put("BATON_JWT_SECRET", TestServer.SECRET);
-        env.put("OPENAI_API_KEY", "sk-test");
-        env.put("OPENAI_BASE_URL", sim.baseUrl());
-        env.put("BATON_CONFIG", dir.resolve("baton.yaml").toString());
-        return env;
     }
 
     private static String messages(String session) {

@@ -1,6 +1,5 @@
 package dev.baton.testkit.process;
 
-import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.io.BufferedReader;
@@ -188,6 +187,6 @@ public final class Haproxy implements AutoCloseable {
             process.destroy();
             if (!process.waitFor(10, TimeUnit.SECONDS)) process.destroyForcibly();
         }
-        assertThat(process.isAlive()).isFalse();
+        if (process.isAlive()) throw new IllegalStateException("haproxy did not stop");
     }
 }
