@@ -36,7 +36,7 @@ public final class PostgresRoundTrips {
     public static void main(String[] args) {
         List<String> numbers = new java.util.ArrayList<>(List.of(args));
         boolean durable = numbers.remove("--durable");
-        int turns = numbers.isEmpty() ? 20 : Integer.parseInt(numbers.getFirst());
+        int turns = CountArgs.first("roundtrips", "[--durable] [turns]", numbers, 20);
         var sections = StatementsPerTurn.priced();
         if (durable) {
             sections.putObject("durableTurns").put("enabled", true);

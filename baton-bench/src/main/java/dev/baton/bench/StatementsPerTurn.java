@@ -51,9 +51,10 @@ public final class StatementsPerTurn {
     public static void main(String[] args) {
         List<String> numbers = new ArrayList<>(List.of(args));
         Options options = new Options(numbers.remove("--durable"), numbers.remove("--trace"));
-        int turns = numbers.isEmpty() ? 20 : Integer.parseInt(numbers.getFirst());
+        String usage = "[--durable] [--trace] [turns] [history...]";
+        int turns = CountArgs.first("statements", usage, numbers, 20);
         List<Integer> histories = new ArrayList<>();
-        for (int i = 1; i < numbers.size(); i++) histories.add(Integer.parseInt(numbers.get(i)));
+        for (int i = 1; i < numbers.size(); i++) histories.add(CountArgs.parse("statements", usage, numbers.get(i)));
         if (histories.isEmpty()) histories = List.of(10, 10_000);
         if (options.durable()) System.out.println("durable turns ON");
 
