@@ -42,7 +42,7 @@ import org.slf4j.LoggerFactory;
 public final class JettyGatewayTransport implements AutoCloseable {
 
     private static final Duration MAX_CONNECT_TIMEOUT = Duration.ofSeconds(10);
-    private static final Duration CLOSE_GRACE = Duration.ofSeconds(2);
+    static final Duration CLOSE_GRACE = Duration.ofSeconds(2);
     static final Duration IDLE_CONNECTION_TIMEOUT = Duration.ofSeconds(30);
     /** Far more than a server runs calls at once: the JDK client had no bound, and calls must not queue for one. */
     private static final int MAX_CONNECTIONS = 4096;
@@ -50,6 +50,7 @@ public final class JettyGatewayTransport implements AutoCloseable {
     private final Logger log;
     private final String provider;
     private final Duration requestTimeout;
+    private final Duration closeGrace;
     private final FailureClassifier failures;
     private final HttpClient client;
     private final Set<PulledSseExchange> live = ConcurrentHashMap.newKeySet();
@@ -64,9 +65,16 @@ public final class JettyGatewayTransport implements AutoCloseable {
      * @param clock used to turn a {@code Retry-After} date into a duration
      */
     public JettyGatewayTransport(Class<?> gateway, String provider, Duration requestTimeout, Clock clock) {
+        this(gateway, provider, requestTimeout, clock, CLOSE_GRACE);
+    }
+
+    /** @param closeGrace how long {@link #close()} lets running calls finish */
+    JettyGatewayTransport(
+            Class<?> gateway, String provider, Duration requestTimeout, Clock clock, Duration closeGrace) {
         this.log = LoggerFactory.getLogger(gateway);
         this.provider = provider;
         this.requestTimeout = requestTimeout;
+        this.closeGrace = closeGrace;
         this.failures = new FailureClassifier(provider, clock);
         this.client = started(provider, shorter(requestTimeout, MAX_CONNECT_TIMEOUT));
     }
@@ -157,6 +165,16 @@ public final class JettyGatewayTransport implements AutoCloseable {
         }
     }
 
+    /** How many exchanges Jetty has not reported complete yet (tests). */
+    int liveExchanges() {
+        return live.size();
+    }
+
+    /** Whether {@link #close()} began (tests). */
+    boolean isClosing() {
+        return closing;
+    }
+
     private static Duration shorter(Duration a, Duration b) {
         return a.compareTo(b) < 0 ? a : b;
     }
@@ -165,7 +183,7 @@ public final class JettyGatewayTransport implements AutoCloseable {
     @Override
     public void close() {
         closing = true;
-        long until = System.nanoTime() + CLOSE_GRACE.toNanos();
+        long until = System.nanoTime() + closeGrace.toNanos();
         lock.lock();
         try {
             for (long left; !live.isEmpty() && (left = until - System.nanoTime()) > 0; ) ended.awaitNanos(left);

@@ -48,7 +48,7 @@ public final class PulledSseExchange implements PulledStream<SseData> {
 
     static final int ERROR_BODY_LIMIT = 64 * 1024;
     static final int LEFTOVER_LIMIT = 64 * 1024;
-    static final Duration LEFTOVER_GRACE = Duration.ofSeconds(5);
+    static final Duration LEFTOVER_GRACE = Duration.ofSeconds(2);
 
     private final JettyGatewayTransport transport;
     private final AtomicBoolean aborted = new AtomicBoolean();
