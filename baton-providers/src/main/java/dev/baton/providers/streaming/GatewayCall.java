@@ -192,26 +192,26 @@ public final class GatewayCall<T> {
      */
     public <R> R pull(Runnable send, PulledStream<T> stream, Function<T, Optional<R>> onPiece) {
         var wakeup = new Wakeup(Thread.currentThread());
+        Runnable wake = wakeup::signal;
         boolean completed = false;
         AutoCloseable registration = cancellation.onCancel(() -> {
             abort.run();
-            wakeup.signal();
+            wake.run();
         });
         // one watch for the whole call, as in await(): it wakes the thread, which then looks at the time itself
         ScheduledFuture<?> watch = null;
         try {
             send.run();
             long due = deadline;
-            watch = Watchdogs.after(Duration.ofNanos(due - System.nanoTime()), wakeup::signal);
+            watch = Watchdogs.after(Duration.ofNanos(due - System.nanoTime()), wake);
             while (true) {
                 if (cancellation.isCancelled()) throw failures.cancelled();
                 if (due - System.nanoTime() <= 0) throw failures.timedOut(limit);
                 T piece = poll(stream);
                 if (piece == null) {
                     // the watch fired for a limit the caller's holding time has moved on since
-                    if (watch.isDone())
-                        watch = Watchdogs.after(Duration.ofNanos(due - System.nanoTime()), wakeup::signal);
-                    stream.demand(wakeup::signal);
+                    if (watch.isDone()) watch = Watchdogs.after(Duration.ofNanos(due - System.nanoTime()), wake);
+                    stream.demand(wake);
                     wakeup.await();
                     continue;
                 }
