@@ -9,6 +9,7 @@ import dev.baton.core.model.ModelReply;
 import dev.baton.core.model.TokenUsage;
 import dev.baton.core.model.ToolCallRequest;
 import dev.baton.core.text.TextPieces;
+import dev.baton.providers.streaming.SseData;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,6 +36,7 @@ final class ChatCompletionsStream {
     }
 
     private static final JsonFactory JSON = PooledJsonFactory.create();
+    private static final String DONE = "[DONE]";
 
     /** The deltas as read: the turn keeps the same strings, so a long answer's text is held once, not twice. */
     private final TextPieces text = new TextPieces();
@@ -48,11 +50,24 @@ final class ChatCompletionsStream {
 
     /** Reads one event's data, handing what it adds to {@code onDelta}. */
     void accept(String data, Consumer<ModelDelta> onDelta) throws IOException, StreamError {
-        if (data.equals("[DONE]")) {
+        if (data.equals(DONE)) {
             done = true;
             return;
         }
-        try (JsonParser p = JSON.createParser(data)) {
+        chunk(JSON.createParser(data), onDelta);
+    }
+
+    /** Reads one event's data from its UTF-8 bytes where they lie, handing what it adds to {@code onDelta}. */
+    void accept(SseData data, Consumer<ModelDelta> onDelta) throws IOException, StreamError {
+        if (data.is(DONE)) {
+            done = true;
+            return;
+        }
+        chunk(JSON.createParser(data.bytes(), 0, data.length()), onDelta);
+    }
+
+    private void chunk(JsonParser parser, Consumer<ModelDelta> onDelta) throws IOException, StreamError {
+        try (JsonParser p = parser) {
             if (p.nextToken() != JsonToken.START_OBJECT) throw new StreamError("a stream chunk is not a JSON object");
             while (p.nextToken() == JsonToken.FIELD_NAME) {
                 String field = p.currentName();

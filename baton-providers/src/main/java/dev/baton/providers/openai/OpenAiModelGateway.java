@@ -7,12 +7,11 @@ import dev.baton.core.model.ModelGateway;
 import dev.baton.core.model.ModelReply;
 import dev.baton.core.model.ModelRequest;
 import dev.baton.providers.streaming.GatewayCall;
-import dev.baton.providers.streaming.GatewayTransport;
-import dev.baton.providers.streaming.SseDataExchange;
+import dev.baton.providers.streaming.JettyGatewayTransport;
+import dev.baton.providers.streaming.SseData;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.Map;
@@ -20,6 +19,10 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
+import org.eclipse.jetty.client.BytesRequestContent;
+import org.eclipse.jetty.client.Request;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpMethod;
 
 /**
  * A {@link ModelGateway} for OpenAI and every server that speaks its Chat Completions protocol (Azure OpenAI, Gemini's
@@ -32,6 +35,11 @@ import java.util.stream.Collectors;
  * every streamed chunk, and every raw chunk kept until the answer was complete (a turn held up by its client held
  * its answer twice over in LangChain4j alone). Anthropic's adapter stays on LangChain4j.
  *
+ * <p>The wire runs on Jetty's HTTP client ({@link JettyGatewayTransport}), and the calling thread reads the streamed
+ * answer itself ({@link dev.baton.providers.streaming.PulledSseExchange}): the socket, the HTTP chunks, the events and
+ * each event's JSON, from pooled buffers, with no piece handed from thread to thread. Anthropic and Ollama stay on the
+ * JDK client.
+ *
  * <p>Every call streams (with {@code stream_options.include_usage}, so usage arrives), blocks the calling thread until
  * the answer is complete (deltas are handed to {@code onDelta} on that same thread, in order; an exception thrown by
  * {@code onDelta} aborts the call and propagates unchanged), and never retries: a retry after partial output would
@@ -43,7 +51,7 @@ import java.util.stream.Collectors;
 public final class OpenAiModelGateway implements ModelGateway, AutoCloseable {
 
     private final OpenAiCompatibleConfig config;
-    private final GatewayTransport transport;
+    private final JettyGatewayTransport transport;
     private final URI endpoint;
 
     public OpenAiModelGateway(OpenAiCompatibleConfig config) {
@@ -61,7 +69,8 @@ public final class OpenAiModelGateway implements ModelGateway, AutoCloseable {
      */
     public OpenAiModelGateway(OpenAiCompatibleConfig config, Map<String, String> queryParams, Clock clock) {
         this.config = Objects.requireNonNull(config, "config");
-        this.transport = new GatewayTransport(OpenAiModelGateway.class, config.name(), config.requestTimeout(), clock);
+        this.transport =
+                new JettyGatewayTransport(OpenAiModelGateway.class, config.name(), config.requestTimeout(), clock);
         this.endpoint = endpointOf(config.baseUrl(), queryParams);
     }
 
@@ -78,14 +87,14 @@ public final class OpenAiModelGateway implements ModelGateway, AutoCloseable {
     public ModelReply stream(ModelRequest request, Consumer<ModelDelta> onDelta) {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(onDelta, "onDelta");
-        HttpRequest http = httpRequest(request);
-        var exchange = new SseDataExchange();
-        GatewayCall<String> call = transport.open(request, exchange::abort);
+        Request http = httpRequest(request);
+        var exchange = transport.newExchange();
+        GatewayCall<SseData> call = transport.open(request, exchange::abort);
         transport.logCall(request);
         var answer = new ChatCompletionsStream();
-        return call.await(() -> exchange.start(transport.client(), http, call), data -> {
+        return call.pull(() -> exchange.send(http), exchange, data -> {
             // the provider closed the stream: complete when the answer finished, even without "[DONE]"
-            if (data == SseDataExchange.END_OF_STREAM) {
+            if (data == SseData.END_OF_STREAM) {
                 if (answer.finished()) return Optional.of(answer.reply(request.model()));
                 throw transport.failures().cutShort();
             }
@@ -94,7 +103,7 @@ public final class OpenAiModelGateway implements ModelGateway, AutoCloseable {
         });
     }
 
-    private void accept(ChatCompletionsStream answer, String data, Consumer<ModelDelta> onDelta) {
+    private void accept(ChatCompletionsStream answer, SseData data, Consumer<ModelDelta> onDelta) {
         try {
             answer.accept(data, onDelta);
         } catch (ChatCompletionsStream.StreamError e) {
@@ -104,20 +113,23 @@ public final class OpenAiModelGateway implements ModelGateway, AutoCloseable {
         }
     }
 
-    private HttpRequest httpRequest(ModelRequest request) {
+    private Request httpRequest(ModelRequest request) {
         byte[] body;
         try {
             body = ChatCompletionsRequest.body(request);
         } catch (RuntimeException e) {
             throw transport.failures().classifyBeforeSending(e);
         }
-        var http = HttpRequest.newBuilder(endpoint)
-                .header("Content-Type", "application/json")
-                .header("Accept", "text/event-stream");
-        if (config.apiKey() != null) http.header("Authorization", "Bearer " + config.apiKey());
-        if (config.organization() != null) http.header("OpenAI-Organization", config.organization());
-        config.headers().forEach(http::header);
-        return http.POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
+        return transport
+                .newRequest(endpoint)
+                .method(HttpMethod.POST)
+                .headers(headers -> {
+                    headers.put(HttpHeader.ACCEPT, "text/event-stream");
+                    if (config.apiKey() != null) headers.put(HttpHeader.AUTHORIZATION, "Bearer " + config.apiKey());
+                    if (config.organization() != null) headers.put("OpenAI-Organization", config.organization());
+                    config.headers().forEach(headers::add);
+                })
+                .body(new BytesRequestContent("application/json", body));
     }
 
     private static URI endpointOf(String baseUrl, Map<String, String> queryParams) {

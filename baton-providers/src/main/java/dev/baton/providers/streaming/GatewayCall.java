@@ -14,12 +14,14 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
 /**
- * One model call as a blocking call: whatever the provider's stream yields arrives on HTTP threads and is
- * queued (at most {@value #CAPACITY} pieces: the stream is read as the queue makes room, see {@link #whenRoom}); the
- * calling (virtual) thread drains the queue in order until the answer is complete. The call owns
- * what every gateway must get right the same way: the deadline, the request's cancellation (which aborts the
- * exchange and returns at once, whatever the provider is doing), aborting the exchange when the call ends
- * early, and turning each way of ending into a {@link ModelFailure}.
+ * One model call as a blocking call, in one of two modes. Pushed ({@link #await}): whatever the provider's stream
+ * yields arrives on HTTP threads and is queued (at most {@value #CAPACITY} pieces: the stream is read as the queue
+ * makes room, see {@link #whenRoom}); the calling (virtual) thread drains the queue in order until the answer is
+ * complete. Pulled ({@link #pull}): the calling thread reads the stream itself, piece by piece, and parks while the
+ * connection has nothing for it; no piece passes from thread to thread. The call owns what every gateway must get
+ * right the same way: the deadline, the request's cancellation (which aborts the exchange and returns at once,
+ * whatever the provider is doing), aborting the exchange when the call ends early, and turning each way of ending
+ * into a {@link ModelFailure}.
  *
  * @param <T> what the provider's stream yields: a line of its wire, or an already parsed event
  */
@@ -174,6 +176,72 @@ public final class GatewayCall<T> {
                 abort.run();
             }
             unregister(registration);
+        }
+    }
+
+    /**
+     * Sends the request and reads the answer on the calling thread until it is complete. The stream is read only when
+     * this thread asks for its next piece, so a caller held up (by {@code onPiece}) leaves the rest of the answer in
+     * the socket. Deadline, cancellation and failures as in {@link #await}; a call that ends without its answer aborts
+     * the exchange, and either way the stream is {@linkplain PulledStream#finish finished}.
+     *
+     * @param send starts the exchange; what it throws propagates (the exchange is aborted)
+     * @param stream what the calling thread reads the pieces from
+     * @param onPiece handles each piece, returning the answer once it is complete; what it throws aborts the call and
+     *     propagates unchanged
+     */
+    public <R> R pull(Runnable send, PulledStream<T> stream, Function<T, Optional<R>> onPiece) {
+        var wakeup = new Wakeup(Thread.currentThread());
+        Runnable wake = wakeup::signal;
+        boolean completed = false;
+        AutoCloseable registration = cancellation.onCancel(() -> {
+            abort.run();
+            wake.run();
+        });
+        // one watch for the whole call, as in await(): it wakes the thread, which then looks at the time itself
+        ScheduledFuture<?> watch = null;
+        try {
+            send.run();
+            long due = deadline;
+            watch = Watchdogs.after(Duration.ofNanos(due - System.nanoTime()), wake);
+            while (true) {
+                if (cancellation.isCancelled()) throw failures.cancelled();
+                if (due - System.nanoTime() <= 0) throw failures.timedOut(limit);
+                T piece = poll(stream);
+                if (piece == null) {
+                    // the watch fired for a limit the caller's holding time has moved on since
+                    if (watch.isDone()) watch = Watchdogs.after(Duration.ofNanos(due - System.nanoTime()), wake);
+                    stream.demand(wake);
+                    wakeup.await();
+                    continue;
+                }
+                long handing = System.nanoTime();
+                var answer = onPiece.apply(piece);
+                // as in await(): the time the caller holds a piece is not the provider's
+                due += System.nanoTime() - handing;
+                if (answer.isPresent()) {
+                    completed = true;
+                    return answer.get();
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw failures.cancelled();
+        } finally {
+            if (watch != null) watch.cancel(false);
+            if (!completed) abort.run();
+            stream.finish(completed);
+            unregister(registration);
+        }
+    }
+
+    private T poll(PulledStream<T> stream) {
+        try {
+            return stream.poll();
+        } catch (ModelFailure failure) {
+            throw failure;
+        } catch (Exception e) {
+            throw cancellation.isCancelled() ? failures.cancelled() : failures.classify(e);
         }
     }
 

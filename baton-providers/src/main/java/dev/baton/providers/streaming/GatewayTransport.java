@@ -19,7 +19,9 @@ import org.slf4j.LoggerFactory;
 /**
  * What one gateway shares across its calls: the JDK client (connection pool, selector thread) every call's
  * exchange runs on, the {@link FailureClassifier} that names the provider, and the endpoint's time limit. Each
- * gateway owns one and keeps only what is specific to its wire.
+ * gateway owns one and keeps only what is specific to its wire. Anthropic's (through LangChain4j) and Ollama's
+ * gateways run here; the OpenAI-compatible wire moved to Jetty's client, whose stream the turn's thread reads itself
+ * ({@link JettyGatewayTransport}).
  *
  * <p>The client speaks HTTP/1.1 so that aborting a call closes its connection: an HTTP/2 stream reset is
  * invisible to proxies in between and to some compatible servers, which would keep generating.
