@@ -94,14 +94,32 @@ class ArchitectureTest {
                     "javax.sql..",
                     "io.lettuce..");
 
-    /** The server, and the test kit's HTTP/2 client (test scope only, never in baton.jar). */
+    /**
+     * The server, the test kit's HTTP/2 client (test scope only, never in baton.jar), and the OpenAI-compatible model
+     * wire's client (Jetty's, in the providers' streaming and openai packages, which the next rule keeps from serving
+     * anything).
+     */
     @ArchTest
     static final ArchRule only_the_server_knows_http = noClasses()
             .that()
-            .resideOutsideOfPackages("dev.baton.server..", "dev.baton.testkit.http..")
+            .resideOutsideOfPackages(
+                    "dev.baton.server..",
+                    "dev.baton.testkit.http..",
+                    "dev.baton.providers.streaming..",
+                    "dev.baton.providers.openai..")
             .should()
             .dependOnClassesThat()
             .resideInAnyPackage("io.javalin..", "jakarta.servlet..", "org.eclipse.jetty..");
+
+    /** The model wire calls providers with Jetty's client; it serves nothing. */
+    @ArchTest
+    static final ArchRule the_model_wire_only_calls_out = noClasses()
+            .that()
+            .resideInAnyPackage("dev.baton.providers.streaming..", "dev.baton.providers.openai..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(
+                    "io.javalin..", "jakarta.servlet..", "org.eclipse.jetty.server..", "org.eclipse.jetty.ee10..");
 
     /** The API's wire is door-neutral: both the server (Javalin) and the Spring Boot starter answer with it. */
     @ArchTest
