@@ -97,12 +97,7 @@ public final class GatewayTransport implements AutoCloseable {
 
     /** Never logs message contents: only their number. */
     public void logCall(ModelRequest request) {
-        log.debug(
-                "{} call: model={}, messages={}, tools={}",
-                provider,
-                request.model(),
-                request.messages().size(),
-                request.tools().size());
+        ModelCallLog.call(log, provider, request);
     }
 
     private Duration limitFor(ModelRequest request) {

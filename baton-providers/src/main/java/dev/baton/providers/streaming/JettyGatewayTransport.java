@@ -137,12 +137,7 @@ public final class JettyGatewayTransport implements AutoCloseable {
 
     /** Never logs message contents: only their number. */
     public void logCall(ModelRequest request) {
-        log.debug(
-                "{} call: model={}, messages={}, tools={}",
-                provider,
-                request.model(),
-                request.messages().size(),
-                request.tools().size());
+        ModelCallLog.call(log, provider, request);
     }
 
     /** @return false once the transport is closing: the exchange must not be sent */
