@@ -17,11 +17,12 @@ import java.util.Map;
  * model reached directly.
  *
  * <ol>
- *   <li><b>Streaming</b> (the model paced: {@code upstreamMs} before its first token, then 200 tokens/s): one tool turn
- *       at a time over Baton's event stream, interleaved with the same two model calls made directly (the request
- *       bodies Baton sent, replayed). Added time to first token = Baton's first {@code chunk} event − the direct
- *       client's first text delta of the second call (after the whole first call); added per-token gap = the gaps
- *       between Baton's {@code chunk} events − the gaps between the model's deltas.
+ *   <li><b>Streaming</b> (the model paced: {@code upstreamMs} before its first token, then 200 tokens/s): one text
+ *       turn at a time over Baton's event stream, interleaved with the same model call made directly (the request body
+ *       Baton sent, replayed), then the same for tool turns and their two model calls. Added time to first token =
+ *       Baton's first {@code chunk} event − the direct client's first text delta of the last call (for a tool turn,
+ *       after the whole first call); added per-token gap = the gaps between Baton's {@code chunk} events − the gaps
+ *       between the model's deltas.
  *   <li><b>Sequential</b> (the model answering instantly): one JSON tool turn at a time, interleaved with the two
  *       direct calls read to their end: added p50 and p99 at concurrency 1.
  *   <li><b>Sustained</b> (the model waiting {@code upstreamMs} before each answer): JSON tool turns started at a
@@ -84,12 +85,19 @@ public final class UserFeltLatency {
 
     private static void streaming(BenchServer server, HttpClient http, int turns, Duration upstream) {
         server.script(script(upstream, 200));
+        streamed(server, http, turns, BenchScripts.TEXT_PROMPT, 1, "text turn");
+        streamed(server, http, turns, BenchScripts.TOOL_PROMPT, 2, "tool turn");
+    }
+
+    /** Turns of {@code prompt} over SSE, interleaved with their {@code calls} model calls made directly. */
+    private static void streamed(
+            BenchServer server, HttpClient http, int turns, String prompt, int calls, String kind) {
         String session = server.startSession();
-        List<String> bodies = warmUp(server, session);
+        List<String> bodies = warmUp(server, session, prompt, calls);
         List<Long> batonFirst = new ArrayList<>(), directFirst = new ArrayList<>();
         List<Long> batonGaps = new ArrayList<>(), directGaps = new ArrayList<>();
         for (int i = 0; i < turns; i++) {
-            StreamTimings baton = StreamTimings.baton(http, sseTurn(server, session));
+            StreamTimings baton = StreamTimings.baton(http, sseTurn(server, session, prompt));
             server.resetHistory(session, 0);
             StreamTimings direct = direct(server, http, bodies);
             batonFirst.add(baton.firstTokenNanos());
@@ -97,14 +105,14 @@ public final class UserFeltLatency {
             batonGaps.addAll(baton.gaps());
             directGaps.addAll(direct.gaps());
         }
-        report("time to first token (SSE)", batonFirst, directFirst);
-        report("gap between tokens (SSE)", batonGaps, directGaps);
+        report("time to first token, " + kind + " (SSE)", batonFirst, directFirst);
+        report("gap between tokens, " + kind + " (SSE)", batonGaps, directGaps);
     }
 
     private static void sequential(BenchServer server, HttpClient http, int turns) {
         server.script(script(Duration.ZERO, 0));
         String session = server.startSession();
-        List<String> bodies = warmUp(server, session);
+        List<String> bodies = warmUp(server, session, BenchScripts.TOOL_PROMPT, 2);
         List<Long> baton = new ArrayList<>(), direct = new ArrayList<>();
         for (int i = 0; i < turns; i++) {
             long start = System.nanoTime();
@@ -156,37 +164,36 @@ public final class UserFeltLatency {
         server.resetHistory(session, 0);
     }
 
-    /** Unmeasured turns; returns the model requests it made, to replay directly. */
-    private static List<String> warmUp(BenchServer server, String session) {
+    /** Unmeasured turns of {@code prompt}; returns the model requests the last one made, to replay directly. */
+    private static List<String> warmUp(BenchServer server, String session, String prompt, int calls) {
         for (int i = 0; i < 20; i++) {
-            server.send(session, BenchScripts.TOOL_PROMPT);
+            server.send(session, prompt);
             server.resetHistory(session, 0);
         }
-        server.send(session, BenchScripts.TOOL_PROMPT);
+        server.send(session, prompt);
         List<String> bodies = server.modelRequestBodies();
         server.resetHistory(session, 0);
-        if (bodies.size() != 2) throw new IllegalStateException("a tool turn made " + bodies.size() + " model calls");
+        if (bodies.size() != calls)
+            throw new IllegalStateException("a turn made " + bodies.size() + " model calls, not " + calls);
         return bodies;
     }
 
-    /** The turn's two model calls made directly, one after the other, the second's times from the first's start. */
+    /** The turn's model calls made directly, one after the other, the last one's times from the first's start. */
     private static StreamTimings direct(BenchServer server, HttpClient http, List<String> bodies) {
         URI endpoint = URI.create(server.simulatorUrl() + "/chat/completions");
         long start = System.nanoTime();
-        StreamTimings first = StreamTimings.openAi(http, endpoint, bodies.get(0));
-        long secondStart = System.nanoTime() - start;
-        StreamTimings second = StreamTimings.openAi(http, endpoint, bodies.get(1));
-        if (first.endNanos() > secondStart) throw new IllegalStateException("clock went backwards");
-        return second.shiftedBy(secondStart);
+        for (String body : bodies.subList(0, bodies.size() - 1)) StreamTimings.openAi(http, endpoint, body);
+        long lastStart = System.nanoTime() - start;
+        return StreamTimings.openAi(http, endpoint, bodies.getLast()).shiftedBy(lastStart);
     }
 
-    private static HttpRequest sseTurn(BenchServer server, String session) {
+    private static HttpRequest sseTurn(BenchServer server, String session, String prompt) {
         return HttpRequest.newBuilder(
                         URI.create("http://127.0.0.1:" + server.port() + "/v1/sessions/" + session + "/messages"))
                 .header("Authorization", "Bearer " + server.token())
                 .header("Content-Type", "application/json")
                 .header("Accept", "text/event-stream")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"content\":\"" + BenchScripts.TOOL_PROMPT + "\"}"))
+                .POST(HttpRequest.BodyPublishers.ofString("{\"content\":\"" + prompt + "\"}"))
                 .build();
     }
 
