@@ -38,9 +38,12 @@ class RequestBodiesTest {
     @Test
     void a_body_longer_or_shorter_than_its_content_length_is_read_whole() {
         byte[] body = "y".repeat(300).getBytes(StandardCharsets.UTF_8);
-        assertThat(RequestBodies.readUtf8(new ByteArrayInputStream(body), 10, 2000)).hasSize(300);
-        assertThat(RequestBodies.readUtf8(new ByteArrayInputStream(body), 1000, 2000)).hasSize(300);
-        assertThat(RequestBodies.readUtf8(new ByteArrayInputStream(body), 300, 2000)).hasSize(300);
+        assertThat(RequestBodies.readUtf8(new ByteArrayInputStream(body), 10, 2000))
+                .hasSize(300);
+        assertThat(RequestBodies.readUtf8(new ByteArrayInputStream(body), 1000, 2000))
+                .hasSize(300);
+        assertThat(RequestBodies.readUtf8(new ByteArrayInputStream(body), 300, 2000))
+                .hasSize(300);
     }
 
     @Test
