@@ -2,16 +2,11 @@ package dev.baton.store.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
 
 import dev.baton.testkit.db.PostgresTestDatabase;
 import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -30,7 +25,6 @@ import org.junit.jupiter.api.Test;
  * shared a transaction is read from outside it, on a connection of the test's own.
  */
 class PostgresGroupCommitIT {
-    private static final Duration PATIENCE = Duration.ofSeconds(30);
 
     private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
     private final CountDownLatch release = new CountDownLatch(1);
@@ -129,37 +123,23 @@ class PostgresGroupCommitIT {
         };
     }
 
-    /** Starts a shared write and waits until it is queued, so writes queue (and run) in the order they are started. */
     private <T> Future<T> queue(SqlWork<T> work) {
-        int before = db.queuedSharedWrites();
-        Future<T> future = threads.submit(() -> db.inSharedTransaction(work));
-        await().atMost(PATIENCE).until(() -> db.queuedSharedWrites() == before + 1);
-        return future;
+        return probe().queue(db, work);
     }
 
-    /** Inserts a row, then counts the rows committed so far as another connection sees them. */
     private SqlWork<Integer> insertThenCountCommitted(String name) {
-        return c -> {
-            insert(c, name);
-            return rows().size();
-        };
+        return probe().insertThenCountCommitted(name);
     }
 
     private static void insert(Connection c, String name) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO probe (name) VALUES (?)")) {
-            ps.setString(1, name);
-            ps.executeUpdate();
-        }
+        ProbeRows.insert(c, name);
     }
 
-    /** The committed rows, read on a connection of the test's own. */
     private List<String> rows() throws SQLException {
-        try (Connection c = DriverManager.getConnection(postgres.url());
-                Statement s = c.createStatement();
-                ResultSet rs = s.executeQuery("SELECT name FROM probe")) {
-            List<String> names = new ArrayList<>();
-            while (rs.next()) names.add(rs.getString(1));
-            return names;
-        }
+        return probe().rows();
+    }
+
+    private ProbeRows probe() {
+        return new ProbeRows(postgres.url(), threads);
     }
 }

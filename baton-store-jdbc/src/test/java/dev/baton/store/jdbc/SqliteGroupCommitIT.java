@@ -2,16 +2,11 @@ package dev.baton.store.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -30,7 +25,6 @@ import org.junit.jupiter.api.io.TempDir;
  * none of a batch's rows until the batch commits, while writes committed one by one each see the ones before.
  */
 class SqliteGroupCommitIT {
-    private static final Duration PATIENCE = Duration.ofSeconds(30);
 
     @TempDir
     Path dir;
@@ -182,38 +176,24 @@ class SqliteGroupCommitIT {
         assertThat(held.await(30, TimeUnit.SECONDS)).isTrue();
     }
 
-    /** Starts a shared write and waits until it is queued, so writes queue (and run) in the order they are started. */
     private <T> Future<T> queue(Database db, SqlWork<T> work) {
-        int before = db.queuedSharedWrites();
-        Future<T> future = threads.submit(() -> db.inSharedTransaction(work));
-        await().atMost(PATIENCE).until(() -> db.queuedSharedWrites() == before + 1);
-        return future;
+        return probe().queue(db, work);
     }
 
-    /** Inserts a row, then counts the rows committed so far as another connection sees them. */
     private SqlWork<Integer> insertThenCountCommitted(String name) {
-        return c -> {
-            insert(c, name);
-            return rows().size();
-        };
+        return probe().insertThenCountCommitted(name);
     }
 
     private static void insert(Connection c, String name) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO probe (name) VALUES (?)")) {
-            ps.setString(1, name);
-            ps.executeUpdate();
-        }
+        ProbeRows.insert(c, name);
     }
 
-    /** The committed rows, read on a connection of its own outside the pool. */
     private List<String> rows() throws SQLException {
-        try (Connection c = DriverManager.getConnection(url());
-                Statement s = c.createStatement();
-                ResultSet rs = s.executeQuery("SELECT name FROM probe")) {
-            List<String> names = new ArrayList<>();
-            while (rs.next()) names.add(rs.getString(1));
-            return names;
-        }
+        return probe().rows();
+    }
+
+    private ProbeRows probe() {
+        return new ProbeRows(url(), threads);
     }
 
     private String url() {
