@@ -2,9 +2,10 @@ package dev.baton.core.conversation;
 
 import static dev.baton.core.conversation.InMemoryRows.checkBelongsToMessage;
 import static dev.baton.core.conversation.InMemoryRows.checkBelongsToTurn;
-import static dev.baton.core.conversation.InMemoryRows.truncate;
 import static dev.baton.core.conversation.InMemoryRows.truncated;
 import static dev.baton.core.conversation.InMemoryRows.withMessageId;
+import static dev.baton.core.conversation.InMemoryTables.checkUnique;
+import static dev.baton.core.conversation.InMemoryTables.completed;
 
 import dev.baton.core.audit.AuditRecord;
 import dev.baton.core.audit.AuditStore;
@@ -12,11 +13,7 @@ import dev.baton.core.audit.ExtractionRecord;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Optional;
@@ -43,29 +40,23 @@ import java.util.function.BiPredicate;
  */
 public final class InMemoryConversationStore implements ConversationStore {
     private final Object lock = new Object();
-    private final Map<String, Session> sessions = new LinkedHashMap<>();
-    private final Map<String, List<Message>> messagesBySession = new HashMap<>();
-    private final Set<String> messageIds = new HashSet<>();
-    private final Map<String, ToolCallRecord> toolCalls = new LinkedHashMap<>();
-    private final Map<String, UsageRecord> usage = new LinkedHashMap<>();
-    private final Map<String, AuditRecord> audit = new LinkedHashMap<>();
-    private final Map<String, ExtractionRecord> extractions = new LinkedHashMap<>();
+    private final InMemoryTables tables = new InMemoryTables();
 
     @Override
     public void createSession(Session session) {
         Objects.requireNonNull(session, "session");
         synchronized (lock) {
-            if (sessions.containsKey(session.id())) {
+            if (tables.sessions.containsKey(session.id())) {
                 throw new IllegalStateException("session " + session.id() + " already exists");
             }
-            sessions.put(session.id(), truncated(session));
+            tables.sessions.put(session.id(), truncated(session));
         }
     }
 
     @Override
     public Optional<Session> findSession(String userId, String sessionId) {
         synchronized (lock) {
-            return Optional.ofNullable(owned(userId, sessionId));
+            return Optional.ofNullable(tables.owned(userId, sessionId));
         }
     }
 
@@ -74,7 +65,7 @@ public final class InMemoryConversationStore implements ConversationStore {
         InMemorySessionCursor after = query.cursor() == null ? null : InMemorySessionCursor.parse(query.cursor());
         List<Session> found;
         synchronized (lock) {
-            found = sessions.values().stream()
+            found = tables.sessions.values().stream()
                     .filter(s -> s.userId().equals(userId))
                     .filter(s -> query.agentId() == null || s.agentId().equals(query.agentId()))
                     .filter(s -> query.state() == null || s.state() == query.state())
@@ -97,11 +88,11 @@ public final class InMemoryConversationStore implements ConversationStore {
         }
         checkBelongsToMessage(message, auditRows, found);
         synchronized (lock) {
-            Session session = ownedOrThrow(message.userId(), message.sessionId());
-            checkNew(message, List.of(), List.of(), auditRows, found);
-            Message stored = append(session, message, 0);
-            auditRows.forEach(a -> audit.put(a.id(), a));
-            found.forEach(x -> extractions.put(x.id(), x));
+            Session session = tables.ownedOrThrow(message.userId(), message.sessionId());
+            tables.checkNew(message, List.of(), List.of(), auditRows, found);
+            Message stored = tables.append(session, message, 0);
+            auditRows.forEach(a -> tables.audit.put(a.id(), a));
+            found.forEach(x -> tables.extractions.put(x.id(), x));
             return stored;
         }
     }
@@ -117,7 +108,7 @@ public final class InMemoryConversationStore implements ConversationStore {
             throw new IllegalArgumentException("limit must be positive");
         }
         synchronized (lock) {
-            List<Message> mine = messagesBySession.getOrDefault(sessionId, List.of()).stream()
+            List<Message> mine = tables.messagesBySession.getOrDefault(sessionId, List.of()).stream()
                     .filter(m -> m.userId().equals(userId))
                     .filter(m -> beforeSeq == null || m.seq() < beforeSeq)
                     .toList();
@@ -132,10 +123,10 @@ public final class InMemoryConversationStore implements ConversationStore {
         }
         Set<String> wanted = Set.copyOf(messageIds);
         synchronized (lock) {
-            if (owned(userId, sessionId) == null) {
+            if (tables.owned(userId, sessionId) == null) {
                 return List.of();
             }
-            return toolCalls.values().stream()
+            return tables.toolCalls.values().stream()
                     .filter(t -> t.sessionId().equals(sessionId) && wanted.contains(t.messageId()))
                     .sorted(Comparator.comparing(ToolCallRecord::startedAt).thenComparing(ToolCallRecord::id))
                     .toList();
@@ -149,10 +140,10 @@ public final class InMemoryConversationStore implements ConversationStore {
         }
         Set<String> wanted = Set.copyOf(ids);
         synchronized (lock) {
-            if (owned(userId, sessionId) == null) {
+            if (tables.owned(userId, sessionId) == null) {
                 return List.of();
             }
-            return toolCalls.values().stream()
+            return tables.toolCalls.values().stream()
                     .filter(t -> t.sessionId().equals(sessionId) && wanted.contains(t.id()))
                     .sorted(Comparator.comparing(ToolCallRecord::startedAt).thenComparing(ToolCallRecord::id))
                     .toList();
@@ -168,10 +159,10 @@ public final class InMemoryConversationStore implements ConversationStore {
         }
         synchronized (lock) {
             for (ToolCallRecord t : calls) {
-                ownedOrThrow(userId, t.sessionId());
+                tables.ownedOrThrow(userId, t.sessionId());
             }
-            checkUnique(calls.stream().map(ToolCallRecord::id).toList(), toolCalls.keySet(), "tool call");
-            calls.forEach(t -> toolCalls.put(t.id(), truncated(t)));
+            checkUnique(calls.stream().map(ToolCallRecord::id).toList(), tables.toolCalls.keySet(), "tool call");
+            calls.forEach(t -> tables.toolCalls.put(t.id(), truncated(t)));
         }
     }
 
@@ -181,25 +172,25 @@ public final class InMemoryConversationStore implements ConversationStore {
         checkBelongsToTurn(userId, turn);
         checkBelongsToMessage(answer, turn.audit(), turn.extractions());
         synchronized (lock) {
-            Session session = ownedOrThrow(userId, answer.sessionId());
+            Session session = tables.ownedOrThrow(userId, answer.sessionId());
             // a call recorded while the turn ran and not linked yet is linked now; any other id must be new
             List<ToolCallRecord> linked = new ArrayList<>();
             List<ToolCallRecord> fresh = new ArrayList<>();
             for (ToolCallRecord t : turn.toolCalls()) {
-                ToolCallRecord recorded = toolCalls.get(t.id());
+                ToolCallRecord recorded = tables.toolCalls.get(t.id());
                 boolean linkable = recorded != null
                         && recorded.messageId() == null
                         && recorded.sessionId().equals(answer.sessionId())
                         && linked.stream().noneMatch(l -> l.id().equals(t.id()));
                 (linkable ? linked : fresh).add(t);
             }
-            checkNew(answer, fresh, turn.usage(), turn.audit(), turn.extractions());
-            Message stored = append(session, answer, turn.toolCalls().size());
-            linked.forEach(t -> toolCalls.put(t.id(), withMessageId(toolCalls.get(t.id()), answer.id())));
-            fresh.forEach(t -> toolCalls.put(t.id(), truncated(withMessageId(t, answer.id()))));
-            turn.usage().forEach(u -> usage.put(u.id(), truncated(u)));
-            turn.audit().forEach(a -> audit.put(a.id(), a));
-            turn.extractions().forEach(x -> extractions.put(x.id(), x));
+            tables.checkNew(answer, fresh, turn.usage(), turn.audit(), turn.extractions());
+            Message stored = tables.append(session, answer, turn.toolCalls().size());
+            linked.forEach(t -> tables.toolCalls.put(t.id(), withMessageId(tables.toolCalls.get(t.id()), answer.id())));
+            fresh.forEach(t -> tables.toolCalls.put(t.id(), truncated(withMessageId(t, answer.id()))));
+            turn.usage().forEach(u -> tables.usage.put(u.id(), truncated(u)));
+            turn.audit().forEach(a -> tables.audit.put(a.id(), a));
+            turn.extractions().forEach(x -> tables.extractions.put(x.id(), x));
             return stored;
         }
     }
@@ -207,32 +198,20 @@ public final class InMemoryConversationStore implements ConversationStore {
     @Override
     public void recordUsage(List<UsageRecord> rows) {
         synchronized (lock) {
-            rows.forEach(u -> usage.putIfAbsent(u.id(), truncated(u)));
+            rows.forEach(u -> tables.usage.putIfAbsent(u.id(), truncated(u)));
         }
     }
 
     @Override
     public Optional<Session> completeSession(String userId, String sessionId, Instant endedAt) {
         synchronized (lock) {
-            Session s = owned(userId, sessionId);
+            Session s = tables.owned(userId, sessionId);
             if (s == null) {
                 return Optional.empty();
             }
             if (s.isActive()) {
-                s = new Session(
-                        s.id(),
-                        s.tenantId(),
-                        s.userId(),
-                        s.agentId(),
-                        s.assignmentId(),
-                        SessionState.COMPLETED,
-                        s.startedAt(),
-                        truncate(endedAt),
-                        s.lastActivityAt(),
-                        s.messageCount(),
-                        s.toolCallCount(),
-                        s.endReason());
-                sessions.put(s.id(), s);
+                s = completed(s, endedAt, s.endReason());
+                tables.sessions.put(s.id(), s);
             }
             return Optional.of(s);
         }
@@ -249,30 +228,18 @@ public final class InMemoryConversationStore implements ConversationStore {
             String userId, String sessionId, Instant endedAt, String reason, BiPredicate<Session, Integer> when) {
         Objects.requireNonNull(reason, "reason");
         synchronized (lock) {
-            Session s = owned(userId, sessionId);
+            Session s = tables.owned(userId, sessionId);
             if (s == null || !s.isActive()) {
                 return Optional.empty();
             }
-            int userMessages = (int) messagesBySession.getOrDefault(sessionId, List.of()).stream()
+            int userMessages = (int) tables.messagesBySession.getOrDefault(sessionId, List.of()).stream()
                     .filter(m -> m.role() == MessageRole.USER)
                     .count();
             if (!when.test(s, userMessages)) {
                 return Optional.empty();
             }
-            Session ended = new Session(
-                    s.id(),
-                    s.tenantId(),
-                    s.userId(),
-                    s.agentId(),
-                    s.assignmentId(),
-                    SessionState.COMPLETED,
-                    s.startedAt(),
-                    truncate(endedAt),
-                    s.lastActivityAt(),
-                    s.messageCount(),
-                    s.toolCallCount(),
-                    reason);
-            sessions.put(s.id(), ended);
+            Session ended = completed(s, endedAt, reason);
+            tables.sessions.put(s.id(), ended);
             return Optional.of(ended);
         }
     }
@@ -280,7 +247,7 @@ public final class InMemoryConversationStore implements ConversationStore {
     /** Every user's active sessions, least recently active first (what a sweep looks at). */
     public List<Session> activeSessions() {
         synchronized (lock) {
-            return sessions.values().stream()
+            return tables.sessions.values().stream()
                     .filter(Session::isActive)
                     .sorted(Comparator.comparing(Session::lastActivityAt).thenComparing(Session::id))
                     .toList();
@@ -290,17 +257,10 @@ public final class InMemoryConversationStore implements ConversationStore {
     @Override
     public boolean deleteSession(String userId, String sessionId) {
         synchronized (lock) {
-            if (owned(userId, sessionId) == null) {
+            if (tables.owned(userId, sessionId) == null) {
                 return false;
             }
-            // usage and audit records outlive the conversation, as in the database stores
-            sessions.remove(sessionId);
-            List<Message> removed = messagesBySession.remove(sessionId);
-            if (removed != null) {
-                removed.forEach(m -> messageIds.remove(m.id()));
-            }
-            toolCalls.values().removeIf(t -> t.sessionId().equals(sessionId));
-            extractions.values().removeIf(x -> x.sessionId().equals(sessionId));
+            tables.removeSession(sessionId);
             return true;
         }
     }
@@ -310,7 +270,7 @@ public final class InMemoryConversationStore implements ConversationStore {
     /** Every tool call row of a session, linked to a message or not, in the order written; empty once deleted. */
     public List<ToolCallRecord> toolCallRows(String sessionId) {
         synchronized (lock) {
-            return toolCalls.values().stream()
+            return tables.toolCalls.values().stream()
                     .filter(t -> t.sessionId().equals(sessionId))
                     .toList();
         }
@@ -319,7 +279,7 @@ public final class InMemoryConversationStore implements ConversationStore {
     /** The usage rows of a session, in the order written; kept after the session is deleted. */
     public List<UsageRecord> usageRows(String sessionId) {
         synchronized (lock) {
-            return usage.values().stream()
+            return tables.usage.values().stream()
                     .filter(u -> u.sessionId().equals(sessionId))
                     .toList();
         }
@@ -328,7 +288,7 @@ public final class InMemoryConversationStore implements ConversationStore {
     /** The audit records of a session, in the order written; kept after the session is deleted. */
     public List<AuditRecord> auditRows(String sessionId) {
         synchronized (lock) {
-            return audit.values().stream()
+            return tables.audit.values().stream()
                     .filter(a -> a.sessionId().equals(sessionId))
                     .toList();
         }
@@ -337,7 +297,7 @@ public final class InMemoryConversationStore implements ConversationStore {
     /** The extractions written with the messages of a session, in the order written. */
     public List<ExtractionRecord> extractionRows(String sessionId) {
         synchronized (lock) {
-            return extractions.values().stream()
+            return tables.extractions.values().stream()
                     .filter(x -> x.sessionId().equals(sessionId))
                     .toList();
         }
@@ -354,85 +314,15 @@ public final class InMemoryConversationStore implements ConversationStore {
     /** The tenant of a stored session, whoever's it is. */
     Optional<String> tenantOf(String sessionId) {
         synchronized (lock) {
-            return Optional.ofNullable(sessions.get(sessionId)).map(Session::tenantId);
+            return Optional.ofNullable(tables.sessions.get(sessionId)).map(Session::tenantId);
         }
     }
 
     /** Stores extractions of asynchronous hooks, all or none. */
     void addExtractions(List<ExtractionRecord> found) {
         synchronized (lock) {
-            checkUnique(found.stream().map(ExtractionRecord::id).toList(), extractions.keySet(), "extraction");
-            found.forEach(x -> extractions.put(x.id(), x));
-        }
-    }
-
-    // ---- internals; callers hold the lock
-
-    private Session owned(String userId, String sessionId) {
-        Session s = sessions.get(sessionId);
-        return s != null && s.userId().equals(userId) ? s : null;
-    }
-
-    private Session ownedOrThrow(String userId, String sessionId) {
-        Session s = owned(userId, sessionId);
-        if (s == null) {
-            throw new NoSuchElementException("session not found: " + sessionId);
-        }
-        return s;
-    }
-
-    /** Stores the message with the session's next seq and bumps the session's counts and last activity. */
-    private Message append(Session s, Message m, int addedToolCalls) {
-        Message stored = new Message(
-                m.id(),
-                m.sessionId(),
-                m.userId(),
-                s.messageCount() + 1L,
-                m.role(),
-                m.content(),
-                m.status(),
-                m.model(),
-                truncate(m.createdAt()));
-        sessions.put(
-                s.id(),
-                new Session(
-                        s.id(),
-                        s.tenantId(),
-                        s.userId(),
-                        s.agentId(),
-                        s.assignmentId(),
-                        s.state(),
-                        s.startedAt(),
-                        s.endedAt(),
-                        stored.createdAt(),
-                        s.messageCount() + 1,
-                        s.toolCallCount() + addedToolCalls,
-                        s.endReason()));
-        messagesBySession.computeIfAbsent(s.id(), id -> new ArrayList<>()).add(stored);
-        messageIds.add(stored.id());
-        return stored;
-    }
-
-    /** Refuses a write whose rows would take ids already stored (or repeated within the write). */
-    private void checkNew(
-            Message message,
-            List<ToolCallRecord> calls,
-            List<UsageRecord> usageRows,
-            List<AuditRecord> auditRows,
-            List<ExtractionRecord> found) {
-        checkUnique(List.of(message.id()), messageIds, "message");
-        checkUnique(calls.stream().map(ToolCallRecord::id).toList(), toolCalls.keySet(), "tool call");
-        checkUnique(usageRows.stream().map(UsageRecord::id).toList(), usage.keySet(), "usage row");
-        checkUnique(auditRows.stream().map(AuditRecord::id).toList(), audit.keySet(), "audit record");
-        checkUnique(found.stream().map(ExtractionRecord::id).toList(), extractions.keySet(), "extraction");
-    }
-
-    private static void checkUnique(List<String> ids, Set<String> stored, String what) {
-        Set<String> seen = new HashSet<>();
-        for (String id : ids) {
-            if (stored.contains(id) || !seen.add(id)) {
-                throw new IllegalStateException(what + " " + id + " already exists");
-            }
+            checkUnique(found.stream().map(ExtractionRecord::id).toList(), tables.extractions.keySet(), "extraction");
+            found.forEach(x -> tables.extractions.put(x.id(), x));
         }
     }
 }

@@ -1,5 +1,9 @@
 package dev.baton.store.jdbc;
 
+import static dev.baton.store.jdbc.ApprovalRows.CALL_COLUMNS;
+import static dev.baton.store.jdbc.ApprovalRows.CLAIM_COLUMNS;
+import static dev.baton.store.jdbc.ApprovalRows.TURN_COLUMNS;
+
 import dev.baton.core.id.Ids;
 import dev.baton.runtime.approval.ApprovalStatus;
 import dev.baton.runtime.approval.ApprovalStore;
@@ -24,22 +28,18 @@ import java.util.Set;
  * two racing decisions exactly one changes the row, and the one that leaves nothing pending claims the turn.
  */
 public final class JdbcApprovalStore implements ApprovalStore {
-    private static final String TURN_COLUMNS =
-            "turn_id, tenant_id, user_id, session_id, request_id, state_json, status, paused_at, expires_at";
-    private static final String CLAIM_COLUMNS = ", claim_id, claimed_until";
     private static final String RESUMED = PausedTurn.Status.RESUMED.wireName();
-    private static final String CALL_COLUMNS = "id, turn_id, call_index, tenant_id, user_id, session_id,"
-            + " tool_call_id, tool_name, arguments, reason, status, created_at, expires_at, decided_at, decided_by,"
-            + " decided_arguments, comment, summary";
     private static final String PENDING = ApprovalStatus.PENDING.wireName();
     private static final String PAUSED = PausedTurn.Status.PAUSED.wireName();
 
     private final Database db;
     private final ColumnCodec codec;
+    private final ApprovalRows rows;
 
     public JdbcApprovalStore(Database db) {
         this.db = Objects.requireNonNull(db, "db");
         this.codec = db.columns();
+        this.rows = new ApprovalRows(codec);
     }
 
     @Override
@@ -61,7 +61,7 @@ public final class JdbcApprovalStore implements ApprovalStore {
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO tool_approvals (" + CALL_COLUMNS
                     + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
                 for (ToolApproval a : approvals) {
-                    bind(ps, a);
+                    rows.bind(ps, a);
                     ps.addBatch();
                 }
                 ps.executeBatch();
@@ -72,7 +72,7 @@ public final class JdbcApprovalStore implements ApprovalStore {
 
     @Override
     public Optional<ToolApproval> find(String tenantId, String userId, String sessionId, String callId) {
-        return db.withConnection(c -> one(
+        return db.withConnection(c -> rows.one(
                 c,
                 "SELECT " + CALL_COLUMNS + " FROM tool_approvals"
                         + " WHERE id = ? AND tenant_id = ? AND user_id = ? AND session_id = ?",
@@ -84,7 +84,7 @@ public final class JdbcApprovalStore implements ApprovalStore {
 
     @Override
     public List<ToolApproval> pending(String tenantId, String userId, String sessionId) {
-        return db.withConnection(c -> calls(
+        return db.withConnection(c -> rows.calls(
                 c,
                 "SELECT " + CALL_COLUMNS + " FROM tool_approvals WHERE tenant_id = ? AND user_id = ?"
                         + " AND session_id = ? AND status = '" + PENDING + "' ORDER BY created_at, call_index",
@@ -104,7 +104,7 @@ public final class JdbcApprovalStore implements ApprovalStore {
                 ps.setString(2, tenantId);
                 ps.setString(3, userId);
                 try (ResultSet rs = ps.executeQuery()) {
-                    return rs.next() ? Optional.of(turn(rs)) : Optional.<PausedTurn>empty();
+                    return rs.next() ? Optional.of(rows.turn(rs)) : Optional.<PausedTurn>empty();
                 }
             }
         });
@@ -114,7 +114,7 @@ public final class JdbcApprovalStore implements ApprovalStore {
     public Decided decide(String callId, Decision decision, Instant now, Instant claimUntil) {
         return db.inTransaction(c -> {
             Optional<ToolApproval> current =
-                    one(c, "SELECT " + CALL_COLUMNS + " FROM tool_approvals WHERE id = ?", callId);
+                    rows.one(c, "SELECT " + CALL_COLUMNS + " FROM tool_approvals WHERE id = ?", callId);
             if (current.isEmpty()) return new NotPending(null);
             String turnId = current.get().turnId();
             // the turn's row first: decisions of one turn take their turns, so the last one sees nothing pending
@@ -156,7 +156,7 @@ public final class JdbcApprovalStore implements ApprovalStore {
                 ps.setString(2, tenantId);
                 ps.setString(3, userId);
                 try (ResultSet rs = ps.executeQuery()) {
-                    return rs.next() ? Optional.of(turn(rs)) : Optional.<PausedTurn>empty();
+                    return rs.next() ? Optional.of(rows.turn(rs)) : Optional.<PausedTurn>empty();
                 }
             }
         });
@@ -198,7 +198,7 @@ public final class JdbcApprovalStore implements ApprovalStore {
                 ps.setInt(3, limit);
                 List<PausedTurn> found = new ArrayList<>();
                 try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) found.add(turn(rs));
+                    while (rs.next()) found.add(rows.turn(rs));
                 }
                 return found;
             }
@@ -273,7 +273,7 @@ public final class JdbcApprovalStore implements ApprovalStore {
                 ps.setInt(2, limit);
                 List<PausedTurn> found = new ArrayList<>();
                 try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) found.add(turn(rs));
+                    while (rs.next()) found.add(rows.turn(rs));
                 }
                 return found;
             }
@@ -282,7 +282,7 @@ public final class JdbcApprovalStore implements ApprovalStore {
 
     @Override
     public List<ToolApproval> sessionApprovals(String tenantId, String sessionId) {
-        return db.withConnection(c -> calls(
+        return db.withConnection(c -> rows.calls(
                 c,
                 "SELECT " + CALL_COLUMNS + " FROM tool_approvals WHERE tenant_id = ? AND session_id = ?"
                         + " ORDER BY created_at, call_index",
@@ -315,87 +315,13 @@ public final class JdbcApprovalStore implements ApprovalStore {
             ps.setString(1, turnId);
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) throw new IllegalStateException("paused turn " + turnId + " vanished");
-                return turn(rs);
+                return rows.turn(rs);
             }
         }
     }
 
     private List<ToolApproval> ofTurn(Connection c, String turnId) throws SQLException {
-        return calls(
+        return rows.calls(
                 c, "SELECT " + CALL_COLUMNS + " FROM tool_approvals WHERE turn_id = ? ORDER BY call_index", turnId);
-    }
-
-    private Optional<ToolApproval> one(Connection c, String sql, String... params) throws SQLException {
-        List<ToolApproval> found = calls(c, sql, params);
-        return found.isEmpty() ? Optional.empty() : Optional.of(found.getFirst());
-    }
-
-    private List<ToolApproval> calls(Connection c, String sql, String... params) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(sql)) {
-            for (int i = 0; i < params.length; i++) ps.setString(i + 1, params[i]);
-            List<ToolApproval> found = new ArrayList<>();
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) found.add(call(rs));
-            }
-            return found;
-        }
-    }
-
-    private void bind(PreparedStatement ps, ToolApproval a) throws SQLException {
-        ps.setString(1, a.callId());
-        ps.setString(2, a.turnId());
-        ps.setInt(3, a.position());
-        ps.setString(4, a.tenantId());
-        ps.setString(5, a.userId());
-        ps.setString(6, a.sessionId());
-        ps.setString(7, a.toolCallId());
-        ps.setString(8, a.toolName());
-        ps.setString(9, a.arguments());
-        ps.setString(10, a.reason());
-        ps.setString(11, a.status().wireName());
-        codec.setInstant(ps, 12, a.createdAt());
-        codec.setInstant(ps, 13, a.expiresAt());
-        codec.setInstant(ps, 14, a.decidedAt());
-        ps.setString(15, a.decidedBy());
-        ps.setString(16, a.decidedArguments());
-        ps.setString(17, a.comment());
-        ps.setString(18, a.summary());
-    }
-
-    private ToolApproval call(ResultSet rs) throws SQLException {
-        return new ToolApproval(
-                rs.getString("id"),
-                rs.getString("turn_id"),
-                rs.getInt("call_index"),
-                rs.getString("tenant_id"),
-                rs.getString("user_id"),
-                rs.getString("session_id"),
-                rs.getString("tool_call_id"),
-                rs.getString("tool_name"),
-                rs.getString("arguments"),
-                rs.getString("reason"),
-                rs.getString("summary"),
-                ApprovalStatus.fromWire(rs.getString("status")),
-                codec.getInstant(rs, "created_at"),
-                codec.getInstant(rs, "expires_at"),
-                codec.getInstant(rs, "decided_at"),
-                rs.getString("decided_by"),
-                rs.getString("decided_arguments"),
-                rs.getString("comment"));
-    }
-
-    private PausedTurn turn(ResultSet rs) throws SQLException {
-        return new PausedTurn(
-                rs.getString("turn_id"),
-                rs.getString("tenant_id"),
-                rs.getString("user_id"),
-                rs.getString("session_id"),
-                rs.getString("request_id"),
-                rs.getString("state_json"),
-                PausedTurn.Status.fromWire(rs.getString("status")),
-                codec.getInstant(rs, "paused_at"),
-                codec.getInstant(rs, "expires_at"),
-                rs.getString("claim_id"),
-                codec.getInstant(rs, "claimed_until"));
     }
 }
