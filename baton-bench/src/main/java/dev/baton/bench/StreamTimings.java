@@ -76,7 +76,13 @@ record StreamTimings(List<Long> tokenNanos, long endNanos) {
                 if (!line.startsWith("data:")) continue;
                 String data = event + "|" + line.substring(5).trim();
                 if (isToken.test(data)) tokens.add(System.nanoTime() - start);
-                if (isEnd.test(data)) return new StreamTimings(tokens, System.nanoTime() - start);
+                if (isEnd.test(data)) {
+                    long end = System.nanoTime() - start;
+                    // read on to the end of the response, as the openai SDK does after [DONE]: a client that closes a
+                    // response it has not read to its end loses the connection, and its next request opens a new one
+                    while (it.hasNext()) it.next();
+                    return new StreamTimings(tokens, end);
+                }
             }
         }
         throw new IllegalStateException("the stream closed before its end");

@@ -26,6 +26,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>When the turn is cancelled (its deadline, a cancel), {@link #abortIfBlocked} gives a blocked write a moment and
  * then closes the connection under it, so the turn ends at its deadline instead of when the connection's idle timeout
  * finally fails the write.
+ *
+ * <p>A stream's last event ({@link #sendLast(long, String, String)}) is written together with the end of the response, in one write: a
+ * client that stops reading at that event (as most SSE clients do at their wire's end event) would otherwise close the
+ * connection before the terminating chunk came, and open a new one for its next request.
  */
 public final class SseWriter implements AutoCloseable {
     private static final byte[] KEEPALIVE = ": keepalive\n\n".getBytes(StandardCharsets.UTF_8);
@@ -47,7 +51,11 @@ public final class SseWriter implements AutoCloseable {
 
     private long nextId = 1;
     private boolean stalled;
+    /** The last event is queued: the drainer ends the response with it. */
+    private boolean ending;
+    /** {@link #close} was called: what is queued is written, then the drainer stops. */
     private boolean closing;
+
     private volatile boolean disconnected;
 
     SseWriter(OutputStream out, SseStreams streams, Runnable onDisconnect, Runnable abortConnection) {
@@ -68,15 +76,24 @@ public final class SseWriter implements AutoCloseable {
         return sendAsIs(type, payload);
     }
 
+    /** {@link #send(String, ObjectNode)} as the stream's last event: see {@link #sendLast(long, String, String)}. */
+    public boolean sendLast(String type, ObjectNode data) {
+        ObjectNode payload = Json.MAPPER.createObjectNode().put("type", type);
+        payload.setAll(data);
+        return sendLast(0, type, render(payload));
+    }
+
     /** Sends one event with {@code data} exactly as given: for wires whose events carry no "type" field. */
     public boolean sendAsIs(String type, ObjectNode payload) {
-        String json;
+        return send(0, type, render(payload));
+    }
+
+    private static String render(ObjectNode payload) {
         try {
-            json = Json.MAPPER.writeValueAsString(payload);
+            return Json.MAPPER.writeValueAsString(payload);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
-        return send(0, type, json);
     }
 
     /**
@@ -89,10 +106,23 @@ public final class SseWriter implements AutoCloseable {
     public boolean send(long id, String type, String json) {
         lock.lock();
         try {
-            long eventId = id >= 1 ? id : nextId;
-            nextId = Math.max(nextId, eventId) + 1;
-            return put(("id: " + eventId + "\nevent: " + type + "\ndata: " + json + "\n\n")
-                    .getBytes(StandardCharsets.UTF_8));
+            return queue(eventBytes(id, type, json), false);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Sends one event as the stream's last: it is written together with the end of the response (the terminating
+     * chunk), so a client that stops reading at this event finds the response complete and can send its next request
+     * on the same connection. Nothing can be sent after it.
+     *
+     * @return false when the event was not taken: the client went away or the stream is closed
+     */
+    public boolean sendLast(long id, String type, String json) {
+        lock.lock();
+        try {
+            return queue(eventBytes(id, type, json), true);
         } finally {
             lock.unlock();
         }
@@ -105,9 +135,38 @@ public final class SseWriter implements AutoCloseable {
      * @return false when the event was not taken: the client went away or the stream is closed
      */
     public boolean sendData(String data) {
+        return queue(dataBytes(data), false);
+    }
+
+    /** {@link #sendData} as the stream's last event: see {@link #sendLast(long, String, String)}. */
+    public boolean sendDataLast(String data) {
+        return queue(dataBytes(data), true);
+    }
+
+    /** The event's bytes, under the id a turn's event log gave it or, below 1, this stream's next. Under the lock. */
+    private byte[] eventBytes(long id, String type, String json) {
+        long eventId = id >= 1 ? id : nextId;
+        nextId = Math.max(nextId, eventId) + 1;
+        return ("id: " + eventId + "\nevent: " + type + "\ndata: " + json + "\n\n").getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static byte[] dataBytes(String data) {
+        return ("data: " + data + "\n\n").getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Queues an event; with {@code last}, marks the end of the stream in the same step, so that the drainer takes both
+     * at once and one write carries them.
+     */
+    private boolean queue(byte[] bytes, boolean last) {
         lock.lock();
         try {
-            return put(("data: " + data + "\n\n").getBytes(StandardCharsets.UTF_8));
+            boolean taken = put(bytes);
+            if (taken && last) {
+                ending = true;
+                changed.signalAll();
+            }
+            return taken;
         } finally {
             lock.unlock();
         }
@@ -117,7 +176,7 @@ public final class SseWriter implements AutoCloseable {
     private boolean put(byte[] bytes) {
         int offset = 0;
         while (offset < bytes.length) {
-            while (buffered >= capacity && !disconnected && !closing) {
+            while (buffered >= capacity && !disconnected && !closing && !ending) {
                 if (!stalled) {
                     stalled = true;
                     streams.stalled();
@@ -129,7 +188,7 @@ public final class SseWriter implements AutoCloseable {
                     return false;
                 }
             }
-            if (disconnected || closing) return false;
+            if (disconnected || closing || ending) return false;
             int n = Math.min(capacity - buffered, bytes.length - offset);
             queued.add(offset == 0 && n == bytes.length ? bytes : Arrays.copyOfRange(bytes, offset, offset + n));
             offset += n;
@@ -182,30 +241,35 @@ public final class SseWriter implements AutoCloseable {
         });
     }
 
-    /** This stream's thread: writes what is buffered, a heartbeat after a quiet period, until closed and drained. */
+    /**
+     * This stream's thread: writes what is buffered, a heartbeat after a quiet period, until closed and drained, or
+     * until the last event was written with the end of the response.
+     */
     private void drain() {
         try {
             while (true) {
                 byte[][] batch;
                 int bytes;
+                boolean last;
                 lock.lock();
                 try {
                     long quiet = heartbeatNanos;
-                    while (queued.isEmpty() && !closing && !disconnected) {
+                    while (queued.isEmpty() && !closing && !ending && !disconnected) {
                         quiet = changed.awaitNanos(quiet);
-                        if (quiet <= 0 && queued.isEmpty() && !closing) {
+                        if (quiet <= 0 && queued.isEmpty() && !closing && !ending) {
                             queued.add(KEEPALIVE);
                             grow(KEEPALIVE.length);
                         }
                     }
-                    if (disconnected || queued.isEmpty()) return;
+                    if (disconnected || (queued.isEmpty() && !ending)) return;
                     batch = queued.toArray(new byte[0][]);
                     queued.clear();
                     bytes = buffered;
+                    last = ending;
                 } finally {
                     lock.unlock();
                 }
-                boolean ok = write(batch);
+                boolean ok = last ? writeAndEnd(batch) : write(batch);
                 lock.lock();
                 try {
                     writesDone++;
@@ -219,6 +283,7 @@ public final class SseWriter implements AutoCloseable {
                     onDisconnect.run();
                     return;
                 }
+                if (last) return;
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -227,7 +292,7 @@ public final class SseWriter implements AutoCloseable {
             try {
                 queued.clear();
                 grow(-buffered);
-                disconnected |= !closing;
+                disconnected |= !closing && !ending;
                 changed.signalAll();
             } finally {
                 lock.unlock();
@@ -244,6 +309,20 @@ public final class SseWriter implements AutoCloseable {
         try {
             for (byte[] b : batch) out.write(b);
             out.flush();
+            return true;
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Writes the last events and ends the response: closing the response's stream completes it, and the server sends
+     * what it gathered of the events with the terminating chunk in one write.
+     */
+    private boolean writeAndEnd(byte[][] batch) {
+        try {
+            for (byte[] b : batch) out.write(b);
+            out.close();
             return true;
         } catch (IOException | RuntimeException e) {
             return false;

@@ -93,7 +93,9 @@ final class ResponseEvents implements SseTurnListener.Encoder {
 
     /** The last event: the whole response. */
     void completed(ObjectNode response) {
-        event("response.completed", Json.MAPPER.createObjectNode().set("response", response));
+        ObjectNode data = Json.MAPPER.createObjectNode().set("response", response);
+        data.put("sequence_number", sequence++);
+        writer.sendLast("response.completed", data);
     }
 
     private void begin() {

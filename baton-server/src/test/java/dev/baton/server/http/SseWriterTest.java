@@ -164,4 +164,70 @@ class SseWriterTest {
         }
         assertThat(disconnects.get()).isEqualTo(1);
     }
+
+    /** A connection that records what was done to it, in order: "write <text>", "flush", "close". */
+    private static final class Recorded extends OutputStream {
+        final java.util.List<String> calls = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        final CountDownLatch closed = new CountDownLatch(1);
+
+        @Override
+        public void write(int b) {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            calls.add("write " + new String(b, off, len, StandardCharsets.UTF_8));
+        }
+
+        @Override
+        public void flush() {
+            calls.add("flush");
+        }
+
+        @Override
+        public void close() {
+            calls.add("close");
+            closed.countDown();
+        }
+    }
+
+    @Test
+    void the_last_event_is_written_with_the_end_of_the_response_and_nothing_is_taken_after_it() throws Exception {
+        Recorded connection = new Recorded();
+        AtomicInteger disconnects = new AtomicInteger();
+        try (SseWriter writer = streams.open(connection, disconnects::incrementAndGet, () -> {})) {
+            assertThat(writer.send(0, "chunk", DATA)).isTrue();
+            assertThat(writer.sendLast(7, "done", "{\"type\":\"done\"}")).isTrue();
+            // the response ends without waiting for close(): the turn may still have work after its last event
+            assertThat(connection.closed.await(30, java.util.concurrent.TimeUnit.SECONDS))
+                    .isTrue();
+            assertThat(writer.send(0, "chunk", DATA))
+                    .as("an event after the last")
+                    .isFalse();
+            assertThat(writer.sendDataLast("[DONE]")).as("a second last event").isFalse();
+            assertThat(writer.disconnected()).isFalse();
+        }
+        java.util.List<String> calls = java.util.List.copyOf(connection.calls);
+        assertThat(calls.getLast()).isEqualTo("close");
+        // no flush between the last event's bytes and the close: the server sends them with the terminating chunk
+        assertThat(calls.get(calls.size() - 2)).isEqualTo("write id: 7\nevent: done\ndata: {\"type\":\"done\"}\n\n");
+        assertThat(calls).filteredOn(c -> c.startsWith("write")).hasSize(2);
+        assertThat(disconnects.get()).isZero();
+        assertThat(gauge("baton.sse.streams")).isZero();
+        assertThat(gauge("baton.sse.buffered.bytes")).isZero();
+    }
+
+    @Test
+    void a_last_event_that_cannot_be_written_reports_the_disconnect() {
+        Client client = new Client();
+        client.fail = true;
+        client.release.countDown();
+        AtomicInteger disconnects = new AtomicInteger();
+        try (SseWriter writer = streams.open(client, disconnects::incrementAndGet, () -> {})) {
+            writer.sendDataLast("[DONE]");
+            await().atMost(Duration.ofSeconds(30)).until(writer::disconnected);
+        }
+        assertThat(disconnects.get()).isEqualTo(1);
+    }
 }
