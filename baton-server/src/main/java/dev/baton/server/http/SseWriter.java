@@ -27,9 +27,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * then closes the connection under it, so the turn ends at its deadline instead of when the connection's idle timeout
  * finally fails the write.
  *
- * <p>A stream's last event ({@link #sendLast(long, String, String)}) is written together with the end of the response, in one write: a
- * client that stops reading at that event (as most SSE clients do at their wire's end event) would otherwise close the
- * connection before the terminating chunk came, and open a new one for its next request.
+ * <p>A stream's last event ({@link #sendLast(long, String, String)}) ends the response: the drainer writes it and, right
+ * after, the response's end (Jetty's terminating chunk, or HTTP/2's end of stream), without waiting for what the turn
+ * still does after its last event (its session's checks, the request's logging). A client reading to the end (the
+ * openai SDK reads on after {@code [DONE]}) is done as soon as it has the event, and one that closes the response at
+ * the event is less likely to close it unfinished, which costs it the connection.
  */
 public final class SseWriter implements AutoCloseable {
     private static final byte[] KEEPALIVE = ": keepalive\n\n".getBytes(StandardCharsets.UTF_8);
@@ -113,9 +115,8 @@ public final class SseWriter implements AutoCloseable {
     }
 
     /**
-     * Sends one event as the stream's last: it is written together with the end of the response (the terminating
-     * chunk), so a client that stops reading at this event finds the response complete and can send its next request
-     * on the same connection. Nothing can be sent after it.
+     * Sends one event as the stream's last: the response ends right after it is written, without waiting for
+     * {@link #close}. Nothing can be sent after it.
      *
      * @return false when the event was not taken: the client went away or the stream is closed
      */
@@ -155,8 +156,8 @@ public final class SseWriter implements AutoCloseable {
     }
 
     /**
-     * Queues an event; with {@code last}, marks the end of the stream in the same step, so that the drainer takes both
-     * at once and one write carries them.
+     * Queues an event; with {@code last}, marks the end of the stream in the same step, so that the drainer takes the
+     * event and the end at once.
      */
     private boolean queue(byte[] bytes, boolean last) {
         lock.lock();
@@ -316,8 +317,8 @@ public final class SseWriter implements AutoCloseable {
     }
 
     /**
-     * Writes the last events and ends the response: closing the response's stream completes it, and the server sends
-     * what it gathered of the events with the terminating chunk in one write.
+     * Writes the last events and ends the response: closing the response's stream completes it (no flush in between:
+     * Jetty sends what it gathered, then the end).
      */
     private boolean writeAndEnd(byte[][] batch) {
         try {

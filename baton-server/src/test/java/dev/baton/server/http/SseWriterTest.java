@@ -210,7 +210,7 @@ class SseWriterTest {
         }
         java.util.List<String> calls = java.util.List.copyOf(connection.calls);
         assertThat(calls.getLast()).isEqualTo("close");
-        // no flush between the last event's bytes and the close: the server sends them with the terminating chunk
+        // no flush between the last event's bytes and the close: the end follows the event at once
         assertThat(calls.get(calls.size() - 2)).isEqualTo("write id: 7\nevent: done\ndata: {\"type\":\"done\"}\n\n");
         assertThat(calls).filteredOn(c -> c.startsWith("write")).hasSize(2);
         assertThat(disconnects.get()).isZero();
