@@ -206,9 +206,7 @@ public final class MessageRoutes {
                 (writer, event) -> {
                     long id = recorder.record(event);
                     SseEvents.Rendered rendered = SseEvents.render(event);
-                    // the terminal event ends the response: see SseWriter#sendLast
-                    if (event.isTerminal()) writer.sendLast(id, rendered.type(), rendered.json());
-                    else writer.send(id, rendered.type(), rendered.json());
+                    writer.send(id, rendered.type(), rendered.json());
                 },
                 !resumable(ctx));
     }

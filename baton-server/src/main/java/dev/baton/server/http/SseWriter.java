@@ -27,11 +27,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * then closes the connection under it, so the turn ends at its deadline instead of when the connection's idle timeout
  * finally fails the write.
  *
- * <p>A stream's last event ({@link #sendLast(long, String, String)}) ends the response: the drainer writes it and, right
- * after, the response's end (Jetty's terminating chunk, or HTTP/2's end of stream), without waiting for what the turn
- * still does after its last event (its session's checks, the request's logging). A client reading to the end (the
- * openai SDK reads on after {@code [DONE]}) is done as soon as it has the event, and one that closes the response at
- * the event is less likely to close it unfinished, which costs it the connection.
+ * <p>The stream ends the response itself, with its last event ({@link #sendLast(long, String, String)}) or at
+ * {@link #end}: the drainer writes what is left and, right after, the response's end (Jetty's terminating chunk, or
+ * HTTP/2's end of stream), without waiting for the request's own end (its after-handlers, its access log). A client
+ * reading to the end (the openai SDK reads on after {@code [DONE]}) is done that much sooner, and one that closes the
+ * response at its last event is less likely to close it unfinished, which costs it the connection. The response must
+ * end only once the turn has released its session: a client may send its next message the moment it has the end.
  */
 public final class SseWriter implements AutoCloseable {
     private static final byte[] KEEPALIVE = ": keepalive\n\n".getBytes(StandardCharsets.UTF_8);
@@ -336,10 +337,20 @@ public final class SseWriter implements AutoCloseable {
      */
     @Override
     public void close() {
+        finish(false);
+    }
+
+    /** {@link #close}, and the response ends right after what was buffered: nothing else may be written to it. */
+    public void end() {
+        finish(true);
+    }
+
+    private void finish(boolean endResponse) {
         lock.lock();
         try {
             if (closing) return;
             closing = true;
+            ending |= endResponse;
             changed.signalAll();
         } finally {
             lock.unlock();

@@ -219,6 +219,25 @@ class SseWriterTest {
     }
 
     @Test
+    void ending_the_stream_writes_what_is_buffered_then_ends_the_response() {
+        Recorded connection = new Recorded();
+        SseWriter writer = streams.open(connection, () -> {}, () -> {});
+        writer.send(3, "done", "{\"type\":\"done\"}");
+        writer.end();
+        writer.close(); // a second end is a no-op
+
+        java.util.List<String> calls = java.util.List.copyOf(connection.calls);
+        assertThat(calls).endsWith("close");
+        assertThat(calls).filteredOn("close"::equals).hasSize(1);
+        assertThat(calls)
+                .filteredOn(c -> c.startsWith("write"))
+                .last()
+                .isEqualTo("write id: 3\nevent: done\ndata: {\"type\":\"done\"}\n\n");
+        assertThat(writer.send(0, "chunk", DATA)).as("an event after the end").isFalse();
+        assertThat(gauge("baton.sse.streams")).isZero();
+    }
+
+    @Test
     void a_last_event_that_cannot_be_written_reports_the_disconnect() {
         Client client = new Client();
         client.fail = true;
