@@ -78,8 +78,8 @@ record StreamTimings(List<Long> tokenNanos, long endNanos) {
                 if (isToken.test(data)) tokens.add(System.nanoTime() - start);
                 if (isEnd.test(data)) {
                     long end = System.nanoTime() - start;
-                    // read on to the end of the response, as the openai SDK does after [DONE]: a client that closes a
-                    // response it has not read to its end loses the connection, and its next request opens a new one
+                    // read on to the end of the response, as Baton's web app does: closed before its end, the JDK
+                    // client drops the connection, and the next turn's time would include opening a new one
                     while (it.hasNext()) it.next();
                     return new StreamTimings(tokens, end);
                 }
