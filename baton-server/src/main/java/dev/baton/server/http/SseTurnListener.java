@@ -16,7 +16,7 @@ import org.eclipse.jetty.server.HttpChannel;
  * plain JSON errors), each event is written by the front door's {@link Encoder}, and a client that goes away cancels
  * the turn. Each stream buffers a bounded number of bytes ({@link SseStreams}): a client that stops reading stalls its
  * own turn until the turn's deadline. Close it when the send returns, whatever happened: that writes what is still
- * buffered, ends the response and stops the heartbeat; nothing may be written to the response after it.
+ * buffered and stops the heartbeat.
  */
 public final class SseTurnListener implements TurnListener, AutoCloseable {
 
@@ -89,9 +89,8 @@ public final class SseTurnListener implements TurnListener, AutoCloseable {
         if (writer != null) encoder.send(writer, event);
     }
 
-    /** The stream is over: what is buffered is written and the response ends (see {@link SseWriter#end}). */
     @Override
     public void close() {
-        if (writer != null) writer.end();
+        if (writer != null) writer.close();
     }
 }

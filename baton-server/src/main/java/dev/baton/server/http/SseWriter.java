@@ -26,13 +26,6 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>When the turn is cancelled (its deadline, a cancel), {@link #abortIfBlocked} gives a blocked write a moment and
  * then closes the connection under it, so the turn ends at its deadline instead of when the connection's idle timeout
  * finally fails the write.
- *
- * <p>The stream ends the response itself, with its last event ({@link #sendLast(long, String, String)}) or at
- * {@link #end}: the drainer writes what is left and, right after, the response's end (Jetty's terminating chunk, or
- * HTTP/2's end of stream), without waiting for the request's own end (its after-handlers, its access log). A client
- * reading to the end (the openai SDK reads on after {@code [DONE]}) is done that much sooner, and one that closes the
- * response at its last event is less likely to close it unfinished, which costs it the connection. The response must
- * end only once the turn has released its session: a client may send its next message the moment it has the end.
  */
 public final class SseWriter implements AutoCloseable {
     private static final byte[] KEEPALIVE = ": keepalive\n\n".getBytes(StandardCharsets.UTF_8);
@@ -54,11 +47,7 @@ public final class SseWriter implements AutoCloseable {
 
     private long nextId = 1;
     private boolean stalled;
-    /** The last event is queued: the drainer ends the response with it. */
-    private boolean ending;
-    /** {@link #close} was called: what is queued is written, then the drainer stops. */
     private boolean closing;
-
     private volatile boolean disconnected;
 
     SseWriter(OutputStream out, SseStreams streams, Runnable onDisconnect, Runnable abortConnection) {
@@ -79,24 +68,15 @@ public final class SseWriter implements AutoCloseable {
         return sendAsIs(type, payload);
     }
 
-    /** {@link #send(String, ObjectNode)} as the stream's last event: see {@link #sendLast(long, String, String)}. */
-    public boolean sendLast(String type, ObjectNode data) {
-        ObjectNode payload = Json.MAPPER.createObjectNode().put("type", type);
-        payload.setAll(data);
-        return sendLast(0, type, render(payload));
-    }
-
     /** Sends one event with {@code data} exactly as given: for wires whose events carry no "type" field. */
     public boolean sendAsIs(String type, ObjectNode payload) {
-        return send(0, type, render(payload));
-    }
-
-    private static String render(ObjectNode payload) {
+        String json;
         try {
-            return Json.MAPPER.writeValueAsString(payload);
+            json = Json.MAPPER.writeValueAsString(payload);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
+        return send(0, type, json);
     }
 
     /**
@@ -109,22 +89,10 @@ public final class SseWriter implements AutoCloseable {
     public boolean send(long id, String type, String json) {
         lock.lock();
         try {
-            return queue(eventBytes(id, type, json), false);
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /**
-     * Sends one event as the stream's last: the response ends right after it is written, without waiting for
-     * {@link #close}. Nothing can be sent after it.
-     *
-     * @return false when the event was not taken: the client went away or the stream is closed
-     */
-    public boolean sendLast(long id, String type, String json) {
-        lock.lock();
-        try {
-            return queue(eventBytes(id, type, json), true);
+            long eventId = id >= 1 ? id : nextId;
+            nextId = Math.max(nextId, eventId) + 1;
+            return put(("id: " + eventId + "\nevent: " + type + "\ndata: " + json + "\n\n")
+                    .getBytes(StandardCharsets.UTF_8));
         } finally {
             lock.unlock();
         }
@@ -137,38 +105,9 @@ public final class SseWriter implements AutoCloseable {
      * @return false when the event was not taken: the client went away or the stream is closed
      */
     public boolean sendData(String data) {
-        return queue(dataBytes(data), false);
-    }
-
-    /** {@link #sendData} as the stream's last event: see {@link #sendLast(long, String, String)}. */
-    public boolean sendDataLast(String data) {
-        return queue(dataBytes(data), true);
-    }
-
-    /** The event's bytes, under the id a turn's event log gave it or, below 1, this stream's next. Under the lock. */
-    private byte[] eventBytes(long id, String type, String json) {
-        long eventId = id >= 1 ? id : nextId;
-        nextId = Math.max(nextId, eventId) + 1;
-        return ("id: " + eventId + "\nevent: " + type + "\ndata: " + json + "\n\n").getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static byte[] dataBytes(String data) {
-        return ("data: " + data + "\n\n").getBytes(StandardCharsets.UTF_8);
-    }
-
-    /**
-     * Queues an event; with {@code last}, marks the end of the stream in the same step, so that the drainer takes the
-     * event and the end at once.
-     */
-    private boolean queue(byte[] bytes, boolean last) {
         lock.lock();
         try {
-            boolean taken = put(bytes);
-            if (taken && last) {
-                ending = true;
-                changed.signalAll();
-            }
-            return taken;
+            return put(("data: " + data + "\n\n").getBytes(StandardCharsets.UTF_8));
         } finally {
             lock.unlock();
         }
@@ -178,7 +117,7 @@ public final class SseWriter implements AutoCloseable {
     private boolean put(byte[] bytes) {
         int offset = 0;
         while (offset < bytes.length) {
-            while (buffered >= capacity && !disconnected && !closing && !ending) {
+            while (buffered >= capacity && !disconnected && !closing) {
                 if (!stalled) {
                     stalled = true;
                     streams.stalled();
@@ -190,7 +129,7 @@ public final class SseWriter implements AutoCloseable {
                     return false;
                 }
             }
-            if (disconnected || closing || ending) return false;
+            if (disconnected || closing) return false;
             int n = Math.min(capacity - buffered, bytes.length - offset);
             queued.add(offset == 0 && n == bytes.length ? bytes : Arrays.copyOfRange(bytes, offset, offset + n));
             offset += n;
@@ -243,35 +182,30 @@ public final class SseWriter implements AutoCloseable {
         });
     }
 
-    /**
-     * This stream's thread: writes what is buffered, a heartbeat after a quiet period, until closed and drained, or
-     * until the last event was written with the end of the response.
-     */
+    /** This stream's thread: writes what is buffered, a heartbeat after a quiet period, until closed and drained. */
     private void drain() {
         try {
             while (true) {
                 byte[][] batch;
                 int bytes;
-                boolean last;
                 lock.lock();
                 try {
                     long quiet = heartbeatNanos;
-                    while (queued.isEmpty() && !closing && !ending && !disconnected) {
+                    while (queued.isEmpty() && !closing && !disconnected) {
                         quiet = changed.awaitNanos(quiet);
-                        if (quiet <= 0 && queued.isEmpty() && !closing && !ending) {
+                        if (quiet <= 0 && queued.isEmpty() && !closing) {
                             queued.add(KEEPALIVE);
                             grow(KEEPALIVE.length);
                         }
                     }
-                    if (disconnected || (queued.isEmpty() && !ending)) return;
+                    if (disconnected || queued.isEmpty()) return;
                     batch = queued.toArray(new byte[0][]);
                     queued.clear();
                     bytes = buffered;
-                    last = ending;
                 } finally {
                     lock.unlock();
                 }
-                boolean ok = last ? writeAndEnd(batch) : write(batch);
+                boolean ok = write(batch);
                 lock.lock();
                 try {
                     writesDone++;
@@ -285,7 +219,6 @@ public final class SseWriter implements AutoCloseable {
                     onDisconnect.run();
                     return;
                 }
-                if (last) return;
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -294,7 +227,7 @@ public final class SseWriter implements AutoCloseable {
             try {
                 queued.clear();
                 grow(-buffered);
-                disconnected |= !closing && !ending;
+                disconnected |= !closing;
                 changed.signalAll();
             } finally {
                 lock.unlock();
@@ -318,39 +251,15 @@ public final class SseWriter implements AutoCloseable {
     }
 
     /**
-     * Writes the last events and ends the response: closing the response's stream completes it (no flush in between:
-     * Jetty sends what it gathered, then the end).
-     */
-    private boolean writeAndEnd(byte[][] batch) {
-        try {
-            for (byte[] b : batch) out.write(b);
-            out.close();
-            return true;
-        } catch (IOException | RuntimeException e) {
-            return false;
-        }
-    }
-
-    /**
      * No more events: waits until what is buffered was written (or the connection failed: a client that stopped
      * reading holds this until the turn's cancel aborts it or the connection's idle timeout fails the write).
      */
     @Override
     public void close() {
-        finish(false);
-    }
-
-    /** {@link #close}, and the response ends right after what was buffered: nothing else may be written to it. */
-    public void end() {
-        finish(true);
-    }
-
-    private void finish(boolean endResponse) {
         lock.lock();
         try {
             if (closing) return;
             closing = true;
-            ending |= endResponse;
             changed.signalAll();
         } finally {
             lock.unlock();

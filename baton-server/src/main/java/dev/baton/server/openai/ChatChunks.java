@@ -62,7 +62,7 @@ final class ChatChunks implements SseTurnListener.Encoder {
             case TurnEvent.Failed failed -> {
                 ObjectNode error =
                         OpenAiErrorShape.body(ErrorResponses.status(failed), failed.code(), failed.message(), null);
-                writer.sendDataLast(error.toString());
+                writer.sendData(error.toString());
                 return false;
             }
             case TurnEvent.AwaitingApproval paused -> {
@@ -81,7 +81,7 @@ final class ChatChunks implements SseTurnListener.Encoder {
 
     /** Ends the stream as OpenAI's do. */
     void done() {
-        writer.sendDataLast("[DONE]");
+        writer.sendData("[DONE]");
     }
 
     /** The answer's text as streamed. */

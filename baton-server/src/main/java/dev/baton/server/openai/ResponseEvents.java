@@ -93,9 +93,7 @@ final class ResponseEvents implements SseTurnListener.Encoder {
 
     /** The last event: the whole response. */
     void completed(ObjectNode response) {
-        ObjectNode data = Json.MAPPER.createObjectNode().set("response", response);
-        data.put("sequence_number", sequence++);
-        writer.sendLast("response.completed", data);
+        event("response.completed", Json.MAPPER.createObjectNode().set("response", response));
     }
 
     private void begin() {
