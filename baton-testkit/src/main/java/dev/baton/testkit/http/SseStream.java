@@ -130,8 +130,8 @@ public final class SseStream {
             @Override
             public void onClosed(Stream stream) {
                 // a reset closes the stream before the listener hears of the reset itself. A stream closes as soon as
-                // its last frame arrives, before a reader has taken that frame's data (the answer's end event often
-                // comes in it): a stream that is read ends where its last frame is read, in onDataAvailable or
+                // its last frame arrives, before a reader has taken that frame's data (a server may send its last event
+                // in it): a stream that is read ends where its last frame is read, in onDataAvailable or
                 // onHeaders
                 if (stream.isReset()) end("reset");
                 else if (!reading) end(endWithoutDone());
