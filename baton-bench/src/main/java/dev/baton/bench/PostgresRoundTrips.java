@@ -28,7 +28,7 @@ public final class PostgresRoundTrips {
     private static final String EXECUTE = " FE=> Execute";
     /** HikariCP's upkeep and Baton's background jobs: work that happens whenever it happens, not a turn's. */
     private static final Pattern BACKGROUND = Pattern.compile(
-            "connection[- ](adder|closer|assassinator)|housekeeper|session-sweep|approval-expiry",
+            "connection[- ](adder|closer|assassinator)|housekeeper|session-sweep|approval-expiry|learning-content-worker",
             Pattern.CASE_INSENSITIVE);
 
     private PostgresRoundTrips() {}

@@ -22,6 +22,10 @@ final class AuditRows {
     private static final String AUDIT_COLUMNS = "id, tenant_id, session_id, message_id, original_content,"
             + " redaction_module, redaction_reason, patterns_matched, created_at";
     private static final String EXTRACTION_COLUMNS = "id, session_id, message_id, module, type, data, created_at";
+    private static final String INSERT_AUDIT =
+            "INSERT INTO message_audit (" + AUDIT_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    private static final String INSERT_EXTRACTION =
+            "INSERT INTO extractions (" + EXTRACTION_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?)";
 
     private final ColumnCodec codec;
 
@@ -31,40 +35,58 @@ final class AuditRows {
 
     void insertAudit(Connection c, List<AuditRecord> records) throws SQLException {
         if (records.isEmpty()) return;
-        try (PreparedStatement ps = c.prepareStatement(
-                "INSERT INTO message_audit (" + AUDIT_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+        try (PreparedStatement ps = c.prepareStatement(INSERT_AUDIT)) {
             for (AuditRecord a : records) {
-                ps.setString(1, a.id());
-                ps.setString(2, a.tenantId());
-                ps.setString(3, a.sessionId());
-                ps.setString(4, a.messageId());
-                ps.setString(5, a.originalContent());
-                ps.setString(6, a.module());
-                ps.setString(7, a.reason());
-                ps.setString(8, json(a.patternsMatched()));
-                codec.setInstant(ps, 9, a.createdAt());
+                bind(ps, 1, a);
                 ps.addBatch();
             }
             ps.executeBatch();
         }
     }
 
+    /** {@link #insertAudit} as parts of a PostgreSQL chain, one per record. */
+    void insertAuditIn(StatementChain chain, List<AuditRecord> records) {
+        for (AuditRecord a : records) chain.add(INSERT_AUDIT, (ps, first) -> bind(ps, first, a));
+    }
+
+    private int bind(PreparedStatement ps, int first, AuditRecord a) throws SQLException {
+        ps.setString(first, a.id());
+        ps.setString(first + 1, a.tenantId());
+        ps.setString(first + 2, a.sessionId());
+        ps.setString(first + 3, a.messageId());
+        ps.setString(first + 4, a.originalContent());
+        ps.setString(first + 5, a.module());
+        ps.setString(first + 6, a.reason());
+        ps.setString(first + 7, json(a.patternsMatched()));
+        codec.setInstant(ps, first + 8, a.createdAt());
+        return first + 9;
+    }
+
     void insertExtractions(Connection c, List<ExtractionRecord> records) throws SQLException {
         if (records.isEmpty()) return;
-        try (PreparedStatement ps = c.prepareStatement(
-                "INSERT INTO extractions (" + EXTRACTION_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+        try (PreparedStatement ps = c.prepareStatement(INSERT_EXTRACTION)) {
             for (ExtractionRecord x : records) {
-                ps.setString(1, x.id());
-                ps.setString(2, x.sessionId());
-                ps.setString(3, x.messageId());
-                ps.setString(4, x.module());
-                ps.setString(5, x.type());
-                ps.setString(6, json(x.data()));
-                codec.setInstant(ps, 7, x.createdAt());
+                bind(ps, 1, x);
                 ps.addBatch();
             }
             ps.executeBatch();
         }
+    }
+
+    /** {@link #insertExtractions} as parts of a PostgreSQL chain, one per record. */
+    void insertExtractionsIn(StatementChain chain, List<ExtractionRecord> records) {
+        for (ExtractionRecord x : records) chain.add(INSERT_EXTRACTION, (ps, first) -> bind(ps, first, x));
+    }
+
+    private int bind(PreparedStatement ps, int first, ExtractionRecord x) throws SQLException {
+        ps.setString(first, x.id());
+        ps.setString(first + 1, x.sessionId());
+        ps.setString(first + 2, x.messageId());
+        ps.setString(first + 3, x.module());
+        ps.setString(first + 4, x.type());
+        ps.setString(first + 5, json(x.data()));
+        codec.setInstant(ps, first + 6, x.createdAt());
+        return first + 7;
     }
 
     /** The tenant's audit rows of a session, oldest first (ids are time-ordered UUIDv7s, so they break ties). */

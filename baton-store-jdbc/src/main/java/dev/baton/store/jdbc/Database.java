@@ -201,6 +201,11 @@ public final class Database implements AutoCloseable {
         return guarded(() -> transactions.postgresShared(work, true));
     }
 
+    /** Whether this thread is inside a transaction, which its work would join. */
+    boolean inTransactionOnThisThread() {
+        return transactions.current() != null;
+    }
+
     /** SQLite writes waiting for, or inside, a shared commit right now (for tests). */
     int queuedSharedWrites() {
         return transactions.queuedSharedWrites();

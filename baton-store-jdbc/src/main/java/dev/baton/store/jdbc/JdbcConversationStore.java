@@ -14,8 +14,10 @@ import dev.baton.core.conversation.ToolCallRecord;
 import dev.baton.core.conversation.TurnFence;
 import dev.baton.core.conversation.TurnRecord;
 import dev.baton.core.conversation.UsageRecord;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -41,6 +43,9 @@ import java.util.function.Supplier;
  * a user deleting the conversation (the table refuses UPDATE and DELETE).
  */
 public final class JdbcConversationStore implements ConversationStore {
+    /** More calls than this in one turn are stored statement by statement (the chain's parameters stay bounded). */
+    private static final int MAX_CALLS_IN_ONE_ROUND_TRIP = 64;
+
     private final Database db;
     private final SessionRows sessions;
     private final MessageRows messages;
@@ -234,6 +239,14 @@ public final class JdbcConversationStore implements ConversationStore {
         List<ToolCallRecord> calls = turn.toolCalls().stream()
                 .map(t -> withMessageId(t, answer.id()))
                 .toList();
+        if (fitsOneRoundTrip(calls)) {
+            try {
+                return db.inSharedTransaction(c -> completeInOneRoundTrip(c, turn, calls));
+            } catch (ChainCheckFailed e) {
+                // the fence no longer holds, or the session is not the user's: nothing was written, and the
+                // statements one by one below say which, as they always did
+            }
+        }
         return db.inSharedTransaction(c -> {
             // the lease ends with the answer, and only while it holds: a turn taken over stores its answer once
             if (turn.fence() != null) RunningTurnRows.end(c, turn.fence());
@@ -260,6 +273,55 @@ public final class JdbcConversationStore implements ConversationStore {
             usage.insertAllLast(c, turn.usage(), db.commitWithLastStatement());
             return stored;
         });
+    }
+
+    /**
+     * Whether {@link #completeInOneRoundTrip} may store the turn: on PostgreSQL, in a transaction of its own (shared
+     * or not; a joined one would be left aborted by a failed check, where the statements one by one leave it usable),
+     * with distinct call ids ({@link ToolCallRows#linkOrInsertIn}) and a bounded statement.
+     */
+    private boolean fitsOneRoundTrip(List<ToolCallRecord> calls) {
+        if (db.dialect() != Dialect.POSTGRESQL || db.inTransactionOnThisThread()) return false;
+        if (calls.size() > MAX_CALLS_IN_ONE_ROUND_TRIP) return false;
+        Set<String> ids = new HashSet<>();
+        for (ToolCallRecord t : calls) {
+            if (!ids.add(t.id())) return false;
+        }
+        return true;
+    }
+
+    /**
+     * PostgreSQL: the answer's statements, and the COMMIT when the transaction is the turn's own, sent as one
+     * {@link StatementChain}: one round trip instead of three or more, and the tenant's totals row (locked by the
+     * usage, last) held only until the server commits. Each part is the statement the step-by-step path runs, or one
+     * that fails where that path would throw, so a chain that fails its checks has written nothing.
+     *
+     * @throws ChainCheckFailed when the fence no longer holds or the session is not the user's
+     */
+    private Message completeInOneRoundTrip(Connection c, TurnRecord turn, List<ToolCallRecord> calls)
+            throws SQLException {
+        Message answer = turn.assistantMessage();
+        StatementChain chain = new StatementChain();
+        if (turn.fence() != null) RunningTurnRows.endIn(chain, turn.fence());
+        Supplier<Message> stored = appends.appendIn(chain, answer, calls.size());
+        toolCalls.linkOrInsertIn(chain, answer.sessionId(), answer.id(), calls);
+        auditRows.insertAuditIn(chain, turn.audit());
+        auditRows.insertExtractionsIn(chain, turn.extractions());
+        usage.insertAllLastIn(chain, turn.usage());
+        try {
+            chain.run(c, db.commitWithLastStatement());
+        } catch (SQLException e) {
+            if (StatementChain.EXPECTED_ROW_MISSING.equals(e.getSQLState())) throw new ChainCheckFailed();
+            throw e;
+        }
+        return stored.get();
+    }
+
+    /** A check of {@link #completeInOneRoundTrip} failed: its transaction is rolled back, and nothing kept. */
+    private static final class ChainCheckFailed extends RuntimeException {
+        ChainCheckFailed() {
+            super(null, null, false, false);
+        }
     }
 
     @Override

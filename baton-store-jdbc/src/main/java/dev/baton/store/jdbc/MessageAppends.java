@@ -6,6 +6,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.function.Supplier;
 
 /**
  * Adds a message to its user's session: bumps the session's counts and inserts the message with the new message count
@@ -17,6 +18,11 @@ final class MessageAppends {
     private static final String POSTGRES_APPEND = "WITH s AS (" + SessionRows.BUMP_COUNTS + ")"
             + " INSERT INTO messages (id, session_id, user_id, seq, role, content, status, model, created_at)"
             + " SELECT ?, ?, ?, s.message_count, ?, ?, ?, ?, ? FROM s RETURNING seq";
+    /** The same, as a part of a chain: it fails when the session is not the user's (see {@link StatementChain}). */
+    private static final String POSTGRES_APPEND_CHECKED = "WITH s AS (" + SessionRows.BUMP_COUNTS + "),"
+            + " m AS (INSERT INTO messages (id, session_id, user_id, seq, role, content, status, model, created_at)"
+            + " SELECT ?, ?, ?, s.message_count, ?, ?, ?, ?, ? FROM s RETURNING seq)"
+            + " SELECT max(seq), 1 / count(*) FROM m";
 
     private final Dialect dialect;
     private final ColumnCodec codec;
@@ -41,20 +47,43 @@ final class MessageAppends {
             long seq = sessions.bumpCounts(c, m.userId(), m.sessionId(), toolCalls, activityAt);
             return messages.insert(c, m, seq);
         }
-        Message unnumbered = MessageRows.stored(m, 0);
         try (PreparedStatement ps = c.prepareStatement(POSTGRES_APPEND)) {
-            ps.setInt(1, toolCalls);
-            codec.setInstant(ps, 2, activityAt);
-            ps.setString(3, m.sessionId());
-            ps.setString(4, m.userId());
-            ps.setString(5, m.id());
-            ps.setString(6, m.sessionId());
-            ps.setString(7, m.userId());
-            messages.bindAfterSeq(ps, 8, unnumbered);
+            bindPostgres(ps, 1, m, toolCalls);
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) throw new SessionNotFoundException(m.sessionId());
                 return MessageRows.stored(m, rs.getLong(1));
             }
         }
+    }
+
+    /**
+     * {@link #append} as a part of a PostgreSQL chain. A session that is not {@code m}'s user's fails the chain with
+     * {@link StatementChain#EXPECTED_ROW_MISSING}.
+     *
+     * @return the message as a read would give it back, once the chain ran
+     */
+    Supplier<Message> appendIn(StatementChain chain, Message m, int toolCalls) {
+        Message[] stored = new Message[1];
+        chain.add(POSTGRES_APPEND_CHECKED, (ps, first) -> bindPostgres(ps, first, m, toolCalls), rs -> {
+            rs.next();
+            stored[0] = MessageRows.stored(m, rs.getLong(1));
+        });
+        return () -> {
+            if (stored[0] == null) throw new IllegalStateException("the chain has not run");
+            return stored[0];
+        };
+    }
+
+    /** Binds the PostgreSQL append's parameters from {@code first} on; returns the index after them. */
+    private int bindPostgres(PreparedStatement ps, int first, Message m, int toolCalls) throws SQLException {
+        ps.setInt(first, toolCalls);
+        codec.setInstant(ps, first + 1, m.createdAt());
+        ps.setString(first + 2, m.sessionId());
+        ps.setString(first + 3, m.userId());
+        ps.setString(first + 4, m.id());
+        ps.setString(first + 5, m.sessionId());
+        ps.setString(first + 6, m.userId());
+        messages.bindAfterSeq(ps, first + 7, MessageRows.stored(m, 0));
+        return first + 12;
     }
 }

@@ -30,6 +30,21 @@ final class RunningTurnRows {
         if (!delete(c, fence)) throw new TurnFencedException(fence);
     }
 
+    /**
+     * {@link #end} as a part of a PostgreSQL chain: a fence that no longer holds fails the chain with {@link
+     * StatementChain#EXPECTED_ROW_MISSING}.
+     */
+    static void endIn(StatementChain chain, TurnFence fence) {
+        chain.add(
+                "WITH d AS (DELETE FROM running_turns WHERE turn_id = ? AND epoch = ? RETURNING 1)"
+                        + " SELECT 1 / count(*) FROM d",
+                (ps, first) -> {
+                    ps.setString(first, fence.turnId());
+                    ps.setLong(first + 1, fence.epoch());
+                    return first + 2;
+                });
+    }
+
     /** Deletes the row if it still has the fence's epoch; false when it did not. */
     static boolean delete(Connection c, TurnFence fence) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("DELETE FROM running_turns WHERE turn_id = ? AND epoch = ?")) {

@@ -16,6 +16,10 @@ import java.util.Set;
 final class ToolCallRows {
     private static final String COLUMNS = "id, session_id, message_id, tool_name, tool_args, tool_result, state,"
             + " error_message, started_at, completed_at, duration_ms";
+    /** A call's insert unless {@link #link} linked it: see {@link #linkOrInsertIn}. */
+    private static final String INSERT_UNLESS_LINKED = "INSERT INTO tool_calls (" + COLUMNS + ")"
+            + " SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE NOT EXISTS"
+            + " (SELECT 1 FROM tool_calls WHERE id = ? AND session_id = ? AND message_id = ?)";
     /** Keeps IN lists well under every driver's bind-parameter limit. */
     private static final int IDS_PER_QUERY = 500;
 
@@ -116,18 +120,57 @@ final class ToolCallRows {
         return linked;
     }
 
+    /**
+     * {@link #link} and the insert of the calls it did not link, as two parts of a PostgreSQL chain, with no result to
+     * read in between: the UPDATE links the session's unlinked calls with these ids, then each call is inserted unless
+     * that linked it. A call whose id is taken by another session's row, or by a row linked elsewhere, fails the chain
+     * as a duplicate, as {@link #insertAll} after {@link #link} does. The ids must differ (a repeated one would be
+     * inserted once by {@link #insertAll} and refused, but skipped here).
+     *
+     * @param calls the calls with {@code messageId} set, at most {@value #IDS_PER_QUERY}
+     */
+    void linkOrInsertIn(StatementChain chain, String sessionId, String messageId, List<ToolCallRecord> calls) {
+        if (calls.isEmpty()) return;
+        if (calls.size() > IDS_PER_QUERY) throw new IllegalArgumentException("more calls than one chain takes");
+        String placeholders = String.join(", ", Collections.nCopies(calls.size(), "?"));
+        chain.add(
+                "UPDATE tool_calls SET message_id = ? WHERE session_id = ? AND message_id IS NULL AND id IN ("
+                        + placeholders + ")",
+                (ps, first) -> {
+                    ps.setString(first, messageId);
+                    ps.setString(first + 1, sessionId);
+                    int next = first + 2;
+                    for (ToolCallRecord t : calls) ps.setString(next++, t.id());
+                    return next;
+                });
+        for (ToolCallRecord call : calls) {
+            chain.add(INSERT_UNLESS_LINKED, (ps, first) -> {
+                bind(ps, first, call);
+                ps.setString(first + 11, call.id());
+                ps.setString(first + 12, call.sessionId());
+                ps.setString(first + 13, call.messageId());
+                return first + 14;
+            });
+        }
+    }
+
     private void bind(PreparedStatement ps, ToolCallRecord t) throws SQLException {
-        ps.setString(1, t.id());
-        ps.setString(2, t.sessionId());
-        ps.setString(3, t.messageId());
-        ps.setString(4, t.toolName());
-        ps.setString(5, t.toolArgs());
-        ps.setString(6, t.toolResult());
-        ps.setString(7, t.state().wireName());
-        ps.setString(8, t.errorMessage());
-        codec.setInstant(ps, 9, t.startedAt());
-        codec.setInstant(ps, 10, t.completedAt());
-        ps.setLong(11, t.durationMs());
+        bind(ps, 1, t);
+    }
+
+    /** Binds the call's columns from parameter {@code first} on (eleven of them). */
+    private void bind(PreparedStatement ps, int first, ToolCallRecord t) throws SQLException {
+        ps.setString(first, t.id());
+        ps.setString(first + 1, t.sessionId());
+        ps.setString(first + 2, t.messageId());
+        ps.setString(first + 3, t.toolName());
+        ps.setString(first + 4, t.toolArgs());
+        ps.setString(first + 5, t.toolResult());
+        ps.setString(first + 6, t.state().wireName());
+        ps.setString(first + 7, t.errorMessage());
+        codec.setInstant(ps, first + 8, t.startedAt());
+        codec.setInstant(ps, first + 9, t.completedAt());
+        ps.setLong(first + 10, t.durationMs());
     }
 
     /** Tool calls of the given messages in the user's session, in the order they started. */

@@ -73,16 +73,26 @@ final class UsageRows {
 
     /** PostgreSQL: the rows and their totals in one statement, followed by {@code commit}. */
     private void insertWithTotals(Connection c, List<UsageRecord> usage, String commit) throws SQLException {
+        StatementChain chain = new StatementChain();
+        insertAllLastIn(chain, usage);
+        chain.run(c, commit);
+    }
+
+    /**
+     * {@link #insertAllLast} as the last part of a PostgreSQL chain (the rows and their totals in one statement): it
+     * holds the tenant's totals row from there to the end of the transaction, so nothing may follow it but the COMMIT.
+     */
+    void insertAllLastIn(StatementChain chain, List<UsageRecord> usage) {
+        if (usage.isEmpty()) return;
+        if (dialect != Dialect.POSTGRESQL) throw new IllegalStateException("a chain is PostgreSQL's");
         UsageTotalRows.Upsert upsert = totals.upsert(usage);
         String rows = String.join(", ", Collections.nCopies(usage.size(), ROW));
         String insert = "INSERT INTO ai_usage (" + COLUMNS + ") VALUES " + rows;
-        String sql = (upsert.isEmpty() ? insert : "WITH u AS (" + insert + ") " + upsert.sql()) + commit;
-        try (PreparedStatement ps = c.prepareStatement(sql)) {
-            int next = 1;
+        chain.add(upsert.isEmpty() ? insert : "WITH u AS (" + insert + ") " + upsert.sql(), (ps, first) -> {
+            int next = first;
             for (UsageRecord u : usage) next = bind(ps, next, u);
-            upsert.bind(ps, next);
-            ps.execute();
-        }
+            return upsert.bind(ps, next);
+        });
     }
 
     /** Binds one row's parameters from {@code first} on and returns the index after them. */

@@ -82,10 +82,11 @@ final class UsageTotalRows {
                     + ON_CONFLICT;
         }
 
-        /** Binds the slots' parameters from {@code first} on. */
-        void bind(PreparedStatement ps, int first) throws SQLException {
+        /** Binds the slots' parameters from {@code first} on; returns the index after them. */
+        int bind(PreparedStatement ps, int first) throws SQLException {
             int next = first;
             for (Map.Entry<Key, BigDecimal> e : costs.entrySet()) next = UsageTotalRows.this.bind(ps, next, e);
+            return next;
         }
     }
 

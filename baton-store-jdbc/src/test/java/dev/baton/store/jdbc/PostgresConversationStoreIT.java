@@ -1,14 +1,29 @@
 package dev.baton.store.jdbc;
 
 import static dev.baton.testkit.store.ConversationFixtures.T0;
+import static dev.baton.testkit.store.ConversationFixtures.assistantMessage;
 import static dev.baton.testkit.store.ConversationFixtures.newUser;
 import static dev.baton.testkit.store.ConversationFixtures.session;
+import static dev.baton.testkit.store.ConversationFixtures.toolCall;
+import static dev.baton.testkit.store.ConversationFixtures.unlinkedToolCall;
+import static dev.baton.testkit.store.ConversationFixtures.usage;
 import static dev.baton.testkit.store.ConversationFixtures.userMessage;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
+import dev.baton.core.audit.AuditRecord;
+import dev.baton.core.audit.ExtractionRecord;
 import dev.baton.core.conversation.Message;
+import dev.baton.core.conversation.MessageRole;
+import dev.baton.core.conversation.MessageStatus;
 import dev.baton.core.conversation.Session;
+import dev.baton.core.conversation.ToolCallRecord;
+import dev.baton.core.conversation.TurnRecord;
+import dev.baton.core.id.Ids;
 import dev.baton.testkit.db.PostgresTestDatabase;
+import java.math.BigDecimal;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The store contract on PostgreSQL, in a schema of its own that is dropped afterwards. */
@@ -122,5 +137,94 @@ class PostgresConversationStoreIT extends JdbcConversationStoreContract {
         assertThat(joined).as("work that joined a transaction").isEmpty();
         assertThat(afterJoining).as("the outer work after nested work returned").isEqualTo("; COMMIT");
         assertThat(read).as("outside a transaction").isEmpty();
+    }
+
+    @Test
+    void a_turns_answer_calls_audit_extractions_and_usage_are_stored_in_one_round_trip() {
+        Session s = session(newUser(), "tutor", T0);
+        store.createSession(s);
+        store.appendUserMessage(userMessage(s, "list my tasks", T0.plusSeconds(1)));
+        ToolCallRecord early = unlinkedToolCall(s, "tasks.list", T0.plusSeconds(2));
+        store.recordToolCalls(s.userId(), List.of(early));
+        Message answer = assistantMessage(s, "You have [redacted] tasks.", T0.plusSeconds(3));
+        ToolCallRecord late =
+                toolCall(Ids.newId(), answer, "tasks.get", T0.plusSeconds(2).plusMillis(500));
+        AuditRecord audit = new AuditRecord(
+                Ids.newId(),
+                "tenant-1",
+                s.id(),
+                answer.id(),
+                "You have 2 tasks.",
+                "pii",
+                "a number",
+                List.of("\\d"),
+                T0.plusSeconds(3));
+        ExtractionRecord extraction = new ExtractionRecord(
+                Ids.newId(),
+                s.id(),
+                answer.id(),
+                "tasks",
+                "count",
+                com.fasterxml.jackson.databind.node.JsonNodeFactory.instance
+                        .objectNode()
+                        .put("n", 2),
+                T0.plusSeconds(3));
+        TurnRecord turn = new TurnRecord(
+                answer,
+                List.of(early, late),
+                List.of(usage(answer, new BigDecimal("0.0042"), T0.plusSeconds(3))),
+                List.of(audit),
+                List.of(extraction));
+        Message[] stored = new Message[1];
+
+        int roundTrips = RoundTrips.of(() -> stored[0] = store.completeTurn(s.userId(), turn));
+
+        assertThat(roundTrips)
+                .as("the answer, its calls, audit, extraction, usage and COMMIT")
+                .isEqualTo(1);
+        assertThat(stored[0].seq()).isEqualTo(2);
+        assertThat(toolCallRows(s.id()))
+                .extracting(ToolCallRecord::id, ToolCallRecord::messageId)
+                .containsExactlyInAnyOrder(tuple(early.id(), answer.id()), tuple(late.id(), answer.id()));
+        Session after = store.findSession(s.userId(), s.id()).orElseThrow();
+        assertThat(after.messageCount()).isEqualTo(2);
+        assertThat(after.toolCallCount()).isEqualTo(2);
+        assertThat(usageCosts(s.id()))
+                .usingElementComparator(BigDecimal::compareTo)
+                .containsExactly(new BigDecimal("0.0042"));
+        JdbcAuditStore audits = new JdbcAuditStore(db);
+        assertThat(audits.sessionAudit("tenant-1", s.id()).orElseThrow())
+                .singleElement()
+                .satisfies(a -> assertThat(a.originalContent()).isEqualTo("You have 2 tasks."));
+        assertThat(audits.sessionExtractions("tenant-1", s.id()))
+                .singleElement()
+                .satisfies(x -> assertThat(x.data().get("n").asInt()).isEqualTo(2));
+    }
+
+    @Test
+    void a_turn_whose_check_fails_in_its_round_trip_leaves_nothing_and_is_refused_as_before() {
+        Session s = session(newUser(), "tutor", T0);
+        store.createSession(s);
+        String intruder = newUser();
+        Message answer = new Message(
+                Ids.newId(),
+                s.id(),
+                intruder,
+                0,
+                MessageRole.ASSISTANT,
+                "not mine to write",
+                MessageStatus.COMPLETE,
+                "simulator:default",
+                T0.plusSeconds(3));
+        ToolCallRecord call = toolCall(Ids.newId(), answer, "tasks.get", T0.plusSeconds(2));
+        TurnRecord turn =
+                new TurnRecord(answer, List.of(call), List.of(usage(answer, new BigDecimal("0.5"), T0.plusSeconds(3))));
+
+        assertThatThrownBy(() -> store.completeTurn(intruder, turn)).isInstanceOf(SessionNotFoundException.class);
+
+        assertThat(toolCallRows(s.id())).isEmpty();
+        assertThat(usageCosts(s.id())).isEmpty();
+        assertThat(store.findSession(s.userId(), s.id()).orElseThrow().messageCount())
+                .isZero();
     }
 }
