@@ -216,7 +216,8 @@ public final class JdbcConversationStore implements ConversationStore {
                     return null;
                 }
                 toolCalls.insertOwned(c, userId, step.calls());
-                RunningTurnRows.checkpoint(c, fence, step.state());
+                // last, so on PostgreSQL the COMMIT travels with it
+                RunningTurnRows.checkpointLast(c, fence, step.state(), db.commitWithLastStatement());
                 return null;
             });
         } catch (NothingToKeep rolledBack) {

@@ -51,14 +51,19 @@ public final class JdbcTurnLeaseStore implements TurnLeaseStore {
     public <T> T openAfter(Supplier<T> first, LeasedTurn turn) {
         return db.inSharedTransaction(c -> {
             T result = first.get();
-            insert(c, turn);
+            // last: on PostgreSQL the COMMIT travels with it (an INSERT … VALUES inserts its row or fails)
+            insert(c, turn, db.commitWithLastStatement());
             return result;
         });
     }
 
     private Void insert(Connection c, LeasedTurn turn) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(
-                "INSERT INTO running_turns (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+        return insert(c, turn, "");
+    }
+
+    private Void insert(Connection c, LeasedTurn turn, String commit) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO running_turns (" + COLUMNS
+                + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)" + commit)) {
             ps.setString(1, turn.turnId());
             ps.setLong(2, turn.epoch());
             ps.setString(3, turn.tenantId());

@@ -25,6 +25,35 @@ final class RunningTurnRows {
         }
     }
 
+    /**
+     * {@link #checkpoint} as the last statement of its transaction, followed by {@code commit} ({@link
+     * Database#commitWithLastStatement()}): on PostgreSQL the COMMIT travels in the update's round trip, so a fence that
+     * no longer holds must fail the statement (see {@link StatementChain#EXPECTED_ROW_MISSING}) rather than change
+     * nothing, or the COMMIT after it would keep the step's other writes.
+     */
+    static void checkpointLast(Connection c, TurnFence fence, String state, String commit) throws SQLException {
+        if (commit.isEmpty()) {
+            checkpoint(c, fence, state);
+            return;
+        }
+        StatementChain chain = new StatementChain()
+                .add(
+                        "WITH u AS (UPDATE running_turns SET state_json = ? WHERE turn_id = ? AND epoch = ?"
+                                + " RETURNING 1) SELECT 1 / count(*) FROM u",
+                        (ps, first) -> {
+                            ps.setString(first, state);
+                            ps.setString(first + 1, fence.turnId());
+                            ps.setLong(first + 2, fence.epoch());
+                            return first + 3;
+                        });
+        try {
+            chain.run(c, commit);
+        } catch (SQLException e) {
+            if (StatementChain.EXPECTED_ROW_MISSING.equals(e.getSQLState())) throw new TurnFencedException(fence);
+            throw e;
+        }
+    }
+
     /** Ends the lease, if the fence holds: the turn's answer is being stored. */
     static void end(Connection c, TurnFence fence) throws SQLException {
         if (!delete(c, fence)) throw new TurnFencedException(fence);
