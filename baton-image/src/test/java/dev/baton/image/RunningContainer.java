@@ -8,8 +8,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -61,13 +63,32 @@ final class RunningContainer implements AutoCloseable {
         return pid.pid();
     }
 
+    /**
+     * Stops the container and waits for its processes to end. The processes under the one started are stopped first,
+     * each with SIGTERM and then SIGKILL after 30 s: under {@code unshare} the image's java is a child that outlives
+     * a stopped {@code unshare} (the parent-death signal {@code --kill-child} sets is cleared when the child changes
+     * its user), and was left running, its parent then PID 1.
+     */
     @Override
     public void close() throws InterruptedException {
+        List<ProcessHandle> children = process.descendants().toList();
         stop.run();
+        for (ProcessHandle child : children) child.destroy();
+        for (ProcessHandle child : children) awaitOrKill(child);
         if (process.isAlive()) {
             process.destroy();
             if (!process.waitFor(30, TimeUnit.SECONDS)) process.destroyForcibly();
         }
         process.waitFor(30, TimeUnit.SECONDS);
+    }
+
+    private static void awaitOrKill(ProcessHandle child) throws InterruptedException {
+        try {
+            child.onExit().get(30, TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+            child.destroyForcibly();
+        } catch (ExecutionException e) {
+            throw new AssertionError("waiting for process " + child.pid() + " to end", e);
+        }
     }
 }
