@@ -2,7 +2,8 @@
 # Builds baton-bench and runs the benchmarks. Not part of the test suite (./baton test only compiles them).
 #   baton-bench/run.sh                      every JMH benchmark, then the SQL statements-per-turn count
 #   baton-bench/run.sh statements [T N...]  only the statement count: T turns (default 20) at each history N (10 10000)
-#   baton-bench/run.sh roundtrips [T]        round trips to PostgreSQL (127.0.0.1:5432) per turn, over T turns (20)
+#   baton-bench/run.sh roundtrips [--durable] [--list] [T]  round trips to PostgreSQL (127.0.0.1:5432) per turn, over T
+#                                           turns (20); --durable: durable turns on; --list: one more turn, round trip by round trip
 #   baton-bench/run.sh burst [N [Q]]         N connections at once (2000) against a server with accept queue Q (default)
 #   baton-bench/run.sh soak [M [S [C]]]      M minutes (30) of steady turns from C clients (4), heap after GC every S s (60)
 #   baton-bench/run.sh stalled [C [S [D [H [K]]]]]  C clients (8) that stop reading, S s per phase (60), deadline D s (10),

@@ -17,8 +17,10 @@ import java.util.regex.Pattern;
  * the server a wake-up and a reply however little the statement does, which is why PostgreSQL turns cost more than
  * SQLite ones; the count does not depend on the machine's load.
  *
- * <p>Usage: {@code java -cp ... dev.baton.bench.PostgresRoundTrips [--durable] [turns]} (default 20); {@code --durable}
- * runs the server with durable turns on (leased turns, checkpoints).
+ * <p>Usage: {@code java -cp ... dev.baton.bench.PostgresRoundTrips [--durable] [--list] [turns]} (default 20); {@code
+ * --durable} runs the server with durable turns on (leased turns, checkpoints); {@code --list} then prints one more turn
+ * of each kind round trip by round trip, with the statements each carried (the driver then sends every statement's
+ * text, which changes no round trip).
  */
 public final class PostgresRoundTrips {
     /** pgjdbc's protocol logger; at FINEST it logs each message it sends. */
@@ -36,14 +38,19 @@ public final class PostgresRoundTrips {
     public static void main(String[] args) {
         List<String> numbers = new java.util.ArrayList<>(List.of(args));
         boolean durable = numbers.remove("--durable");
-        int turns = CountArgs.first("roundtrips", "[--durable] [turns]", numbers, 20);
+        boolean list = numbers.remove("--list");
+        int turns = CountArgs.first("roundtrips", "[--durable] [--list] [turns]", numbers, 20);
         var sections = StatementsPerTurn.priced();
         if (durable) {
             sections.putObject("durableTurns").put("enabled", true);
             System.out.println("durable turns ON");
         }
         PostgresTestDatabase postgres = PostgresTestDatabase.create();
-        try (BenchServer server = BenchServer.start(BenchScripts.turns(), sections, Map.of(), postgres.url())) {
+        // prepareThreshold=0: no statement is prepared on the server, so every Parse names its statement's text
+        String url = list
+                ? postgres.url() + (postgres.url().contains("?") ? "&" : "?") + "prepareThreshold=0"
+                : postgres.url();
+        try (BenchServer server = BenchServer.start(BenchScripts.turns(), sections, Map.of(), url)) {
             for (String kind : List.of("text", "tool")) {
                 String prompt = kind.equals("text") ? BenchScripts.TEXT_PROMPT : BenchScripts.TOOL_PROMPT;
                 String session = server.startSession();
@@ -67,6 +74,7 @@ public final class PostgresRoundTrips {
                         counts.roundTrips() / (double) turns,
                         counts.executes() / (double) turns,
                         counts.background() / (double) turns);
+                if (list) list(kind, () -> server.send(session, prompt));
             }
         } finally {
             postgres.drop();
@@ -75,9 +83,46 @@ public final class PostgresRoundTrips {
 
     private record Counts(long roundTrips, long executes, long background) {}
 
+    /** Runs one turn and prints its round trips in order, each with its thread and the statements it carried. */
+    private static void list(String kind, Runnable turn) {
+        List<String> lines = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        Map<String, StringBuilder> pending = new java.util.concurrent.ConcurrentHashMap<>();
+        java.util.logging.Formatter text = new java.util.logging.SimpleFormatter();
+        Handler tracer = new Handler() {
+            @Override
+            public void publish(LogRecord log) {
+                String thread = Thread.currentThread().getName();
+                if (log.getMessage() == null || BACKGROUND.matcher(thread).find()) return;
+                String message = text.formatMessage(log);
+                StringBuilder statements = pending.computeIfAbsent(thread, t -> new StringBuilder());
+                java.util.regex.Matcher query = PARSED_QUERY.matcher(message);
+                if (query.find()) {
+                    String sql = query.group(1).strip();
+                    if (!statements.isEmpty()) statements.append("\n      ");
+                    statements.append(sql.length() > 110 ? sql.substring(0, 110) + "…" : sql);
+                } else if (message.equals(SYNC)) {
+                    lines.add(String.format("  %2d  %-26s %s", lines.size() + 1, thread, statements));
+                    statements.setLength(0);
+                }
+            }
+
+            @Override
+            public void flush() {}
+
+            @Override
+            public void close() {}
+        };
+        withProtocolTrace(tracer, turn);
+        System.out.println("one " + kind + " turn, round trip by round trip:");
+        lines.forEach(System.out::println);
+    }
+
+    /** A Parse message's statement text (pgjdbc quotes it). */
+    private static final Pattern PARSED_QUERY =
+            Pattern.compile("^ FE=> Parse\\(stmt=[^,]*,query=\"(.*)\",oids=", Pattern.DOTALL);
+
     /** Runs {@code work} with the protocol trace counted (and not printed). */
     private static Counts count(Runnable work) {
-        Logger protocol = Logger.getLogger(PROTOCOL_LOGGER);
         LongAdder syncs = new LongAdder();
         LongAdder executes = new LongAdder();
         LongAdder background = new LongAdder();
@@ -99,9 +144,16 @@ public final class PostgresRoundTrips {
             @Override
             public void close() {}
         };
+        withProtocolTrace(counter, work);
+        return new Counts(syncs.sum(), executes.sum(), background.sum());
+    }
+
+    /** Runs {@code work} with pgjdbc's protocol trace going to {@code handler} alone. */
+    private static void withProtocolTrace(Handler handler, Runnable work) {
+        Logger protocol = Logger.getLogger(PROTOCOL_LOGGER);
         Level previousLevel = protocol.getLevel();
         boolean previousParent = protocol.getUseParentHandlers();
-        protocol.addHandler(counter);
+        protocol.addHandler(handler);
         protocol.setUseParentHandlers(false);
         protocol.setLevel(Level.FINEST);
         try {
@@ -109,8 +161,7 @@ public final class PostgresRoundTrips {
         } finally {
             protocol.setLevel(previousLevel);
             protocol.setUseParentHandlers(previousParent);
-            protocol.removeHandler(counter);
+            protocol.removeHandler(handler);
         }
-        return new Counts(syncs.sum(), executes.sum(), background.sum());
     }
 }
