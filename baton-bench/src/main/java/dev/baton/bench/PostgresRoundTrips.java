@@ -1,13 +1,12 @@
 package dev.baton.bench;
 
+import dev.baton.testkit.db.PostgresProtocolTrace;
 import dev.baton.testkit.db.PostgresTestDatabase;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.logging.Handler;
-import java.util.logging.Level;
 import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import java.util.regex.Pattern;
 
 /**
@@ -23,10 +22,8 @@ import java.util.regex.Pattern;
  * text, which changes no round trip).
  */
 public final class PostgresRoundTrips {
-    /** pgjdbc's protocol logger; at FINEST it logs each message it sends. */
-    private static final String PROTOCOL_LOGGER = "org.postgresql.core.v3.QueryExecutorImpl";
-
-    private static final String SYNC = " FE=> Sync";
+    private static final String PROTOCOL_LOGGER = PostgresProtocolTrace.LOGGER;
+    private static final String SYNC = PostgresProtocolTrace.SYNC;
     private static final String EXECUTE = " FE=> Execute";
     /** HikariCP's upkeep and Baton's background jobs: work that happens whenever it happens, not a turn's. */
     private static final Pattern BACKGROUND = Pattern.compile(
@@ -112,7 +109,7 @@ public final class PostgresRoundTrips {
             @Override
             public void close() {}
         };
-        withProtocolTrace(tracer, turn);
+        PostgresProtocolTrace.during(tracer, turn);
         System.out.println("one " + kind + " turn, round trip by round trip:");
         lines.forEach(System.out::println);
     }
@@ -144,24 +141,7 @@ public final class PostgresRoundTrips {
             @Override
             public void close() {}
         };
-        withProtocolTrace(counter, work);
+        PostgresProtocolTrace.during(counter, work);
         return new Counts(syncs.sum(), executes.sum(), background.sum());
-    }
-
-    /** Runs {@code work} with pgjdbc's protocol trace going to {@code handler} alone. */
-    private static void withProtocolTrace(Handler handler, Runnable work) {
-        Logger protocol = Logger.getLogger(PROTOCOL_LOGGER);
-        Level previousLevel = protocol.getLevel();
-        boolean previousParent = protocol.getUseParentHandlers();
-        protocol.addHandler(handler);
-        protocol.setUseParentHandlers(false);
-        protocol.setLevel(Level.FINEST);
-        try {
-            work.run();
-        } finally {
-            protocol.setLevel(previousLevel);
-            protocol.setUseParentHandlers(previousParent);
-            protocol.removeHandler(handler);
-        }
     }
 }

@@ -21,6 +21,7 @@ import dev.baton.core.conversation.Session;
 import dev.baton.core.conversation.ToolCallRecord;
 import dev.baton.core.conversation.TurnRecord;
 import dev.baton.core.id.Ids;
+import dev.baton.testkit.db.PostgresProtocolTrace;
 import dev.baton.testkit.db.PostgresTestDatabase;
 import java.math.BigDecimal;
 import java.util.List;
@@ -177,7 +178,7 @@ class PostgresConversationStoreIT extends JdbcConversationStoreContract {
                 List.of(extraction));
         Message[] stored = new Message[1];
 
-        int roundTrips = RoundTrips.of(() -> stored[0] = store.completeTurn(s.userId(), turn));
+        int roundTrips = PostgresProtocolTrace.roundTripsOf(() -> stored[0] = store.completeTurn(s.userId(), turn));
 
         assertThat(roundTrips)
                 .as("the answer, its calls, audit, extraction, usage and COMMIT")
