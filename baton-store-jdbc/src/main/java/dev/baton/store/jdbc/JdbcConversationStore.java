@@ -12,6 +12,7 @@ import dev.baton.core.conversation.SessionState;
 import dev.baton.core.conversation.StepRecord;
 import dev.baton.core.conversation.ToolCallRecord;
 import dev.baton.core.conversation.TurnFence;
+import dev.baton.core.conversation.TurnFencedException;
 import dev.baton.core.conversation.TurnRecord;
 import dev.baton.core.conversation.UsageRecord;
 import java.sql.Connection;
@@ -199,6 +200,7 @@ public final class JdbcConversationStore implements ConversationStore {
      */
     @Override
     public void recordStepWith(String userId, TurnFence fence, Supplier<StepRecord> work) {
+        StepRecord[] recorded = new StepRecord[1];
         try {
             db.inTransaction(c -> {
                 StepRecord step = work.get();
@@ -215,14 +217,41 @@ public final class JdbcConversationStore implements ConversationStore {
                     toolCalls.insertOwnedLast(c, userId, step.calls(), db.commitWithLastStatement());
                     return null;
                 }
-                toolCalls.insertOwned(c, userId, step.calls());
-                // last, so on PostgreSQL the COMMIT travels with it
-                RunningTurnRows.checkpointLast(c, fence, step.state(), db.commitWithLastStatement());
+                String commit = db.commitWithLastStatement();
+                if (commit.isEmpty()) {
+                    toolCalls.insertOwned(c, userId, step.calls());
+                    RunningTurnRows.checkpoint(c, fence, step.state());
+                    return null;
+                }
+                // PostgreSQL, the transaction's own: the calls, the checkpoint and the COMMIT in one round trip
+                recorded[0] = step;
+                StatementChain chain = new StatementChain();
+                toolCalls.insertOwnedIn(chain, userId, step.calls());
+                RunningTurnRows.checkpointIn(chain, fence, step.state());
+                try {
+                    chain.run(c, commit);
+                } catch (SQLException e) {
+                    if (StatementChain.EXPECTED_ROW_MISSING.equals(e.getSQLState())) throw new ChainCheckFailed();
+                    throw e;
+                }
                 return null;
             });
         } catch (NothingToKeep rolledBack) {
             // the work's writes are rolled back: nothing of the step is kept
+        } catch (ChainCheckFailed rolledBack) {
+            // rolled back, the tool's writes with it; which check failed is read now (both fail alike)
+            throw whyTheStepFailed(userId, fence, recorded[0]);
         }
+    }
+
+    /** After a step's chain failed a check: the fence that no longer holds, else a call's session not the user's. */
+    private RuntimeException whyTheStepFailed(String userId, TurnFence fence, StepRecord step) {
+        if (!db.withConnection(c -> RunningTurnRows.holds(c, fence))) return new TurnFencedException(fence);
+        for (ToolCallRecord t : step.calls()) {
+            if (findSession(userId, t.sessionId()).isEmpty()) return new SessionNotFoundException(t.sessionId());
+        }
+        // the session or the fence changed back since: the step was refused all the same
+        return new TurnFencedException(fence);
     }
 
     /** Rolls back a step's transaction whose work kept nothing. */
@@ -318,7 +347,7 @@ public final class JdbcConversationStore implements ConversationStore {
         return stored.get();
     }
 
-    /** A check of {@link #completeInOneRoundTrip} failed: its transaction is rolled back, and nothing kept. */
+    /** A check of a {@link StatementChain} failed: its transaction is rolled back, and nothing kept. */
     private static final class ChainCheckFailed extends RuntimeException {
         ChainCheckFailed() {
             super(null, null, false, false);

@@ -4,6 +4,7 @@ import dev.baton.core.conversation.TurnFence;
 import dev.baton.core.conversation.TurnFencedException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 
 /**
@@ -26,31 +27,29 @@ final class RunningTurnRows {
     }
 
     /**
-     * {@link #checkpoint} as the last statement of its transaction, followed by {@code commit} ({@link
-     * Database#commitWithLastStatement()}): on PostgreSQL the COMMIT travels in the update's round trip, so a fence that
-     * no longer holds must fail the statement (see {@link StatementChain#EXPECTED_ROW_MISSING}) rather than change
-     * nothing, or the COMMIT after it would keep the step's other writes.
+     * {@link #checkpoint} as a part of a PostgreSQL chain: a fence that no longer holds fails the chain with {@link
+     * StatementChain#EXPECTED_ROW_MISSING} (a COMMIT after it must not keep the step's other writes).
      */
-    static void checkpointLast(Connection c, TurnFence fence, String state, String commit) throws SQLException {
-        if (commit.isEmpty()) {
-            checkpoint(c, fence, state);
-            return;
-        }
-        StatementChain chain = new StatementChain()
-                .add(
-                        "WITH u AS (UPDATE running_turns SET state_json = ? WHERE turn_id = ? AND epoch = ?"
-                                + " RETURNING 1) SELECT 1 / count(*) FROM u",
-                        (ps, first) -> {
-                            ps.setString(first, state);
-                            ps.setString(first + 1, fence.turnId());
-                            ps.setLong(first + 2, fence.epoch());
-                            return first + 3;
-                        });
-        try {
-            chain.run(c, commit);
-        } catch (SQLException e) {
-            if (StatementChain.EXPECTED_ROW_MISSING.equals(e.getSQLState())) throw new TurnFencedException(fence);
-            throw e;
+    static void checkpointIn(StatementChain chain, TurnFence fence, String state) {
+        chain.add(
+                "WITH u AS (UPDATE running_turns SET state_json = ? WHERE turn_id = ? AND epoch = ? RETURNING 1)"
+                        + " SELECT 1 / count(*) FROM u",
+                (ps, first) -> {
+                    ps.setString(first, state);
+                    ps.setString(first + 1, fence.turnId());
+                    ps.setLong(first + 2, fence.epoch());
+                    return first + 3;
+                });
+    }
+
+    /** Whether the turn's row still has the fence's epoch. */
+    static boolean holds(Connection c, TurnFence fence) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM running_turns WHERE turn_id = ? AND epoch = ?")) {
+            ps.setString(1, fence.turnId());
+            ps.setLong(2, fence.epoch());
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
         }
     }
 

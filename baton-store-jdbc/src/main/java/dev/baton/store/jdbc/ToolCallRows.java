@@ -20,11 +20,12 @@ final class ToolCallRows {
     private static final String INSERT_UNLESS_LINKED = "INSERT INTO tool_calls (" + COLUMNS + ")"
             + " SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE NOT EXISTS"
             + " (SELECT 1 FROM tool_calls WHERE id = ? AND session_id = ? AND message_id = ?)";
+    /** One call's insert if its session is the user's, failing when it is not: see {@link #insertOwnedIn}. */
+    private static final String INSERT_OWNED_CHECKED = "WITH inserted AS (INSERT INTO tool_calls (" + COLUMNS + ")"
+            + " SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM sessions WHERE id = ? AND user_id = ? RETURNING 1)"
+            + " SELECT 1 / count(*) FROM inserted";
     /** Keeps IN lists well under every driver's bind-parameter limit. */
     private static final int IDS_PER_QUERY = 500;
-
-    /** PostgreSQL's SQLSTATE for a division by zero: {@link #insertOwnedLast} found the session not the user's. */
-    private static final String DIVISION_BY_ZERO = "22012";
 
     private final ColumnCodec codec;
 
@@ -82,17 +83,30 @@ final class ToolCallRows {
             insertOwned(c, userId, calls);
             return;
         }
-        ToolCallRecord call = calls.getFirst();
-        try (PreparedStatement ps = c.prepareStatement("WITH inserted AS (INSERT INTO tool_calls (" + COLUMNS + ")"
-                + " SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM sessions WHERE id = ? AND user_id = ? RETURNING 1)"
-                + " SELECT 1 / (SELECT count(*) FROM inserted)" + commit)) {
-            bind(ps, call);
-            ps.setString(12, call.sessionId());
-            ps.setString(13, userId);
-            ps.execute();
+        StatementChain chain = new StatementChain();
+        insertOwnedIn(chain, userId, calls);
+        try {
+            chain.run(c, commit);
         } catch (SQLException e) {
-            if (DIVISION_BY_ZERO.equals(e.getSQLState())) throw new SessionNotFoundException(call.sessionId());
+            if (StatementChain.EXPECTED_ROW_MISSING.equals(e.getSQLState()))
+                throw new SessionNotFoundException(calls.getFirst().sessionId());
             throw e;
+        }
+    }
+
+    /**
+     * {@link #insertOwned} as parts of a PostgreSQL chain, one per call: a call whose session is not the user's fails
+     * the chain with {@link StatementChain#EXPECTED_ROW_MISSING} (dividing by the count of rows inserted), so a COMMIT
+     * after it cannot keep the rest of the transaction without its record.
+     */
+    void insertOwnedIn(StatementChain chain, String userId, List<ToolCallRecord> calls) {
+        for (ToolCallRecord call : calls) {
+            chain.add(INSERT_OWNED_CHECKED, (ps, first) -> {
+                bind(ps, first, call);
+                ps.setString(first + 11, call.sessionId());
+                ps.setString(first + 12, userId);
+                return first + 13;
+            });
         }
     }
 

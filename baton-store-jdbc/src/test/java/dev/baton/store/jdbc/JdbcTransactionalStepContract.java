@@ -126,6 +126,26 @@ abstract class JdbcTransactionalStepContract {
     }
 
     @Test
+    void a_step_whose_call_names_another_users_session_keeps_neither_its_tools_write_nor_its_record() {
+        Session session = session();
+        LeasedTurn turn = opened(session);
+        Session foreign = session();
+
+        assertThatThrownBy(() -> conversations.recordStepWith(session.userId(), turn.fence(), () -> {
+                    effect(session);
+                    return new StepRecord(List.of(toolCall(foreign)), "{\"iteration\":2}");
+                }))
+                .isInstanceOf(SessionNotFoundException.class)
+                .hasMessageContaining(foreign.id());
+
+        assertThat(effects(session)).isZero();
+        assertThat(StoredRows.toolCalls(db, foreign.id())).isEmpty();
+        assertThat(state(session))
+                .as("the fence holds: the checkpoint is not written")
+                .isEqualTo(START);
+    }
+
+    @Test
     void without_a_lease_the_tools_write_commits_with_its_call_and_no_one_sees_it_before() {
         Session session = session();
         ToolCallRecord call = toolCall(session);
