@@ -12,13 +12,10 @@ import dev.baton.core.conversation.SessionState;
 import dev.baton.core.conversation.StepRecord;
 import dev.baton.core.conversation.ToolCallRecord;
 import dev.baton.core.conversation.TurnFence;
-import dev.baton.core.conversation.TurnFencedException;
 import dev.baton.core.conversation.TurnRecord;
 import dev.baton.core.conversation.UsageRecord;
-import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -44,9 +41,6 @@ import java.util.function.Supplier;
  * a user deleting the conversation (the table refuses UPDATE and DELETE).
  */
 public final class JdbcConversationStore implements ConversationStore {
-    /** More calls than this in one turn are stored statement by statement (the chain's parameters stay bounded). */
-    private static final int MAX_CALLS_IN_ONE_ROUND_TRIP = 64;
-
     private final Database db;
     private final SessionRows sessions;
     private final MessageRows messages;
@@ -54,6 +48,7 @@ public final class JdbcConversationStore implements ConversationStore {
     private final ToolCallRows toolCalls;
     private final UsageRows usage;
     private final AuditRows auditRows;
+    private final PostgresTurnWrites postgres;
 
     public JdbcConversationStore(Database db) {
         this.db = Objects.requireNonNull(db, "db");
@@ -64,6 +59,7 @@ public final class JdbcConversationStore implements ConversationStore {
         this.toolCalls = new ToolCallRows(codec);
         this.usage = new UsageRows(db.dialect());
         this.auditRows = new AuditRows(codec);
+        this.postgres = new PostgresTurnWrites(db, sessions, appends, toolCalls, usage, auditRows);
     }
 
     @Override
@@ -200,7 +196,6 @@ public final class JdbcConversationStore implements ConversationStore {
      */
     @Override
     public void recordStepWith(String userId, TurnFence fence, Supplier<StepRecord> work) {
-        StepRecord[] recorded = new StepRecord[1];
         try {
             db.inTransaction(c -> {
                 StepRecord step = work.get();
@@ -212,46 +207,24 @@ public final class JdbcConversationStore implements ConversationStore {
                         throw new IllegalArgumentException(
                                 "tool call " + t.id() + " is recorded before its message exists");
                 }
+                String commit = db.commitWithLastStatement();
                 if (fence == null) {
                     // the record alone is last: on PostgreSQL it carries the COMMIT, one round trip less
-                    toolCalls.insertOwnedLast(c, userId, step.calls(), db.commitWithLastStatement());
-                    return null;
-                }
-                String commit = db.commitWithLastStatement();
-                if (commit.isEmpty()) {
+                    toolCalls.insertOwnedLast(c, userId, step.calls(), commit);
+                } else if (commit.isEmpty()) {
                     toolCalls.insertOwned(c, userId, step.calls());
                     RunningTurnRows.checkpoint(c, fence, step.state());
-                    return null;
-                }
-                // PostgreSQL, the transaction's own: the calls, the checkpoint and the COMMIT in one round trip
-                recorded[0] = step;
-                StatementChain chain = new StatementChain();
-                toolCalls.insertOwnedIn(chain, userId, step.calls());
-                RunningTurnRows.checkpointIn(chain, fence, step.state());
-                try {
-                    chain.run(c, commit);
-                } catch (SQLException e) {
-                    if (StatementChain.EXPECTED_ROW_MISSING.equals(e.getSQLState())) throw new ChainCheckFailed();
-                    throw e;
+                } else {
+                    postgres.recordStep(c, userId, fence, step, commit);
                 }
                 return null;
             });
         } catch (NothingToKeep rolledBack) {
             // the work's writes are rolled back: nothing of the step is kept
-        } catch (ChainCheckFailed rolledBack) {
-            // rolled back, the tool's writes with it; which check failed is read now (both fail alike)
-            throw whyTheStepFailed(userId, fence, recorded[0]);
+        } catch (PostgresTurnWrites.StepRefused refused) {
+            // rolled back, the tool's writes with it
+            throw postgres.whyRefused(userId, fence, refused.step());
         }
-    }
-
-    /** After a step's chain failed a check: the fence that no longer holds, else a call's session not the user's. */
-    private RuntimeException whyTheStepFailed(String userId, TurnFence fence, StepRecord step) {
-        if (!db.withConnection(c -> RunningTurnRows.holds(c, fence))) return new TurnFencedException(fence);
-        for (ToolCallRecord t : step.calls()) {
-            if (findSession(userId, t.sessionId()).isEmpty()) return new SessionNotFoundException(t.sessionId());
-        }
-        // the session or the fence changed back since: the step was refused all the same
-        return new TurnFencedException(fence);
     }
 
     /** Rolls back a step's transaction whose work kept nothing. */
@@ -269,10 +242,10 @@ public final class JdbcConversationStore implements ConversationStore {
         List<ToolCallRecord> calls = turn.toolCalls().stream()
                 .map(t -> withMessageId(t, answer.id()))
                 .toList();
-        if (fitsOneRoundTrip(calls)) {
+        if (postgres.fitsOneRoundTrip(calls)) {
             try {
-                return db.inSharedTransaction(c -> completeInOneRoundTrip(c, turn, calls));
-            } catch (ChainCheckFailed e) {
+                return db.inSharedTransaction(c -> postgres.completeTurn(c, turn, calls));
+            } catch (StatementChain.CheckFailed e) {
                 // the fence no longer holds, or the session is not the user's: nothing was written, and the
                 // statements one by one below say which, as they always did
             }
@@ -303,55 +276,6 @@ public final class JdbcConversationStore implements ConversationStore {
             usage.insertAllLast(c, turn.usage(), db.commitWithLastStatement());
             return stored;
         });
-    }
-
-    /**
-     * Whether {@link #completeInOneRoundTrip} may store the turn: on PostgreSQL, in a transaction of its own (shared
-     * or not; a joined one would be left aborted by a failed check, where the statements one by one leave it usable),
-     * with distinct call ids ({@link ToolCallRows#linkOrInsertIn}) and a bounded statement.
-     */
-    private boolean fitsOneRoundTrip(List<ToolCallRecord> calls) {
-        if (db.dialect() != Dialect.POSTGRESQL || db.inTransactionOnThisThread()) return false;
-        if (calls.size() > MAX_CALLS_IN_ONE_ROUND_TRIP) return false;
-        Set<String> ids = new HashSet<>();
-        for (ToolCallRecord t : calls) {
-            if (!ids.add(t.id())) return false;
-        }
-        return true;
-    }
-
-    /**
-     * PostgreSQL: the answer's statements, and the COMMIT when the transaction is the turn's own, sent as one
-     * {@link StatementChain}: one round trip instead of three or more, and the tenant's totals row (locked by the
-     * usage, last) held only until the server commits. Each part is the statement the step-by-step path runs, or one
-     * that fails where that path would throw, so a chain that fails its checks has written nothing.
-     *
-     * @throws ChainCheckFailed when the fence no longer holds or the session is not the user's
-     */
-    private Message completeInOneRoundTrip(Connection c, TurnRecord turn, List<ToolCallRecord> calls)
-            throws SQLException {
-        Message answer = turn.assistantMessage();
-        StatementChain chain = new StatementChain();
-        if (turn.fence() != null) RunningTurnRows.endIn(chain, turn.fence());
-        Supplier<Message> stored = appends.appendIn(chain, answer, calls.size());
-        toolCalls.linkOrInsertIn(chain, answer.sessionId(), answer.id(), calls);
-        auditRows.insertAuditIn(chain, turn.audit());
-        auditRows.insertExtractionsIn(chain, turn.extractions());
-        usage.insertAllLastIn(chain, turn.usage());
-        try {
-            chain.run(c, db.commitWithLastStatement());
-        } catch (SQLException e) {
-            if (StatementChain.EXPECTED_ROW_MISSING.equals(e.getSQLState())) throw new ChainCheckFailed();
-            throw e;
-        }
-        return stored.get();
-    }
-
-    /** A check of a {@link StatementChain} failed: its transaction is rolled back, and nothing kept. */
-    private static final class ChainCheckFailed extends RuntimeException {
-        ChainCheckFailed() {
-            super(null, null, false, false);
-        }
     }
 
     @Override

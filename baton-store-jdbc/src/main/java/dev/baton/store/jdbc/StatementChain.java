@@ -64,8 +64,28 @@ final class StatementChain {
         return sql.append(commit).toString();
     }
 
-    /** Runs the chain in one round trip, then reads the parts' rows in order. */
+    /** A part's check failed ({@link #EXPECTED_ROW_MISSING}): nothing after it ran, the transaction is to roll back. */
+    static final class CheckFailed extends RuntimeException {
+        CheckFailed() {
+            super(null, null, false, false);
+        }
+    }
+
+    /**
+     * Runs the chain in one round trip, then reads the parts' rows in order.
+     *
+     * @throws CheckFailed when a part's check failed
+     */
     void run(Connection c, String commit) throws SQLException {
+        try {
+            execute(c, commit);
+        } catch (SQLException e) {
+            if (EXPECTED_ROW_MISSING.equals(e.getSQLState())) throw new CheckFailed();
+            throw e;
+        }
+    }
+
+    private void execute(Connection c, String commit) throws SQLException {
         if (parts.isEmpty()) throw new IllegalStateException("an empty chain");
         try (PreparedStatement ps = c.prepareStatement(sql(commit))) {
             int next = 1;

@@ -87,10 +87,8 @@ final class ToolCallRows {
         insertOwnedIn(chain, userId, calls);
         try {
             chain.run(c, commit);
-        } catch (SQLException e) {
-            if (StatementChain.EXPECTED_ROW_MISSING.equals(e.getSQLState()))
-                throw new SessionNotFoundException(calls.getFirst().sessionId());
-            throw e;
+        } catch (StatementChain.CheckFailed e) {
+            throw new SessionNotFoundException(calls.getFirst().sessionId());
         }
     }
 
