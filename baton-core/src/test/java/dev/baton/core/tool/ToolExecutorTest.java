@@ -74,8 +74,12 @@ class ToolExecutorTest {
     @Test
     void each_call_of_a_turn_gets_an_idempotency_key_that_is_the_same_when_the_call_is_made_again() {
         List<String> keys = new java.util.concurrent.CopyOnWriteArrayList<>();
+        // the first two calls run at once, in either order: their keys are put in call order below
+        java.util.Map<Integer, String> keyOfN = new java.util.concurrent.ConcurrentHashMap<>();
         Tool charge = tool("charge", objectSchema("{\"n\":{\"type\":\"integer\"}}"), Set.of(), null, (args, ctx) -> {
-            keys.add(String.valueOf(ctx.idempotencyKey()));
+            String key = String.valueOf(ctx.idempotencyKey());
+            keys.add(key);
+            keyOfN.putIfAbsent(args.path("n").asInt(0), key);
             return json("{}");
         });
         ToolCatalog catalog = new ToolCatalog(List.of(source(charge)));
@@ -95,6 +99,9 @@ class ToolExecutorTest {
                                 new ToolCallRequest("c2", "charge", "{\"n\":2}")),
                         scopeOfTurn.apply("turn-1"),
                         new CallCache());
+        keys.clear();
+        keys.add(keyOfN.get(1));
+        keys.add(keyOfN.get(2));
         // the call made again by another executor (an instance that took the turn over), with a fresh cache
         new ToolExecutor(catalog, Clock.systemUTC())
                 .execute(
