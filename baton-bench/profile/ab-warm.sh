@@ -6,6 +6,7 @@
 # share of the harness's windows" in baton-bench/README.md); this compares them past most of that.
 # usage: baton-bench/profile/ab-warm.sh OUTDIR ROUNDS NAME=JAR NAME=JAR ...   (each jar copied away with its lib/)
 #   OPTS_NAME gives one build extra JVM options: OPTS_floor=-Xms512m ab-warm.sh OUT 2 plain=JAR floor=JAR
+#   DB=postgres: on PostgreSQL (a fresh perf_baton per run), PostgreSQL's CPU per turn printed too
 #   needs the peer harness built (README of ../shared/perf, copied to PEERS, default /tmp/perf-peers) and its mock
 #   running on 19100 with its pid in MOCK_PID
 set -uo pipefail
@@ -32,7 +33,8 @@ s, w, c = (json.load(open(f"{d}/{p}.json")) for p in ("seq", "warm", "c16"))
 print(f"{name} round {r}: sequential p50 {s['p50ms']:.2f} ms, {s['cpuMsPerTurn']['server']:.2f} ms CPU/turn"
       f" | warming {w['cpuMsPerTurn']['server']:.2f} ms/turn, {w['turnsPerSec']:.0f} turns/s"
       f" | c16 {c['cpuMsPerTurn']['server']:.2f} ms/turn, {c['turnsPerSec']:.0f} turns/s,"
-      f" other work {c['cpuSeconds']['others'] / c['seconds']:.2f} cores")
+      f" other work {c['cpuSeconds']['others'] / c['seconds']:.2f} cores"
+      + (f", PostgreSQL {c['cpuMsPerTurn']['postgres']:.2f} ms/turn" if 'postgres' in c['cpuMsPerTurn'] else ""))
 PY
   done
 done

@@ -38,6 +38,22 @@ public interface ConversationStore {
     Message appendUserMessage(Message message, List<AuditRecord> audit, List<ExtractionRecord> extractions);
 
     /**
+     * Appends a user message like {@link #appendUserMessage(Message, List, List)} unless its session has a turn paused
+     * for the user's approval of tool calls: then nothing is written and {@link PausedTurnPendingException} is thrown,
+     * and the caller ends that turn before it appends the message again. The check is part of the append, so a turn
+     * need not look for a paused turn first, which is almost never there.
+     *
+     * <p>Only a store that keeps the paused turns itself can check (the JDBC store, with the approval store on the
+     * same database); the runtime asks for this append only then.
+     *
+     * @throws UnsupportedOperationException when this store does not see paused turns (the default)
+     */
+    default Message appendUserMessageUnlessPaused(
+            Message message, List<AuditRecord> audit, List<ExtractionRecord> extractions) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " does not see paused turns");
+    }
+
+    /**
      * The newest {@code limit} messages of a session, returned oldest first. A bounded query: its cost does
      * not grow with the length of the conversation.
      */

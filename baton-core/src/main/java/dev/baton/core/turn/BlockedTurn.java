@@ -2,6 +2,7 @@ package dev.baton.core.turn;
 
 import dev.baton.core.conversation.Message;
 import dev.baton.core.conversation.MessageStatus;
+import dev.baton.core.conversation.PausedTurnPendingException;
 import dev.baton.core.hook.BeforeAiOutcome;
 import java.util.List;
 import java.util.function.Consumer;
@@ -30,13 +31,12 @@ final class BlockedTurn {
         Message user;
         TurnRecorder.Recorded recorded;
         try {
-            user = recorder.saveUser(
-                    request,
-                    userMessageId,
-                    TurnRecorder.BLOCKED_CONTENT,
-                    MessageStatus.BLOCKED,
-                    blocked.audit(),
-                    blocked.extractions());
+            try {
+                user = saveBlocked(recorder, request, userMessageId, blocked);
+            } catch (PausedTurnPendingException paused) {
+                // a blocked message supersedes the session's turn waiting for approval as any other message does
+                user = saveBlocked(recorder, recorder.supersedePaused(request), userMessageId, blocked);
+            }
             recorded = recorder.completeWithoutModel(request, blocked.response());
         } catch (RuntimeException e) {
             log.error("request {}: could not save the blocked turn", request.requestId(), e);
@@ -48,5 +48,16 @@ final class BlockedTurn {
         TurnEvent.Done done = new TurnEvent.Done(
                 recorded.message().id(), null, TurnEnding.zeroUsage(), latencyMs, List.of(), TurnEvent.Done.BLOCKED);
         return new TurnOutcome(user, recorded.message(), List.of(), TurnEnding.zeroUsage(), null, done);
+    }
+
+    private static Message saveBlocked(
+            TurnRecorder recorder, TurnRequest request, String userMessageId, BeforeAiOutcome.Blocked blocked) {
+        return recorder.saveUser(
+                request,
+                userMessageId,
+                TurnRecorder.BLOCKED_CONTENT,
+                MessageStatus.BLOCKED,
+                blocked.audit(),
+                blocked.extractions());
     }
 }

@@ -7,6 +7,8 @@ import dev.baton.core.conversation.ConversationStore;
 import dev.baton.core.conversation.Message;
 import dev.baton.core.conversation.MessageRole;
 import dev.baton.core.conversation.MessageStatus;
+import dev.baton.core.conversation.PausedTurnPendingException;
+import dev.baton.core.conversation.Session;
 import dev.baton.core.conversation.ToolCallRecord;
 import dev.baton.core.conversation.TurnFence;
 import dev.baton.core.conversation.TurnFencedException;
@@ -18,6 +20,7 @@ import dev.baton.core.id.Ids;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,7 +51,9 @@ final class TurnRecorder {
 
     /**
      * Saves the user message as the before_ai hooks left it ({@code [blocked]} with status BLOCKED for a blocked
-     * one), with their audit records and extractions, in one transaction.
+     * one), with their audit records and extractions, in one transaction. A request with a
+     * {@link TurnRequest#supersession()} is refused while its session has a paused turn
+     * ({@link PausedTurnPendingException}, nothing written): see {@link #supersedePaused}.
      */
     Message saveUser(
             TurnRequest request,
@@ -67,10 +72,26 @@ final class TurnRecorder {
                 status,
                 null,
                 clock.instant());
-        Message stored = store.appendUserMessage(
-                message, auditRows(request, id, audit), extractionRows(request, id, extractions));
+        List<AuditRecord> auditRows = auditRows(request, id, audit);
+        List<ExtractionRecord> extractionRows = extractionRows(request, id, extractions);
+        Message stored = request.supersession() == null
+                ? store.appendUserMessage(message, auditRows, extractionRows)
+                : store.appendUserMessageUnlessPaused(message, auditRows, extractionRows);
         windows.stored(stored);
         return stored;
+    }
+
+    /**
+     * Ends the paused turn that refused the request's user message, and returns the request in its session as it is
+     * now (its counts grew by the paused turn's answer and calls). The request still refuses a paused turn: none can
+     * appear while the session is held for this turn, and if one did, saving the message fails instead of looping.
+     */
+    TurnRequest supersedePaused(TurnRequest request) {
+        request.supersession().supersede();
+        String sessionId = request.session().id();
+        Session now = store.findSession(request.principal().userId(), sessionId)
+                .orElseThrow(() -> new NoSuchElementException("session not found: " + sessionId));
+        return request.inSession(now);
     }
 
     Recorded complete(TurnRequest request, TurnProgress progress, String content, MessageStatus status) {

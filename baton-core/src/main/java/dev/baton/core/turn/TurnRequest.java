@@ -13,6 +13,8 @@ import java.util.Objects;
  * @param assignment the session's assignment, null when it has none
  * @param resume the paused turn this request goes on with, null for a new turn; {@code userContent} is then the
  *     turn's user message as stored
+ * @param supersession for a new turn whose user message is to be refused while the session has a paused turn: ends
+ *     that turn, after which the message is appended again; null when the caller already ended any paused turn
  */
 public record TurnRequest(
         String requestId,
@@ -22,7 +24,21 @@ public record TurnRequest(
         String userContent,
         Cancellation cancellation,
         Assignment assignment,
-        TurnResume resume) {
+        TurnResume resume,
+        PausedTurnSupersession supersession) {
+
+    /** A new turn, or one going on with {@code resume}. */
+    public TurnRequest(
+            String requestId,
+            Principal principal,
+            Session session,
+            AgentDefinition agent,
+            String userContent,
+            Cancellation cancellation,
+            Assignment assignment,
+            TurnResume resume) {
+        this(requestId, principal, session, agent, userContent, cancellation, assignment, resume, null);
+    }
 
     /** A new turn. */
     public TurnRequest(
@@ -63,10 +79,25 @@ public record TurnRequest(
         if (resume != null && !resume.state().sessionId().equals(session.id())) {
             throw new IllegalArgumentException("the paused turn is not the session's");
         }
+        if (resume != null && supersession != null) {
+            throw new IllegalArgumentException("a paused turn going on stores no new message");
+        }
     }
 
     /** This request going on with a paused turn. */
     public TurnRequest resuming(TurnResume paused) {
         return new TurnRequest(requestId, principal, session, agent, userContent, cancellation, assignment, paused);
+    }
+
+    /** This request with its user message refused while the session has a paused turn, which {@code s} ends. */
+    public TurnRequest supersedingWith(PausedTurnSupersession s) {
+        return new TurnRequest(requestId, principal, session, agent, userContent, cancellation, assignment, resume, s);
+    }
+
+    /** This request in {@code now}, the same session as read again (after a paused turn of it ended). */
+    public TurnRequest inSession(Session now) {
+        if (!now.id().equals(session.id())) throw new IllegalArgumentException("not the request's session");
+        return new TurnRequest(
+                requestId, principal, now, agent, userContent, cancellation, assignment, resume, supersession);
     }
 }

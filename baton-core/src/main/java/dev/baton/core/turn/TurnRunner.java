@@ -7,6 +7,7 @@ import dev.baton.core.context.RecentWindows;
 import dev.baton.core.conversation.ConversationStore;
 import dev.baton.core.conversation.Message;
 import dev.baton.core.conversation.MessageStatus;
+import dev.baton.core.conversation.PausedTurnPendingException;
 import dev.baton.core.hook.BeforeAiOutcome;
 import dev.baton.core.hook.HookContext;
 import dev.baton.core.hook.ModulePipeline;
@@ -311,17 +312,15 @@ public final class TurnRunner {
                 startedAt);
         Message user;
         try {
-            // leased with its user message: no stored message is left without a turn that answers it
-            TurnJournal.Opened opened = journal.openWithUser(
-                    request,
-                    progress.snapshot(OutputFilterChain.State.EMPTY),
-                    () -> recorder.saveUser(
-                            request,
-                            userMessageId,
-                            proceed.userMessage(),
-                            MessageStatus.COMPLETE,
-                            proceed.audit(),
-                            proceed.extractions()));
+            TurnJournal.Opened opened;
+            try {
+                opened = openWithUser(request, progress, proceed, userMessageId);
+            } catch (PausedTurnPendingException paused) {
+                // the session's turn waiting for approval is superseded by this message, which is then stored; the
+                // history the hooks saw lacks that turn's answer, so the model's is read again below
+                request = recorder.supersedePaused(request);
+                opened = openWithUser(request, progress, proceed, userMessageId);
+            }
             user = opened.user();
             progress.fence = opened.fence();
         } catch (StoreUnavailableException e) {
@@ -344,6 +343,21 @@ public final class TurnRunner {
             }
         }
         return contextStep.run(request, user, recent, turnContext, proceed.guidance(), progress, startedNanos, sink);
+    }
+
+    /** Stores the user message and leases the turn with it: no stored message is left without a turn to answer it. */
+    private TurnJournal.Opened openWithUser(
+            TurnRequest request, TurnProgress progress, BeforeAiOutcome.Proceed proceed, String userMessageId) {
+        return journal.openWithUser(
+                request,
+                progress.snapshot(OutputFilterChain.State.EMPTY),
+                () -> recorder.saveUser(
+                        request,
+                        userMessageId,
+                        proceed.userMessage(),
+                        MessageStatus.COMPLETE,
+                        proceed.audit(),
+                        proceed.extractions()));
     }
 
     /** A turn that ended before its user message was saved: nothing of it is stored. */

@@ -1,5 +1,6 @@
 package dev.baton.runtime.approval;
 
+import dev.baton.core.conversation.ConversationStore;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -31,6 +32,16 @@ public interface ApprovalStore {
 
     /** The user's session's paused turn, when one waits. */
     Optional<PausedTurn> pausedTurn(String tenantId, String userId, String sessionId);
+
+    /**
+     * Whether {@code conversations} sees this store's paused turns, so its
+     * {@link ConversationStore#appendUserMessageUnlessPaused} refuses a message while one waits: then a new message's
+     * turn does not look for a paused turn first (see {@link Approvals#supersedesOnAppend}). False unless both keep
+     * them in one database.
+     */
+    default boolean pausedTurnsSeenBy(ConversationStore conversations) {
+        return false;
+    }
 
     /** How long {@link #decide(String, Decision, Instant)} claims a turn for. */
     Duration DEFAULT_CLAIM = Duration.ofMinutes(10);

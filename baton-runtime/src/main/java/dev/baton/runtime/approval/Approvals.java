@@ -72,6 +72,7 @@ public final class Approvals {
     private final PausedTurnEnds ends;
     private final ExpiredTurns expired;
     private final ApprovalSettings settings;
+    private final boolean supersedesOnAppend;
 
     public Approvals(
             ApprovalStore store,
@@ -95,6 +96,7 @@ public final class Approvals {
         this.tools = tools;
         this.clock = Objects.requireNonNull(clock, "clock");
         this.settings = Objects.requireNonNull(settings, "settings");
+        this.supersedesOnAppend = store.pausedTurnsSeenBy(conversations);
         this.ends = new PausedTurnEnds(conversations, agents, runner);
         this.expired = new ExpiredTurns(
                 store,
@@ -292,6 +294,17 @@ public final class Approvals {
      */
     public boolean supersede(Principal caller, Session session, AgentDefinition agent, String requestId) {
         return supersede(caller, session, agent, requestId, null);
+    }
+
+    /**
+     * Whether a new message's turn can leave the lookup of a paused turn to its user message's append: the conversation
+     * store refuses the append while the session has a paused turn ({@link
+     * dev.baton.core.conversation.ConversationStore#appendUserMessageUnlessPaused}), and the turn then calls
+     * {@link #supersede(Principal, Session, AgentDefinition, String)} and appends again. Otherwise the runtime calls it
+     * before every new message's turn.
+     */
+    public boolean supersedesOnAppend() {
+        return supersedesOnAppend;
     }
 
     /**

@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * turn is admitted; once {@link TurnListener#admitted} was called, every outcome is a {@link SendResult}.
  *
  * <p>A message sent while the session's turn waits for the user's approval of tool calls denies those calls: the
- * paused turn ends without the model (see {@link Approvals#supersede}) before the new message's turn starts.
+ * paused turn ends without the model (see {@link Approvals#supersede}) before the new message is stored — up front,
+ * or when the store refuses the message's append because of it ({@link Approvals#supersedesOnAppend}).
  */
 public final class Conversations {
     private static final Logger log = LoggerFactory.getLogger(Conversations.class);
@@ -228,11 +229,14 @@ public final class Conversations {
                     dispatcher.lock(session.id(), agent.limits().requestTimeout())) {
                 // a turn of the session whose instance died answers its message before this one is taken
                 if (durable != null) durable.beforeTurn(lock, session.id());
-                // under the session's lock: a decision cannot go on with the paused turn meanwhile. Its lookup stays a
-                // read of its own, not folded into the user message's transaction: a paused turn found must be ended
-                // (its answer stored) before the new message is appended, so the fold would need a rollback and a
-                // second path; on SQLite it would lengthen the one writer's turn for a read WAL serves alongside it.
+                // a paused turn of the session is superseded under the session's lock: a decision cannot go on with
+                // it meanwhile. Where the store can, the user message's append refuses while one waits and the turn
+                // supersedes it then, so the lookup is not a statement of every turn for a row almost never there; a
+                // message that answers the held calls decides them up front, before its turn.
+                boolean onAppend =
+                        approvals != null && approvals.supersedesOnAppend() && options.answersHeldCalls() == null;
                 Session current = approvals != null
+                                && !onAppend
                                 && approvals.supersede(
                                         caller, session, agent, options.requestId(), options.answersHeldCalls())
                         ? sessions.find(caller, session.id()).orElse(session)
@@ -246,6 +250,9 @@ public final class Conversations {
                         message,
                         lock.cancellation(),
                         admitted.setup().assignment());
+                if (onAppend)
+                    request = request.supersedingWith(
+                            () -> approvals.supersede(caller, session, agent, options.requestId()));
                 outcome = dispatcher.run(lock, request, listener::onEvent);
             }
             // before the answer reaches the client, so a client that sends again at once sees the session completed

@@ -4,6 +4,7 @@ import static dev.baton.store.jdbc.ApprovalRows.CALL_COLUMNS;
 import static dev.baton.store.jdbc.ApprovalRows.CLAIM_COLUMNS;
 import static dev.baton.store.jdbc.ApprovalRows.TURN_COLUMNS;
 
+import dev.baton.core.conversation.ConversationStore;
 import dev.baton.core.id.Ids;
 import dev.baton.runtime.approval.ApprovalStatus;
 import dev.baton.runtime.approval.ApprovalStore;
@@ -91,6 +92,12 @@ public final class JdbcApprovalStore implements ApprovalStore {
                 tenantId,
                 userId,
                 sessionId));
+    }
+
+    /** The JDBC conversation store on this store's database reads {@code paused_turns} in its append. */
+    @Override
+    public boolean pausedTurnsSeenBy(ConversationStore conversations) {
+        return conversations instanceof JdbcConversationStore jdbc && jdbc.database() == db;
     }
 
     @Override

@@ -111,13 +111,31 @@ public final class JdbcConversationStore implements ConversationStore {
 
     @Override
     public Message appendUserMessage(Message message, List<AuditRecord> audit, List<ExtractionRecord> extractions) {
+        return appendUser(message, audit, extractions, false);
+    }
+
+    /** Sees the paused turns of a {@link JdbcApprovalStore} on the same database (see {@link #database}). */
+    @Override
+    public Message appendUserMessageUnlessPaused(
+            Message message, List<AuditRecord> audit, List<ExtractionRecord> extractions) {
+        return appendUser(message, audit, extractions, true);
+    }
+
+    /** The database this store writes to: an approval store on the same one has its paused turns seen here. */
+    Database database() {
+        return db;
+    }
+
+    private Message appendUser(
+            Message message, List<AuditRecord> audit, List<ExtractionRecord> extractions, boolean unlessPaused) {
         if (message.role() != MessageRole.USER)
             throw new IllegalArgumentException("appendUserMessage takes a user message, got " + message.role());
         checkBelongsToMessage(message, audit, extractions);
         // a turn's first write, before the model is called: alone, it is one statement on PostgreSQL
-        if (audit.isEmpty() && extractions.isEmpty()) return db.inSharedStatement(c -> appends.append(c, message, 0));
+        if (audit.isEmpty() && extractions.isEmpty())
+            return db.inSharedStatement(c -> appends.append(c, message, 0, unlessPaused));
         return db.inSharedTransaction(c -> {
-            Message stored = appends.append(c, message, 0);
+            Message stored = appends.append(c, message, 0, unlessPaused);
             auditRows.insertAudit(c, List.copyOf(audit));
             auditRows.insertExtractions(c, List.copyOf(extractions));
             return stored;

@@ -15,9 +15,9 @@ import java.util.function.Supplier;
  * {@code WITH}, so there it is the two statements, in the caller's transaction.
  */
 final class MessageAppends {
-    private static final String POSTGRES_APPEND = "WITH s AS (" + SessionRows.BUMP_COUNTS + ")"
-            + " INSERT INTO messages (id, session_id, user_id, seq, role, content, status, model, created_at)"
-            + " SELECT ?, ?, ?, s.message_count, ?, ?, ?, ?, ? FROM s RETURNING seq";
+    private static final String POSTGRES_APPEND = postgresAppend(SessionRows.BUMP_COUNTS);
+    /** The same, writing nothing while the session has a paused turn. */
+    private static final String POSTGRES_APPEND_UNLESS_PAUSED = postgresAppend(SessionRows.BUMP_COUNTS_UNLESS_PAUSED);
     /** The same, as a part of a chain: it fails when the session is not the user's (see {@link StatementChain}). */
     private static final String POSTGRES_APPEND_CHECKED = "WITH s AS (" + SessionRows.BUMP_COUNTS + "),"
             + " m AS (INSERT INTO messages (id, session_id, user_id, seq, role, content, status, model, created_at)"
@@ -42,18 +42,35 @@ final class MessageAppends {
      * @throws SessionNotFoundException if the session is not {@code m}'s user's; nothing is written then
      */
     Message append(Connection c, Message m, int toolCalls) throws SQLException {
+        return append(c, m, toolCalls, false);
+    }
+
+    /**
+     * {@link #append(Connection, Message, int)}; with {@code unlessPaused}, nothing is written while the session has a
+     * turn paused for approval, and {@link dev.baton.core.conversation.PausedTurnPendingException} is thrown.
+     */
+    Message append(Connection c, Message m, int toolCalls, boolean unlessPaused) throws SQLException {
         Instant activityAt = m.createdAt();
         if (dialect == Dialect.SQLITE) {
-            long seq = sessions.bumpCounts(c, m.userId(), m.sessionId(), toolCalls, activityAt);
+            long seq = sessions.bumpCounts(c, m.userId(), m.sessionId(), toolCalls, activityAt, unlessPaused);
             return messages.insert(c, m, seq);
         }
-        try (PreparedStatement ps = c.prepareStatement(POSTGRES_APPEND)) {
+        try (PreparedStatement ps =
+                c.prepareStatement(unlessPaused ? POSTGRES_APPEND_UNLESS_PAUSED : POSTGRES_APPEND)) {
             bindPostgres(ps, 1, m, toolCalls);
             try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) throw new SessionNotFoundException(m.sessionId());
-                return MessageRows.stored(m, rs.getLong(1));
+                if (rs.next()) return MessageRows.stored(m, rs.getLong(1));
             }
         }
+        throw unlessPaused
+                ? sessions.nothingBumped(c, m.userId(), m.sessionId())
+                : new SessionNotFoundException(m.sessionId());
+    }
+
+    private static String postgresAppend(String bumpCounts) {
+        return "WITH s AS (" + bumpCounts + ")"
+                + " INSERT INTO messages (id, session_id, user_id, seq, role, content, status, model, created_at)"
+                + " SELECT ?, ?, ?, s.message_count, ?, ?, ?, ?, ? FROM s RETURNING seq";
     }
 
     /**

@@ -1,7 +1,9 @@
 package dev.baton.store.jdbc;
 
+import dev.baton.core.conversation.PausedTurnPendingException;
 import dev.baton.core.conversation.Session;
 import dev.baton.core.conversation.SessionState;
+import dev.baton.runtime.approval.PausedTurn;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -23,6 +25,14 @@ final class SessionRows {
     static final String BUMP_COUNTS = "UPDATE sessions SET message_count = message_count + 1,"
             + " tool_call_count = tool_call_count + ?, last_activity_at = ? WHERE id = ? AND user_id = ?"
             + " RETURNING message_count";
+    /**
+     * {@link #BUMP_COUNTS}, changing nothing while the session has a turn paused for approval (the approval store's
+     * {@code paused_turns}, in the same database). Same parameters.
+     */
+    static final String BUMP_COUNTS_UNLESS_PAUSED = "UPDATE sessions SET message_count = message_count + 1,"
+            + " tool_call_count = tool_call_count + ?, last_activity_at = ? WHERE id = ? AND user_id = ?"
+            + " AND NOT EXISTS (SELECT 1 FROM paused_turns p WHERE p.session_id = sessions.id AND p.status = '"
+            + PausedTurn.Status.PAUSED.wireName() + "') RETURNING message_count";
 
     private final ColumnCodec codec;
 
@@ -77,17 +87,37 @@ final class SessionRows {
      */
     long bumpCounts(Connection c, String userId, String sessionId, int toolCalls, Instant activityAt)
             throws SQLException {
+        return bumpCounts(c, userId, sessionId, toolCalls, activityAt, false);
+    }
+
+    /**
+     * {@link #bumpCounts(Connection, String, String, int, Instant)}; with {@code unlessPaused}, a session with a turn
+     * paused for approval is not changed and {@link PausedTurnPendingException} is thrown.
+     */
+    long bumpCounts(
+            Connection c, String userId, String sessionId, int toolCalls, Instant activityAt, boolean unlessPaused)
+            throws SQLException {
         // one statement: the bumped count is the new message's seq
-        try (PreparedStatement ps = c.prepareStatement(BUMP_COUNTS)) {
+        try (PreparedStatement ps = c.prepareStatement(unlessPaused ? BUMP_COUNTS_UNLESS_PAUSED : BUMP_COUNTS)) {
             ps.setInt(1, toolCalls);
             codec.setInstant(ps, 2, activityAt);
             ps.setString(3, sessionId);
             ps.setString(4, userId);
             try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) throw new SessionNotFoundException(sessionId);
-                return rs.getLong(1);
+                if (rs.next()) return rs.getLong(1);
             }
         }
+        throw unlessPaused ? nothingBumped(c, userId, sessionId) : new SessionNotFoundException(sessionId);
+    }
+
+    /**
+     * Why a bump that refuses paused sessions changed nothing: the session is not the user's, or it has a paused turn.
+     * Asked only then, so the turns that do change it read nothing more.
+     */
+    RuntimeException nothingBumped(Connection c, String userId, String sessionId) throws SQLException {
+        return exists(c, userId, sessionId)
+                ? new PausedTurnPendingException(sessionId)
+                : new SessionNotFoundException(sessionId);
     }
 
     Session read(ResultSet rs) throws SQLException {

@@ -42,7 +42,7 @@ public abstract class ApprovalStoreContract {
     protected abstract ApprovalStore approvals();
 
     /** A session of {@code user} with a turn paused at {@code at} holding {@code calls} calls. */
-    private PausedTurn pause(String user, Instant at, int calls) {
+    protected PausedTurn pause(String user, Instant at, int calls) {
         Session session = Session.start(Ids.newId(), "tenant-1", user, "tasks", null, at);
         conversations().createSession(session);
         PausedTurn turn = new PausedTurn(
