@@ -27,12 +27,12 @@ for r in $(seq 1 "$rounds"); do
     lg --phase conc --c "${C:-16}" --seconds "${SECS:-20}" --ramp 1 > "$D/c16.json"
     kill $SPID; wait $SPID 2>/dev/null
     python3 - "$D" "$name" "$r" <<'PY'
-import json, sys
+import json, os, sys
 d, name, r = sys.argv[1:]
 s, w, c = (json.load(open(f"{d}/{p}.json")) for p in ("seq", "warm", "c16"))
 print(f"{name} round {r}: sequential p50 {s['p50ms']:.2f} ms, {s['cpuMsPerTurn']['server']:.2f} ms CPU/turn"
       f" | warming {w['cpuMsPerTurn']['server']:.2f} ms/turn, {w['turnsPerSec']:.0f} turns/s"
-      f" | c16 {c['cpuMsPerTurn']['server']:.2f} ms/turn, {c['turnsPerSec']:.0f} turns/s,"
+      f" | c{os.environ.get('C', '16')} {c['cpuMsPerTurn']['server']:.2f} ms/turn, {c['turnsPerSec']:.0f} turns/s,"
       f" other work {c['cpuSeconds']['others'] / c['seconds']:.2f} cores"
       + (f", PostgreSQL {c['cpuMsPerTurn']['postgres']:.2f} ms/turn" if 'postgres' in c['cpuMsPerTurn'] else ""))
 PY
