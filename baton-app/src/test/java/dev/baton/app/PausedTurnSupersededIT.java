@@ -35,9 +35,6 @@ import dev.baton.store.jdbc.Database;
 import dev.baton.store.jdbc.JdbcStores;
 import dev.baton.testkit.db.PostgresTestDatabase;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -107,8 +104,7 @@ class PausedTurnSupersededIT {
 
     @ParameterizedTest(name = "{0}, durable turns {1}")
     @CsvSource({"sqlite, true", "postgresql, true", "postgresql, false"})
-    void a_new_message_supersedes_the_paused_turn_and_its_model_sees_the_denial(String database, boolean durable)
-            throws Exception {
+    void a_new_message_supersedes_the_paused_turn_and_its_model_sees_the_denial(String database, boolean durable) {
         start(database, durable);
         assertThat(baton.approvals().supersedesOnAppend())
                 .as("the append refuses while a turn is paused")
@@ -142,7 +138,7 @@ class PausedTurnSupersededIT {
 
     @ParameterizedTest(name = "{0}, durable turns {1}")
     @CsvSource({"sqlite, true", "postgresql, false"})
-    void a_blocked_message_supersedes_the_paused_turn_too(String database, boolean durable) throws Exception {
+    void a_blocked_message_supersedes_the_paused_turn_too(String database, boolean durable) {
         start(database, durable);
         Session session = baton.sessions().start(ALICE, "files", null);
         assertThat(send(session, "remove a.txt").outcome().awaitingApproval()).isPresent();
@@ -200,12 +196,7 @@ class PausedTurnSupersededIT {
         return baton.sessions().messages(ALICE, session.id(), null, 50).messages();
     }
 
-    private int count(String sql) throws Exception {
-        try (Connection c = db.dataSource().getConnection();
-                PreparedStatement ps = c.prepareStatement(sql);
-                ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            return rs.getInt(1);
-        }
+    private int count(String sql) {
+        return RowCounts.count(db, sql);
     }
 }

@@ -26,9 +26,6 @@ import dev.baton.simulator.SimulatorScript;
 import dev.baton.store.jdbc.Database;
 import dev.baton.store.jdbc.JdbcStores;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -173,12 +170,7 @@ class TakenOverBeforeContextIT {
         return baton.sessions().messages(ALICE, session.id(), null, 50).messages();
     }
 
-    private int count(String sql) throws Exception {
-        try (Connection c = db.dataSource().getConnection();
-                PreparedStatement ps = c.prepareStatement(sql);
-                ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            return rs.getInt(1);
-        }
+    private int count(String sql) {
+        return RowCounts.count(db, sql);
     }
 }

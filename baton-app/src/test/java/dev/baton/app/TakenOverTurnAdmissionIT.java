@@ -34,9 +34,6 @@ import dev.baton.simulator.SimulatorScript;
 import dev.baton.store.jdbc.Database;
 import dev.baton.store.jdbc.JdbcStores;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -262,12 +259,7 @@ class TakenOverTurnAdmissionIT {
         }
     }
 
-    private int count(String sql) throws Exception {
-        try (Connection c = db.dataSource().getConnection();
-                PreparedStatement ps = c.prepareStatement(sql);
-                ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            return rs.getInt(1);
-        }
+    private int count(String sql) {
+        return RowCounts.count(db, sql);
     }
 }
