@@ -47,9 +47,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * A new message to a session whose turn waits for approval supersedes that turn before the message is stored: on a
  * database store the message's append itself refuses while a turn is paused (no lookup of a paused turn in every
  * turn), the paused turn is ended — its call denied, its answer so far stored as cancelled — and the message appended
- * after it. A message a before_ai module blocks does the
- * same. On SQLite and PostgreSQL, with durable turns (the message leased with its turn) and without, against the LLM
- * simulator.
+ * after it. A message a before_ai module blocks does the same. On SQLite and PostgreSQL, with durable turns (the
+ * message leased with its turn) and without, against the LLM simulator.
  */
 class PausedTurnSupersededIT {
     private static final AgentDefinition AGENT =
@@ -104,7 +103,7 @@ class PausedTurnSupersededIT {
 
     @ParameterizedTest(name = "{0}, durable turns {1}")
     @CsvSource({"sqlite, true", "postgresql, true", "postgresql, false"})
-    void a_new_message_supersedes_the_paused_turn_and_its_model_sees_the_denial(String database, boolean durable) {
+    void a_new_message_supersedes_the_paused_turn_before_it_is_stored(String database, boolean durable) {
         start(database, durable);
         assertThat(baton.approvals().supersedesOnAppend())
                 .as("the append refuses while a turn is paused")
