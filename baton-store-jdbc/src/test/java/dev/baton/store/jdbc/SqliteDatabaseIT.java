@@ -33,7 +33,8 @@ class SqliteDatabaseIT {
     Path dir;
 
     @Test
-    void every_pooled_connection_runs_in_wal_with_foreign_keys_and_a_busy_timeout() throws Exception {
+    void every_pooled_connection_runs_in_wal_with_foreign_keys_a_busy_timeout_and_a_longer_checkpoint_interval()
+            throws Exception {
         try (Database db = Database.open(url("baton.db"))) {
             assertThat(db.dialect()).isEqualTo(Dialect.SQLITE);
             // hold several connections at once so more than one pooled connection is checked
@@ -45,6 +46,7 @@ class SqliteDatabaseIT {
                     assertThat(pragma(c, "foreign_keys")).isEqualTo("1");
                     assertThat(pragma(c, "busy_timeout")).isEqualTo("5000");
                     assertThat(pragma(c, "synchronous")).isEqualTo("1"); // NORMAL
+                    assertThat(pragma(c, "wal_autocheckpoint")).isEqualTo("10000");
                 }
             } finally {
                 for (Connection c : held) c.close();
