@@ -13,7 +13,6 @@ import dev.baton.core.tool.ToolDefinition;
 import dev.baton.core.tool.ToolError;
 import dev.baton.core.tool.ToolExecutor;
 import dev.baton.core.turn.Cancellation;
-import dev.baton.core.turn.TurnEvent;
 import dev.baton.core.turn.TurnOutcome;
 import dev.baton.core.turn.TurnRequest;
 import dev.baton.core.turn.TurnResume;
@@ -71,6 +70,7 @@ public final class Approvals {
     private final Clock clock;
     private final PausedTurnEnds ends;
     private final ExpiredTurns expired;
+    private final SupersededTurns superseded;
     private final ApprovalSettings settings;
     private final boolean supersedesOnAppend;
 
@@ -98,6 +98,7 @@ public final class Approvals {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.supersedesOnAppend = store.pausedTurnsSeenBy(conversations);
         this.ends = new PausedTurnEnds(conversations, agents, runner);
+        this.superseded = new SupersededTurns(store, ends, this.clock);
         this.expired = new ExpiredTurns(
                 store,
                 Objects.requireNonNull(settings, "settings"),
@@ -314,28 +315,7 @@ public final class Approvals {
      * own turn then sees the denial.
      */
     public boolean supersede(Principal caller, Session session, AgentDefinition agent, String requestId, String reply) {
-        Optional<PausedTurn> paused = store.pausedTurn(caller.tenantId(), caller.userId(), session.id());
-        if (paused.isEmpty()) return false;
-        Optional<ApprovalStore.Closed> closed = reply == null
-                ? store.close(
-                        paused.get().turnId(),
-                        ApprovalStatus.SUPERSEDED,
-                        caller.userId(),
-                        "the user sent a new message instead",
-                        clock.instant())
-                : store.close(paused.get().turnId(), ApprovalStatus.DENIED, caller.userId(), reply, clock.instant());
-        if (closed.isEmpty()) return false;
-        TurnEvent.Failed reason = reply == null
-                ? new TurnEvent.Failed(
-                        "approval_superseded", "A new message denied the tool calls waiting for approval.", false)
-                : new TurnEvent.Failed(
-                        "approval_denied",
-                        "The user answered the confirmation with a new message, which denied the calls.",
-                        false);
-        PausedTurnEnds.afterClosing(
-                closed.get(),
-                (turn, decisions) -> ends.end(turn, caller, session, agent, requestId, decisions, reason));
-        return true;
+        return superseded.supersede(caller, session, agent, requestId, reply);
     }
 
     /**

@@ -15,7 +15,6 @@ import dev.baton.core.conversation.TurnFence;
 import dev.baton.core.conversation.TurnRecord;
 import dev.baton.core.conversation.UsageRecord;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -78,32 +77,7 @@ public final class JdbcConversationStore implements ConversationStore {
     @Override
     public SessionPage listSessions(String userId, SessionQuery query) {
         SessionCursor after = query.cursor() == null ? null : SessionCursor.parse(query.cursor());
-        ColumnCodec codec = db.columns();
-        StringBuilder sql =
-                new StringBuilder("SELECT " + SessionRows.SELECT_COLUMNS + " FROM sessions WHERE user_id = ?");
-        if (query.agentId() != null) sql.append(" AND agent_id = ?");
-        if (query.state() != null) sql.append(" AND state = ?");
-        if (after != null) sql.append(" AND (started_at < ? OR (started_at = ? AND id < ?))");
-        sql.append(" ORDER BY started_at DESC, id DESC LIMIT ?");
-        List<Session> found = db.withConnection(c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
-                int i = 1;
-                ps.setString(i++, userId);
-                if (query.agentId() != null) ps.setString(i++, query.agentId());
-                if (query.state() != null) ps.setString(i++, query.state().wireName());
-                if (after != null) {
-                    codec.setInstant(ps, i++, after.startedAt());
-                    codec.setInstant(ps, i++, after.startedAt());
-                    ps.setString(i++, after.id());
-                }
-                ps.setInt(i, query.limit() + 1); // one extra row tells whether there is a next page
-                List<Session> rows = new ArrayList<>();
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) rows.add(sessions.read(rs));
-                }
-                return rows;
-            }
-        });
+        List<Session> found = db.withConnection(c -> sessions.page(c, userId, query, after));
         if (found.size() <= query.limit()) return new SessionPage(found, null);
         List<Session> page = found.subList(0, query.limit());
         return new SessionPage(page, SessionCursor.after(page.getLast()));

@@ -62,9 +62,7 @@ final class MessageAppends {
                 if (rs.next()) return MessageRows.stored(m, rs.getLong(1));
             }
         }
-        throw unlessPaused
-                ? sessions.nothingBumped(c, m.userId(), m.sessionId())
-                : new SessionNotFoundException(m.sessionId());
+        throw sessions.notBumped(c, m.userId(), m.sessionId(), unlessPaused);
     }
 
     private static String postgresAppend(String bumpCounts) {

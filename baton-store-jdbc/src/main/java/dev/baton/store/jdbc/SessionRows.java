@@ -2,6 +2,7 @@ package dev.baton.store.jdbc;
 
 import dev.baton.core.conversation.PausedTurnPendingException;
 import dev.baton.core.conversation.Session;
+import dev.baton.core.conversation.SessionQuery;
 import dev.baton.core.conversation.SessionState;
 import dev.baton.runtime.approval.PausedTurn;
 import java.sql.Connection;
@@ -9,6 +10,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /** SQL for the {@code sessions} table. */
@@ -81,18 +84,11 @@ final class SessionRows {
 
     /**
      * Adds one message (and {@code toolCalls} tool calls) to the user's session and returns the new message
-     * count, which is the seq of the added message. The row lock this update takes orders concurrent appends.
+     * count, which is the seq of the added message. The row lock this update takes orders concurrent appends. With
+     * {@code unlessPaused}, a session with a turn paused for approval is not changed.
      *
      * @throws SessionNotFoundException if the session is not the user's
-     */
-    long bumpCounts(Connection c, String userId, String sessionId, int toolCalls, Instant activityAt)
-            throws SQLException {
-        return bumpCounts(c, userId, sessionId, toolCalls, activityAt, false);
-    }
-
-    /**
-     * {@link #bumpCounts(Connection, String, String, int, Instant)}; with {@code unlessPaused}, a session with a turn
-     * paused for approval is not changed and {@link PausedTurnPendingException} is thrown.
+     * @throws PausedTurnPendingException with {@code unlessPaused}, if the session has a paused turn
      */
     long bumpCounts(
             Connection c, String userId, String sessionId, int toolCalls, Instant activityAt, boolean unlessPaused)
@@ -107,17 +103,47 @@ final class SessionRows {
                 if (rs.next()) return rs.getLong(1);
             }
         }
-        throw unlessPaused ? nothingBumped(c, userId, sessionId) : new SessionNotFoundException(sessionId);
+        throw notBumped(c, userId, sessionId, unlessPaused);
     }
 
     /**
-     * Why a bump that refuses paused sessions changed nothing: the session is not the user's, or it has a paused turn.
-     * Asked only then, so the turns that do change it read nothing more.
+     * Why a bump changed nothing: the session is not the user's, or ({@code unlessPaused}) it has a paused turn. The
+     * read that tells them apart runs only then, so the turns that do bump read nothing more.
      */
-    RuntimeException nothingBumped(Connection c, String userId, String sessionId) throws SQLException {
-        return exists(c, userId, sessionId)
+    RuntimeException notBumped(Connection c, String userId, String sessionId, boolean unlessPaused)
+            throws SQLException {
+        return unlessPaused && exists(c, userId, sessionId)
                 ? new PausedTurnPendingException(sessionId)
                 : new SessionNotFoundException(sessionId);
+    }
+
+    /**
+     * A page of the user's sessions, newest first, filtered by {@code query}: one row more than the page when there
+     * is a next one.
+     */
+    List<Session> page(Connection c, String userId, SessionQuery query, SessionCursor after) throws SQLException {
+        StringBuilder sql = new StringBuilder("SELECT " + SELECT_COLUMNS + " FROM sessions WHERE user_id = ?");
+        if (query.agentId() != null) sql.append(" AND agent_id = ?");
+        if (query.state() != null) sql.append(" AND state = ?");
+        if (after != null) sql.append(" AND (started_at < ? OR (started_at = ? AND id < ?))");
+        sql.append(" ORDER BY started_at DESC, id DESC LIMIT ?");
+        try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
+            int i = 1;
+            ps.setString(i++, userId);
+            if (query.agentId() != null) ps.setString(i++, query.agentId());
+            if (query.state() != null) ps.setString(i++, query.state().wireName());
+            if (after != null) {
+                codec.setInstant(ps, i++, after.startedAt());
+                codec.setInstant(ps, i++, after.startedAt());
+                ps.setString(i++, after.id());
+            }
+            ps.setInt(i, query.limit() + 1); // one extra row tells whether there is a next page
+            List<Session> rows = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) rows.add(read(rs));
+            }
+            return rows;
+        }
     }
 
     Session read(ResultSet rs) throws SQLException {
