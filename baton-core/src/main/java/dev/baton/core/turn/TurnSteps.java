@@ -61,7 +61,8 @@ final class TurnSteps {
                     llmTimeout,
                     request.cancellation(),
                     request.agent().temperature());
-            ModelStreamer.ModelCall call = streamer.stream(turn.binding(), modelRequest, out);
+            ModelStreamer.ModelCall call =
+                    streamer.stream(turn.binding(), modelRequest, out, progress::awaitUserStored);
             ModelReply reply = call.reply();
             progress.model = reply.model() == null || reply.model().isBlank()
                     ? turn.binding().model()
