@@ -34,33 +34,25 @@ final class ModelStreamer {
      * the filters are flushed once the call's text is complete; on failure what they held back is dropped, so the
      * answer holds exactly what the client saw.
      *
-     * @param beforeUse run on the caller's thread before anything of the call is used: its first delta, its reply or
-     *     its failure (the turn waits there for its user message's write); what it throws ends the call in its place
      * @throws ModelFailure when the call fails, times out or is cancelled
      * @throws IllegalStateException when the gateway hands a delta over on another thread than the caller's
      */
-    ModelCall stream(ModelBinding binding, ModelRequest request, AnswerStream out, Runnable beforeUse) {
+    ModelCall stream(ModelBinding binding, ModelRequest request, AnswerStream out) {
         long started = System.nanoTime();
         ChatSpan span = TurnTracing.current().startChat(binding, request);
-        Deltas deltas = new Deltas(out, request, Thread.currentThread(), beforeUse);
+        Deltas deltas = new Deltas(out, request, Thread.currentThread());
         ModelReply[] finished = new ModelReply[1];
         try {
             // in the span's context, so the provider's HTTP client sends it on as the request's traceparent
             span.wrap(() -> finished[0] = binding.gateway().stream(request, deltas))
                     .run();
-            beforeUse.run();
             ModelCall call = new ModelCall(
                     deltas.finish(finished[0]), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
             span.succeeded(call.reply());
             logFinished(binding, request, call);
             return call;
-        } catch (UserMessageWrite.Voided e) {
-            span.failed(e);
-            throw e;
         } catch (RuntimeException e) {
             span.failed(e);
-            // the call's failure is the turn's only once its user message is known to be stored
-            beforeUse.run();
             logFailed(binding, e, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
             throw e;
         }
@@ -115,17 +107,15 @@ final class ModelStreamer {
         private final AnswerStream out;
         private final ModelRequest request;
         private final Thread turn;
-        private final Runnable beforeUse;
         /** Text from an earlier model call of this turn and text from this one read as separate paragraphs. */
         private final boolean separate;
 
         private boolean streamedText;
 
-        Deltas(AnswerStream out, ModelRequest request, Thread turn, Runnable beforeUse) {
+        Deltas(AnswerStream out, ModelRequest request, Thread turn) {
             this.out = out;
             this.request = request;
             this.turn = turn;
-            this.beforeUse = beforeUse;
             this.separate = !out.isEmpty();
         }
 
@@ -137,7 +127,6 @@ final class ModelStreamer {
                 throw new IllegalStateException(
                         "model gateway handed a delta over on " + Thread.currentThread() + ", not the caller's thread");
             }
-            beforeUse.run();
             // deltas that arrive once the turn is cancelled are dropped: the client has stopped listening
             if (request.cancellation().isCancelled()) {
                 throw new ModelFailure(ModelFailure.Kind.CANCELLED, "the turn was cancelled");

@@ -67,8 +67,6 @@ final class TurnContextStep {
     /**
      * Builds the turn's context and runs its steps.
      *
-     * @param user the stored user message, or the one being stored while {@code progress.userWrite} is set (then
-     *     nothing of the first model call is used, and the turn does not end, before it is stored)
      * @param recent the session's history as loaded before the user message was stored
      * @param turnContext what the hooks see, the current message included
      * @param guidance what before_ai modules added to the system prompt for this turn
@@ -100,7 +98,6 @@ final class TurnContextStep {
                         request.requestId(),
                         request.agent().id(),
                         e.getMessage());
-                progress.awaitUserStored();
                 return ending.fail(
                         request,
                         user,
@@ -132,11 +129,7 @@ final class TurnContextStep {
             if (progress.fence != null) recorder.step(request, progress, List.of(), out);
             return steps.run(
                     new RunningTurn(request, user, binding, specs, progress, out, turnContext, startedNanos, sink));
-        } catch (UserMessageWrite.Voided e) {
-            throw e;
         } catch (RuntimeException e) {
-            // a turn that fails before its first model call was used still ends after its user message is stored
-            progress.awaitUserStored();
             return ending.failed(e, request, user, progress, out, sink);
         }
     }

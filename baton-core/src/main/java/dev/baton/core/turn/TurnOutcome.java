@@ -36,11 +36,6 @@ public record TurnOutcome(
         }
     }
 
-    /** The same end with {@code stored} as its user message. */
-    public TurnOutcome withUserMessage(Message stored) {
-        return new TurnOutcome(stored, assistantMessage, toolCalls, usage, model, terminal);
-    }
-
     public boolean succeeded() {
         return terminal instanceof TurnEvent.Done;
     }

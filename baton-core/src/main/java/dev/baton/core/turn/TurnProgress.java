@@ -40,8 +40,6 @@ final class TurnProgress {
     final OutputFilterChain.State filters;
     /** The turn's lease once {@link TurnJournal#open} gave it one; its writes are fenced by it. Null: not leased. */
     TurnFence fence;
-    /** The user message's write while the first model call is on its way; null once it is known to be stored. */
-    UserMessageWrite userWrite;
 
     private TurnProgress(TurnState state, long deadlineNanos) {
         this.turnId = state.turnId();
@@ -88,18 +86,6 @@ final class TurnProgress {
                 : System.nanoTime()
                         + Duration.between(clock.instant(), state.deadline()).toNanos();
         return new TurnProgress(state, deadlineNanos);
-    }
-
-    /**
-     * Waits until the user message is stored, if it is still being written: called before anything of the first
-     * model call is used and before the turn ends without one.
-     *
-     * @throws UserMessageWrite.Voided when it was not stored, or came after a message the turn did not know of
-     */
-    void awaitUserStored() {
-        if (userWrite == null) return;
-        userWrite.awaitStored();
-        userWrite = null;
     }
 
     /** Time left until the deadline (zero or negative once it has passed); null when the turn has no limit. */

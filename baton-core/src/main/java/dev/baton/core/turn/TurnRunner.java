@@ -6,7 +6,6 @@ import dev.baton.core.context.RecentHistory;
 import dev.baton.core.context.RecentWindows;
 import dev.baton.core.conversation.ConversationStore;
 import dev.baton.core.conversation.Message;
-import dev.baton.core.conversation.MessageRole;
 import dev.baton.core.conversation.MessageStatus;
 import dev.baton.core.conversation.PausedTurnPendingException;
 import dev.baton.core.hook.BeforeAiOutcome;
@@ -303,138 +302,55 @@ public final class TurnRunner {
             return TurnEnding.end(sink, notStarted(TurnFailures.internal()));
         }
 
-        NewTurn turn = new NewTurn(
+        HookContext turnContext = hookContext.withCurrentMessage(proceed.userMessage());
+        TurnProgress progress = TurnProgress.start(
                 turnId,
+                request.session().id(),
                 userMessageId,
-                startedNanos,
-                startedAt,
-                history,
-                proceed,
-                hookContext.withCurrentMessage(proceed.userMessage()));
-        // a leased turn's lease is written with its message, before any model call (see UserMessageWrite)
-        return journal == TurnJournal.NONE ? askWhileStoring(request, turn, sink) : storeThenAsk(request, turn, sink);
-    }
-
-    /**
-     * A new turn past its hooks: what the turn is and what the hooks made of the user's message.
-     *
-     * @param history the session's history as found before the hooks ran
-     * @param turnContext what the hooks see from here on, the current message included
-     */
-    private record NewTurn(
-            String turnId,
-            String userMessageId,
-            long startedNanos,
-            Instant startedAt,
-            RecentHistory history,
-            BeforeAiOutcome.Proceed proceed,
-            HookContext turnContext) {}
-
-    private TurnProgress progress(TurnRequest request, NewTurn turn) {
-        return TurnProgress.start(
-                turn.turnId(),
-                request.session().id(),
-                turn.userMessageId(),
                 request.agent().limits().requestTimeout(),
-                turn.startedNanos(),
-                turn.startedAt());
-    }
-
-    /**
-     * Stores the user message while the context is built and the model asked ({@link UserMessageWrite}); starts over
-     * with the message stored first when that write fails or finds a message the history lacks.
-     */
-    private TurnOutcome askWhileStoring(TurnRequest request, NewTurn turn, Consumer<TurnEvent> sink) {
-        TurnProgress progress = progress(request, turn);
-        TurnState start = progress.snapshot(OutputFilterChain.State.EMPTY);
-        UserMessageWrite write = UserMessageWrite.start(
-                () -> openWithUser(request, start, turn.proceed(), turn.userMessageId()), turn.history());
-        progress.userWrite = write;
-        Message asked = new Message(
-                turn.userMessageId(),
-                request.session().id(),
-                request.principal().userId(),
-                0,
-                MessageRole.USER,
-                turn.proceed().userMessage(),
-                MessageStatus.COMPLETE,
-                null,
-                turn.startedAt());
-        TurnOutcome outcome;
-        try {
-            outcome = contextStep.run(
-                    request,
-                    asked,
-                    turn.history().messages(),
-                    turn.turnContext(),
-                    turn.proceed().guidance(),
-                    progress,
-                    turn.startedNanos(),
-                    sink);
-        } catch (UserMessageWrite.Voided voided) {
-            if (voided.stored() != null) {
-                // stored after a message the history lacks: the context is built again from the stored history
-                return askAfter(request, turn, voided.stored(), progress(request, turn), sink);
-            }
-            if (voided.writeFailure() instanceof PausedTurnPendingException) {
-                // the session has a turn waiting for approval: superseded below, then this message is stored
-                return storeThenAsk(request, turn, sink);
-            }
-            return notSaved(request, voided.writeFailure(), sink);
-        }
-        Message stored = write.awaitStored();
-        return outcome.userMessage() == null ? outcome : outcome.withUserMessage(stored);
-    }
-
-    /** Stores the user message (with the turn's lease, when leased), then builds the context and asks the model. */
-    private TurnOutcome storeThenAsk(TurnRequest request, NewTurn turn, Consumer<TurnEvent> sink) {
-        TurnProgress progress = progress(request, turn);
+                startedNanos,
+                startedAt);
         Message user;
         try {
             TurnJournal.Opened opened;
-            TurnState start = progress.snapshot(OutputFilterChain.State.EMPTY);
             try {
-                opened = openWithUser(request, start, turn.proceed(), turn.userMessageId());
+                opened = openWithUser(request, progress, proceed, userMessageId);
             } catch (PausedTurnPendingException paused) {
                 // the session's turn waiting for approval is superseded by this message, which is then stored; the
                 // history the hooks saw lacks that turn's answer, so the model's is read again below
                 request = recorder.supersedePaused(request);
-                opened = openWithUser(request, start, turn.proceed(), turn.userMessageId());
+                opened = openWithUser(request, progress, proceed, userMessageId);
             }
             user = opened.user();
             progress.fence = opened.fence();
+        } catch (StoreUnavailableException e) {
+            log.warn("request {}: could not save the user message: {}", request.requestId(), e.getMessage());
+            return TurnEnding.end(sink, notStarted(TurnFailures.databaseUnavailable(e)));
         } catch (RuntimeException e) {
-            return notSaved(request, e, sink);
+            log.error("request {}: could not save the user message", request.requestId(), e);
+            return TurnEnding.end(sink, notStarted(TurnFailures.internal()));
         }
-        return askAfter(request, turn, user, progress, sink);
-    }
-
-    /** Builds the context of a turn whose user message is stored, and runs its steps. */
-    private TurnOutcome askAfter(
-            TurnRequest request, NewTurn turn, Message user, TurnProgress progress, Consumer<TurnEvent> sink) {
-        List<Message> recent = turn.history().messages();
-        HookContext turnContext = turn.turnContext();
-        if (!turn.history().precedes(user)) {
+        List<Message> recent = history.messages();
+        if (!history.precedes(user)) {
             // a message was stored between the history found and this user message (the session's count was read
             // before the turn held it): the history the hooks saw is out of date, the model's is read again
             try {
                 recent = contexts.historyBefore(user, request.agent().limits());
-                turnContext = TurnHookContexts.of(request, recent, clock.instant())
-                        .withCurrentMessage(turn.proceed().userMessage());
+                turnContext =
+                        TurnHookContexts.of(request, recent, clock.instant()).withCurrentMessage(proceed.userMessage());
             } catch (RuntimeException e) {
                 return ending.failed(e, request, user, progress, null, sink);
             }
         }
-        return contextStep.run(
-                request, user, recent, turnContext, turn.proceed().guidance(), progress, turn.startedNanos(), sink);
+        return contextStep.run(request, user, recent, turnContext, proceed.guidance(), progress, startedNanos, sink);
     }
 
     /** Stores the user message and leases the turn with it: no stored message is left without a turn to answer it. */
     private TurnJournal.Opened openWithUser(
-            TurnRequest request, TurnState start, BeforeAiOutcome.Proceed proceed, String userMessageId) {
+            TurnRequest request, TurnProgress progress, BeforeAiOutcome.Proceed proceed, String userMessageId) {
         return journal.openWithUser(
                 request,
-                start,
+                progress.snapshot(OutputFilterChain.State.EMPTY),
                 () -> recorder.saveUser(
                         request,
                         userMessageId,
@@ -442,16 +358,6 @@ public final class TurnRunner {
                         MessageStatus.COMPLETE,
                         proceed.audit(),
                         proceed.extractions()));
-    }
-
-    /** A turn whose user message could not be saved: nothing of it is stored. */
-    private static TurnOutcome notSaved(TurnRequest request, RuntimeException e, Consumer<TurnEvent> sink) {
-        if (e instanceof StoreUnavailableException unavailable) {
-            log.warn("request {}: could not save the user message: {}", request.requestId(), e.getMessage());
-            return TurnEnding.end(sink, notStarted(TurnFailures.databaseUnavailable(unavailable)));
-        }
-        log.error("request {}: could not save the user message", request.requestId(), e);
-        return TurnEnding.end(sink, notStarted(TurnFailures.internal()));
     }
 
     /** A turn that ended before its user message was saved: nothing of it is stored. */

@@ -61,8 +61,7 @@ final class TurnSteps {
                     llmTimeout,
                     request.cancellation(),
                     request.agent().temperature());
-            ModelStreamer.ModelCall call =
-                    streamer.stream(turn.binding(), modelRequest, out, progress::awaitUserStored);
+            ModelStreamer.ModelCall call = streamer.stream(turn.binding(), modelRequest, out);
             ModelReply reply = call.reply();
             progress.model = reply.model() == null || reply.model().isBlank()
                     ? turn.binding().model()

@@ -27,9 +27,6 @@ import org.junit.jupiter.api.Test;
 
 /** What of a model's stream reaches the client while it streams. */
 class ModelStreamerTest {
-    /** A call whose turn's user message is already stored. */
-    private static final Runnable NOTHING_TO_WAIT_FOR = () -> {};
-
     private static final ToolCallRequest CALL = new ToolCallRequest("call_1", "get_weather", "{\"city\":\"Oslo\"}");
 
     private final List<TurnEvent> events = new CopyOnWriteArrayList<>();
@@ -73,7 +70,7 @@ class ModelStreamerTest {
     void the_pieces_of_a_tool_call_never_reach_the_client_while_the_model_streams() {
         var reply = new ModelReply("", List.of(CALL), TokenUsage.ZERO, "model", "tool_calls");
 
-        var call = new ModelStreamer().stream(streaming(piecesOf(CALL), reply), request(), out, NOTHING_TO_WAIT_FOR);
+        var call = new ModelStreamer().stream(streaming(piecesOf(CALL), reply), request(), out);
 
         assertThat(events)
                 .as("tool calls are shown by the turn once the reply is finished")
@@ -89,7 +86,7 @@ class ModelStreamerTest {
         deltas.addAll(piecesOf(CALL));
         var reply = new ModelReply("Let me check.", List.of(CALL), TokenUsage.ZERO, "model", "tool_calls");
 
-        new ModelStreamer().stream(streaming(deltas, reply), request(), out, NOTHING_TO_WAIT_FOR);
+        new ModelStreamer().stream(streaming(deltas, reply), request(), out);
 
         assertThat(events).containsExactly(new TurnEvent.Chunk("Let me check."));
         assertThat(answer).hasToString("Let me check.");
@@ -126,11 +123,7 @@ class ModelStreamerTest {
         });
         var turn = Executors.newVirtualThreadPerTaskExecutor()
                 .submit(() -> new ModelStreamer()
-                        .stream(
-                                new ModelBinding("scripted:model", gateway, "model"),
-                                request(),
-                                stalled,
-                                NOTHING_TO_WAIT_FOR));
+                        .stream(new ModelBinding("scripted:model", gateway, "model"), request(), stalled));
 
         // the first delta is being written to the stalled client: the gateway has not got past handing it over
         assertThat(writing.await(30, TimeUnit.SECONDS)).isTrue();
@@ -165,11 +158,7 @@ class ModelStreamerTest {
         };
 
         assertThatThrownBy(() -> new ModelStreamer()
-                        .stream(
-                                new ModelBinding("scripted:model", gateway, "model"),
-                                request(),
-                                out,
-                                NOTHING_TO_WAIT_FOR))
+                        .stream(new ModelBinding("scripted:model", gateway, "model"), request(), out))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("not the caller's thread");
         assertThat(events).isEmpty();
@@ -182,8 +171,7 @@ class ModelStreamerTest {
         var deltas = List.<ModelDelta>of(new ModelDelta.Text("too late"));
         var reply = new ModelReply("too late", List.of(), TokenUsage.ZERO, "model", "stop");
 
-        assertThatThrownBy(
-                        () -> new ModelStreamer().stream(streaming(deltas, reply), request, out, NOTHING_TO_WAIT_FOR))
+        assertThatThrownBy(() -> new ModelStreamer().stream(streaming(deltas, reply), request, out))
                 .isInstanceOfSatisfying(
                         ModelFailure.class, f -> assertThat(f.kind()).isEqualTo(ModelFailure.Kind.CANCELLED));
         assertThat(events).isEmpty();

@@ -15,7 +15,6 @@ import dev.baton.core.conversation.Session;
 import dev.baton.core.hook.ModulePipeline;
 import dev.baton.core.model.ChatMessage;
 import dev.baton.core.model.CostCalculator;
-import dev.baton.core.model.ModelRequest;
 import dev.baton.core.testing.ScriptedModel;
 import dev.baton.core.tool.ToolCatalog;
 import java.lang.reflect.InvocationTargetException;
@@ -92,27 +91,15 @@ class TurnHistoryWindowTest {
 
         turn("second", readBeforeTheTurnHeldIt);
 
-        // the window matched the count read with the session, and the model was asked while the message was stored;
-        // the seq the store gave it showed a message came between: that call was given up unused ("Answer 2." is
-        // nowhere) and the model asked again with the history read from the store
+        // the window matched the count read with the session; the user message's seq showed a message came between
         assertThat(historyReads).hasValue(1);
-        assertThat(model.requests()).hasSize(3);
-        assertThat(contextOf(model.requests().get(1)))
-                .containsExactly("user: first", "assistant: Answer 1.", "user: second");
         assertThat(lastContext())
                 .containsExactly(
                         "user: first", "assistant: Answer 1.", "user: stored while the turn waited", "user: second");
         // and the window goes on from the store's newest: the next turn reads nothing
         turn("third", session());
         assertThat(historyReads).hasValue(1);
-        assertThat(lastContext())
-                .containsExactly(
-                        "user: first",
-                        "assistant: Answer 1.",
-                        "user: stored while the turn waited",
-                        "user: second",
-                        "assistant: Answer 3.",
-                        "user: third");
+        assertThat(lastContext()).endsWith("user: second", "assistant: Answer 2.", "user: third");
     }
 
     private void turn(String content, Session session) {
@@ -142,11 +129,7 @@ class TurnHistoryWindowTest {
 
     /** The last model request's messages after the system prompt, as "role: text". */
     private List<String> lastContext() {
-        return contextOf(model.requests().getLast());
-    }
-
-    private static List<String> contextOf(ModelRequest request) {
-        List<ChatMessage> messages = request.messages();
+        List<ChatMessage> messages = model.requests().getLast().messages();
         return messages.subList(1, messages.size()).stream()
                 .map(m -> switch (m) {
                     case ChatMessage.User u -> "user: " + u.content();
