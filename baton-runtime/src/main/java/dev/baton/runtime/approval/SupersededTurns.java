@@ -32,16 +32,15 @@ final class SupersededTurns {
     boolean supersede(Principal caller, Session session, AgentDefinition agent, String requestId, String reply) {
         Optional<PausedTurn> paused = store.pausedTurn(caller.tenantId(), caller.userId(), session.id());
         if (paused.isEmpty()) return false;
-        Optional<ApprovalStore.Closed> closed = reply == null
-                ? store.close(
-                        paused.get().turnId(),
-                        ApprovalStatus.SUPERSEDED,
-                        caller.userId(),
-                        "the user sent a new message instead",
-                        clock.instant())
-                : store.close(paused.get().turnId(), ApprovalStatus.DENIED, caller.userId(), reply, clock.instant());
+        boolean newMessage = reply == null;
+        Optional<ApprovalStore.Closed> closed = store.close(
+                paused.get().turnId(),
+                newMessage ? ApprovalStatus.SUPERSEDED : ApprovalStatus.DENIED,
+                caller.userId(),
+                newMessage ? "the user sent a new message instead" : reply,
+                clock.instant());
         if (closed.isEmpty()) return false;
-        TurnEvent.Failed reason = reply == null ? SUPERSEDED : DENIED_IN_WORDS;
+        TurnEvent.Failed reason = newMessage ? SUPERSEDED : DENIED_IN_WORDS;
         PausedTurnEnds.afterClosing(
                 closed.get(),
                 (turn, decisions) -> ends.end(turn, caller, session, agent, requestId, decisions, reason));
